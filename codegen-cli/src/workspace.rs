@@ -1,0 +1,189 @@
+//! Finding a workspace's kinds: every package that depends on kubegen and has a library
+//! is linked into a small generated program, whose derives registered themselves with
+//! `kubegen::registry`; running it prints every kind's CRD. No source is parsed and
+//! nothing is listed by hand.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Metadata {
+    packages: Vec<Package>,
+    workspace_root: PathBuf,
+    target_directory: PathBuf,
+    workspace_members: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Package {
+    name: String,
+    id: String,
+    manifest_path: PathBuf,
+    dependencies: Vec<Dependency>,
+    targets: Vec<Target>,
+    #[serde(default)]
+    metadata: Option<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+struct Dependency {
+    name: String,
+    req: String,
+    path: Option<PathBuf>,
+    kind: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Target {
+    kind: Vec<String>,
+    name: String,
+}
+
+pub struct Workspace {
+    pub root: PathBuf,
+    target_dir: PathBuf,
+    /// (package name, library crate name, manifest dir)
+    packages: Vec<(String, String, PathBuf)>,
+    /// How the packages depend on kubegen: a path or a version requirement.
+    kubegen: KubegenSource,
+}
+
+enum KubegenSource {
+    Path(PathBuf),
+    Version(String),
+}
+
+/// One derived kind, as the helper program reports it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Kind {
+    pub type_path: String,
+    pub source: String,
+    pub skip_version: bool,
+    pub crd: CustomResourceDefinition,
+}
+
+impl Workspace {
+    /// Reads `cargo metadata` for the workspace of `manifest_path` (or the current
+    /// directory). `only` restricts to the named packages.
+    pub fn load(manifest_path: Option<&Path>, only: &[String]) -> Result<Self> {
+        let mut cmd = Command::new(cargo());
+        cmd.args(["metadata", "--format-version", "1", "--no-deps"]);
+        if let Some(p) = manifest_path {
+            cmd.arg("--manifest-path").arg(p);
+        }
+        let out = cmd.output().context("running `cargo metadata`")?;
+        if !out.status.success() {
+            bail!("`cargo metadata` failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        let meta: Metadata = serde_json::from_slice(&out.stdout).context("reading `cargo metadata` output")?;
+        let mut packages = Vec::new();
+        let mut kubegen = None;
+        for p in &meta.packages {
+            if !meta.workspace_members.contains(&p.id) || p.name == "kubegen" {
+                continue;
+            }
+            let Some(dep) = p.dependencies.iter().find(|d| d.name == "kubegen" && d.kind.is_none()) else {
+                continue;
+            };
+            let opted_out = p
+                .metadata
+                .as_ref()
+                .and_then(|m| m.pointer("/kubegen/manifests"))
+                .is_some_and(|v| v == &serde_json::Value::Bool(false));
+            if opted_out || (!only.is_empty() && !only.contains(&p.name)) {
+                continue;
+            }
+            let Some(lib) = p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib")) else {
+                continue;
+            };
+            kubegen.get_or_insert_with(|| match &dep.path {
+                Some(path) => KubegenSource::Path(path.clone()),
+                None => KubegenSource::Version(dep.req.clone()),
+            });
+            let dir = p.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
+            packages.push((p.name.clone(), lib.name.replace('-', "_"), dir));
+        }
+        for name in only {
+            if !packages.iter().any(|(p, _, _)| p == name) {
+                bail!("package `{name}` is not a workspace member with a library that depends on kubegen");
+            }
+        }
+        packages.sort();
+        Ok(Workspace {
+            root: meta.workspace_root,
+            target_dir: meta.target_directory,
+            packages,
+            kubegen: kubegen.unwrap_or(KubegenSource::Version("*".into())),
+        })
+    }
+
+    /// Builds and runs the helper program; returns every kind, ordered by type path.
+    pub fn kinds(&self) -> Result<Vec<Kind>> {
+        if self.packages.is_empty() {
+            return Ok(Vec::new());
+        }
+        let dir = self.target_dir.join("kubegen").join("manifests");
+        std::fs::create_dir_all(dir.join("src")).with_context(|| format!("creating {}", dir.display()))?;
+        write_if_changed(&dir.join("Cargo.toml"), &self.helper_manifest())?;
+        write_if_changed(&dir.join("src/main.rs"), &self.helper_main())?;
+        // The workspace's lock file pins the same versions the workspace builds with.
+        let lock = self.root.join("Cargo.lock");
+        if lock.exists() && !dir.join("Cargo.lock").exists() {
+            std::fs::copy(&lock, dir.join("Cargo.lock")).context("copying Cargo.lock for the helper")?;
+        }
+        let out = Command::new(cargo())
+            .args(["run", "--quiet", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .output()
+            .context("running the manifests helper with `cargo run`")?;
+        if !out.status.success() {
+            bail!(
+                "building the workspace's kinds failed (a compile error in a package is reported here):\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let kinds: Vec<Kind> = serde_json::from_slice(&out.stdout).context("reading the helper's output")?;
+        Ok(kinds)
+    }
+
+    fn helper_manifest(&self) -> String {
+        let kubegen = match &self.kubegen {
+            KubegenSource::Path(p) => format!("kubegen = {{ path = {:?} }}", p.display().to_string()),
+            KubegenSource::Version(v) => format!("kubegen = {v:?}"),
+        };
+        let deps: String = self
+            .packages
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _, dir))| format!("kubegen_pkg_{i} = {{ package = {name:?}, path = {:?} }}\n", dir.display().to_string()))
+            .collect();
+        format!(
+            "# Generated by codegen-cli manifests; rewritten on every run.\n[package]\nname = \"kubegen-manifests-helper\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n{kubegen}\n{deps}\n[workspace]\n"
+        )
+    }
+
+    fn helper_main(&self) -> String {
+        let externs: String =
+            (0..self.packages.len()).map(|i| format!("extern crate kubegen_pkg_{i};\n")).collect();
+        format!(
+            "// Generated by codegen-cli manifests. Linking each package runs its derives' registrations.\n{externs}\nfn main() {{\n    println!(\"{{}}\", kubegen::registry::registered_json());\n}}\n"
+        )
+    }
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(());
+    }
+    std::fs::write(path, contents).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,2 @@
+pub mod resource;
+pub mod schema;

@@ -1,0 +1,748 @@
+//! `#[derive(CustomResource)]`: the resource model (parsed, then checked), then the root
+//! type, `kube::Resource`, `CustomResourceExt` and the registration for `codegen-cli`.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use serde_json::Value;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields};
+
+use crate::errors::Errors;
+use crate::markers::registry::Target;
+use crate::markers::{Marker, MarkerValue, Parsed, parse_attrs};
+use crate::plural::pluralize;
+use crate::serde_attrs;
+
+/// Where the object's data sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// kube-rs style: the derive is on the spec; the root is generated.
+    Spec,
+    /// Go style: the derive is on the root, which has `metadata`.
+    Root,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SchemaMode {
+    Derived,
+    Manual,
+    Disabled,
+}
+
+struct PrinterColumn {
+    name: String,
+    type_: String,
+    json_path: String,
+    description: Option<String>,
+    format: Option<String>,
+    priority: Option<i64>,
+}
+
+struct Scale {
+    spec: String,
+    status: String,
+    selector: Option<String>,
+}
+
+/// The resource as its markers describe it, before any code is generated.
+struct Resource {
+    group: String,
+    version: String,
+    kind: String,
+    plural: String,
+    singular: String,
+    short_names: Vec<String>,
+    categories: Vec<String>,
+    namespaced: bool,
+    root_name: syn::Ident,
+    status: Option<syn::Path>,
+    status_subresource: bool,
+    scale: Option<Scale>,
+    printer_columns: Vec<PrinterColumn>,
+    selectable: Vec<String>,
+    served: bool,
+    storage: bool,
+    deprecated: bool,
+    deprecation_warning: Option<String>,
+    annotations: Vec<(String, String)>,
+    labels: Vec<(String, String)>,
+    doc: Option<String>,
+    schema: SchemaMode,
+    no_spec: bool,
+    derives: Vec<syn::Path>,
+    attrs: Vec<TokenStream>,
+    root_rules: Vec<Value>,
+    root_rule_exprs: Vec<syn::Expr>,
+    skip_version: bool,
+}
+
+fn s(m: &Marker) -> String {
+    m.str().unwrap_or_default().to_string()
+}
+
+fn field_str(m: &Marker, key: &str) -> Option<String> {
+    match &m.value {
+        MarkerValue::Struct(map) => map.get(key).and_then(|v| v.as_str().map(String::from)),
+        _ => None,
+    }
+}
+
+fn field_strs(m: &Marker, key: &str) -> Vec<String> {
+    match &m.value {
+        MarkerValue::Struct(map) => match map.get(key) {
+            Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
+            Some(Value::String(s)) => vec![s.clone()],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The wire names of a struct's fields, or `None` when a flattened field hides some.
+fn wire_fields(input: &DeriveInput) -> Option<Vec<String>> {
+    let Data::Struct(s) = &input.data else { return None };
+    let Fields::Named(named) = &s.fields else { return None };
+    let rename_all = serde_attrs::value(&input.attrs, "rename_all");
+    let mut out = Vec::new();
+    for f in &named.named {
+        if serde_attrs::has(&f.attrs, "flatten") {
+            return None;
+        }
+        if serde_attrs::has(&f.attrs, "skip") || serde_attrs::has(&f.attrs, "skip_deserializing") {
+            continue;
+        }
+        let ident = f.ident.as_ref()?;
+        out.push(serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref()));
+    }
+    Some(out)
+}
+
+fn has_field(input: &DeriveInput, name: &str) -> bool {
+    match &input.data {
+        Data::Struct(s) => s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == name)),
+        _ => false,
+    }
+}
+
+const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
+const COLUMN_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "date", "date-time", "password"];
+
+/// Checks a JSON path's first segments against what the derive can see: the root's own
+/// fields and, for the generated root, the spec's fields.
+fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<Vec<String>>, errors: &mut Errors) {
+    let Some(rest) = path.strip_prefix('.') else {
+        errors.push(span, format!("{what} `{path}` must start with `.`, like `.spec.replicas`"));
+        return;
+    };
+    let mut segments = rest.split(['.', '[']);
+    let first = segments.next().unwrap_or_default();
+    match style {
+        Style::Spec => match first {
+            "metadata" | "apiVersion" | "kind" | "status" => {}
+            "spec" => {
+                if let (Some(fields), Some(second)) = (fields, segments.next()) {
+                    if !second.is_empty() && !fields.iter().any(|f| f == second) {
+                        errors.push(span, format!("{what} `{path}` names no field of the spec: it has {}", fields.join(", ")));
+                    }
+                }
+            }
+            other => errors.push(
+                span,
+                format!("{what} `{path}` names `.{other}`, which the object does not have; paths start with `.spec`, `.status` or `.metadata`"),
+            ),
+        },
+        Style::Root => {
+            if let Some(fields) = fields {
+                if !matches!(first, "metadata" | "apiVersion" | "kind") && !fields.iter().any(|f| f == first) {
+                    errors.push(span, format!("{what} `{path}` names no field of the object: it has {}", fields.join(", ")));
+                }
+            }
+        }
+    }
+}
+
+fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors) -> Option<Resource> {
+    let whole = input.ident.span();
+    let mut missing = Vec::new();
+    let mut required = |key: &str| match parsed.get(key) {
+        Some(m) => Some(s(m)),
+        None => {
+            missing.push(key.to_string());
+            None
+        }
+    };
+    let (group, version, kind) = (required("group"), required("version"), required("kind"));
+    if !missing.is_empty() {
+        errors.push(
+            whole,
+            format!(
+                "#[derive(CustomResource)] needs {}: write #[kube(group = \"example.com\", version = \"v1\", kind = \"{}\")]",
+                missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "),
+                input.ident.to_string().trim_end_matches("Spec")
+            ),
+        );
+    }
+    let (group, version, kind) = (group?, version?, kind?);
+
+    if style == Style::Root {
+        for key in ["status", "root", "no_spec", "derive", "attr"] {
+            if let Some(m) = parsed.get(key) {
+                errors.push(
+                    m.span,
+                    format!(
+                        "`{}` has a `metadata` field, so it is the root object itself; `{key}` only applies when the derive generates a root around a spec. Either drop `metadata` (the derive then generates `{kind}` with `spec`), or declare the root's fields yourself{}",
+                        input.ident,
+                        if key == "status" { " (`pub status: Option<...>` with `+kubebuilder:subresource:status`)" } else { "" }
+                    ),
+                );
+            }
+        }
+    }
+
+    let resource = parsed.get("resource");
+    let plural = parsed
+        .get("plural")
+        .map(s)
+        .or_else(|| resource.and_then(|r| field_str(r, "path")))
+        .unwrap_or_else(|| pluralize(&kind.to_lowercase()));
+    let singular = parsed
+        .get("singular")
+        .map(s)
+        .or_else(|| resource.and_then(|r| field_str(r, "singular")))
+        .unwrap_or_else(|| kind.to_lowercase());
+    let mut short_names: Vec<String> = parsed.all("shortname").map(s).collect();
+    short_names.extend(resource.map(|r| field_strs(r, "short_name")).unwrap_or_default());
+    let mut categories: Vec<String> = parsed.all("category").map(s).collect();
+    categories.extend(resource.map(|r| field_strs(r, "categories")).unwrap_or_default());
+
+    let mut namespaced = true;
+    if let Some(scope) = resource.and_then(|r| field_str(r, "scope")) {
+        match scope.as_str() {
+            "Namespaced" => namespaced = true,
+            "Cluster" => namespaced = false,
+            other => errors.push(resource.map_or(whole, |r| r.span), format!("scope is `Namespaced` or `Cluster`, not `{other}`")),
+        }
+    }
+    if let Some(m) = parsed.get("namespaced") {
+        namespaced = m.flag();
+    }
+
+    let root_name = match parsed.get("root") {
+        Some(m) => syn::Ident::new(&s(m), m.span),
+        None => syn::Ident::new(&kind, Span::call_site()),
+    };
+    if style == Style::Spec && root_name == input.ident {
+        errors.push(
+            whole,
+            format!("the derive generates a root type named `{kind}`, the name of this struct; name the spec `{kind}Spec`, or add a `metadata: ObjectMeta` field to make this struct the root"),
+        );
+    }
+
+    let status = match parsed.get("status") {
+        Some(m) => match syn::parse_str::<syn::Path>(&s(m)) {
+            Ok(p) => Some(p),
+            Err(_) => {
+                errors.push(m.span, format!("status = \"{}\" is not a type path; write status = \"FooStatus\"", s(m)));
+                None
+            }
+        },
+        None => None,
+    };
+    let status_subresource = status.is_some() || parsed.get("status_subresource").is_some_and(Marker::flag);
+    if style == Style::Root && status_subresource && !has_field(input, "status") {
+        let span = parsed.get("status_subresource").map_or(whole, |m| m.span);
+        errors.push(span, format!("the status subresource needs a `status` field on `{}`: add `pub status: Option<{kind}Status>`", input.ident));
+    }
+
+    let fields = match style {
+        Style::Root => wire_fields(input),
+        Style::Spec => wire_fields(input),
+    };
+
+    let mut printer_columns = Vec::new();
+    for m in parsed.all("printcolumn") {
+        let type_ = field_str(m, "type").unwrap_or_default();
+        if !COLUMN_TYPES.contains(&type_.as_str()) {
+            errors.push(m.span, format!("printer column type `{type_}` is not one the API server knows; use one of {}", COLUMN_TYPES.join(", ")));
+        }
+        let format = field_str(m, "format");
+        if let Some(f) = &format {
+            if !COLUMN_FORMATS.contains(&f.as_str()) {
+                errors.push(m.span, format!("printer column format `{f}` is not one the API server knows; use one of {}", COLUMN_FORMATS.join(", ")));
+            }
+        }
+        let json_path = field_str(m, "json_path").unwrap_or_default();
+        check_path(&json_path, "printer column path", m.span, style, &fields, errors);
+        let priority = match &m.value {
+            MarkerValue::Struct(map) => map.get("priority").and_then(Value::as_i64),
+            _ => None,
+        };
+        if priority.is_some_and(|p| p < 0 || p > i64::from(i32::MAX)) {
+            errors.push(m.span, "printer column priority is 0 (shown by default) or a positive number (shown with `-o wide`)");
+        }
+        printer_columns.push(PrinterColumn {
+            name: field_str(m, "name").unwrap_or_default(),
+            type_,
+            json_path,
+            description: field_str(m, "description"),
+            format,
+            priority,
+        });
+    }
+
+    let scale = parsed.get("scale").map(|m| {
+        let spec = field_str(m, "spec_replicas_path").unwrap_or_default();
+        let status = field_str(m, "status_replicas_path").unwrap_or_default();
+        let selector = field_str(m, "label_selector_path");
+        if !spec.starts_with(".spec.") {
+            errors.push(m.span, format!("the scale subresource's spec replicas path `{spec}` must lie under `.spec`, like `.spec.replicas`"));
+        }
+        if !status.starts_with(".status.") {
+            errors.push(m.span, format!("the scale subresource's status replicas path `{status}` must lie under `.status`, like `.status.replicas`"));
+        }
+        if let Some(sel) = &selector {
+            if !sel.starts_with(".status.") && !sel.starts_with(".spec.") {
+                errors.push(m.span, format!("the scale subresource's label selector path `{sel}` must lie under `.spec` or `.status`"));
+            }
+        }
+        if spec.starts_with(".spec.") {
+            check_path(&spec, "scale spec replicas path", m.span, style, &fields, errors);
+        }
+        Scale { spec, status, selector }
+    });
+
+    let mut selectable = Vec::new();
+    for m in parsed.all("selectable") {
+        let path = match &m.value {
+            MarkerValue::Json(Value::String(p)) => p.clone(),
+            _ => field_str(m, "json_path").unwrap_or_default(),
+        };
+        check_path(&path, "selectable field", m.span, style, &fields, errors);
+        selectable.push(path);
+    }
+
+    let storage = parsed.get("storage").map_or(true, Marker::flag);
+    let mut served = parsed.get("served").map_or(true, Marker::flag);
+    if parsed.get("unserved").is_some_and(Marker::flag) {
+        served = false;
+    }
+    let (deprecated, deprecation_warning) = match parsed.get("deprecated") {
+        Some(Marker { value: MarkerValue::Flag(b), .. }) => (*b, None),
+        Some(m) => (true, m.str().map(String::from)),
+        None => (false, None),
+    };
+
+    let pair = |m: &Marker| match &m.value {
+        MarkerValue::Json(Value::Array(a)) => {
+            (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string())
+        }
+        _ => Default::default(),
+    };
+    let mut annotations: Vec<(String, String)> = parsed.all("annotation").map(pair).collect();
+    let mut labels: Vec<(String, String)> = parsed.all("label").map(pair).collect();
+    for m in parsed.all("metadata") {
+        for (key, into) in [("annotations", &mut annotations), ("labels", &mut labels)] {
+            for kv in field_strs(m, key) {
+                match kv.split_once('=') {
+                    Some((k, v)) => into.push((k.to_string(), v.to_string())),
+                    None => errors.push(m.span, format!("`{key}=\"{kv}\"` needs the form `{key}=\"key=value\"`")),
+                }
+            }
+        }
+    }
+
+    let schema = match parsed.get("schema").map(s).as_deref() {
+        None | Some("derived") => SchemaMode::Derived,
+        Some("manual") => SchemaMode::Manual,
+        Some("disabled") => SchemaMode::Disabled,
+        Some(other) => {
+            let span = parsed.get("schema").map_or(whole, |m| m.span);
+            errors.push(span, format!("schema = \"{other}\" is not a mode; use \"derived\" (the default), \"manual\" (your own JsonSchema impl) or \"disabled\""));
+            SchemaMode::Derived
+        }
+    };
+
+    let mut derives = Vec::new();
+    for m in parsed.all("derive") {
+        match syn::parse_str::<syn::Path>(&s(m)) {
+            Ok(p) => derives.push(p),
+            Err(_) => errors.push(m.span, format!("derive = \"{}\" is not a trait path", s(m))),
+        }
+    }
+    let mut attrs = Vec::new();
+    for m in parsed.all("attr") {
+        match syn::parse_str::<syn::Meta>(&s(m)) {
+            Ok(meta) if ["derive", "serde", "schemars"].iter().any(|k| meta.path().is_ident(k)) => errors.push(
+                m.span,
+                "attr = \"...\" may not set derive, serde or schemars attributes on the generated root; use `derive = \"Trait\"`",
+            ),
+            Ok(meta) => attrs.push(quote!(#[#meta])),
+            Err(_) => errors.push(m.span, format!("attr = \"{}\" is not an attribute; write attr = \"allow(deprecated)\"", s(m))),
+        }
+    }
+
+    if let Some(m) = parsed.get("cel") {
+        errors.push(
+            m.span,
+            "`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules",
+        );
+    }
+    if let Some(m) = parsed.get("crates") {
+        if let MarkerValue::Struct(map) = &m.value {
+            if map.get("kubegen").is_some() {
+                errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
+            }
+        }
+    }
+
+    let mut root_rules = Vec::new();
+    let mut root_rule_exprs = Vec::new();
+    for m in parsed.all("validation") {
+        match &m.value {
+            MarkerValue::Struct(map) => {
+                let mut rule = serde_json::Map::new();
+                for (typed, camel) in [
+                    ("rule", "rule"),
+                    ("message", "message"),
+                    ("message_expression", "messageExpression"),
+                    ("reason", "reason"),
+                    ("field_path", "fieldPath"),
+                    ("optional_old_self", "optionalOldSelf"),
+                ] {
+                    if let Some(v) = map.get(typed) {
+                        rule.insert(camel.into(), v.clone());
+                    }
+                }
+                root_rules.push(Value::Object(rule));
+            }
+            MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
+            _ => {}
+        }
+    }
+
+    Some(Resource {
+        group,
+        version,
+        kind,
+        plural,
+        singular,
+        short_names,
+        categories,
+        namespaced,
+        root_name,
+        status,
+        status_subresource,
+        scale,
+        printer_columns,
+        selectable,
+        served,
+        storage,
+        deprecated,
+        deprecation_warning,
+        annotations,
+        labels,
+        doc: parsed.get("doc").map(s),
+        schema,
+        no_spec: parsed.get("no_spec").is_some_and(Marker::flag),
+        derives,
+        attrs,
+        root_rules,
+        root_rule_exprs,
+        skip_version: parsed.get("skip_version").is_some_and(Marker::flag),
+    })
+}
+
+fn opt_str(v: &Option<String>) -> TokenStream {
+    match v {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn resource_def(r: &Resource) -> TokenStream {
+    let Resource { group, version, kind, plural, singular, short_names, categories, namespaced, .. } = r;
+    let status_subresource = r.status_subresource;
+    let (served, storage, deprecated) = (r.served, r.storage, r.deprecated);
+    let warning = opt_str(&r.deprecation_warning);
+    let description = opt_str(&r.doc);
+    let columns = r.printer_columns.iter().map(|c| {
+        let (name, type_, json_path) = (&c.name, &c.type_, &c.json_path);
+        let description = opt_str(&c.description);
+        let format = opt_str(&c.format);
+        let priority = match c.priority {
+            Some(p) => {
+                let p = p as i32;
+                quote!(::core::option::Option::Some(#p))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(::kubegen::__private::PrinterColumnDef { name: #name, type_: #type_, json_path: #json_path, description: #description, format: #format, priority: #priority })
+    });
+    let scale = match &r.scale {
+        Some(Scale { spec, status, selector }) => {
+            let selector = opt_str(selector);
+            quote!(::core::option::Option::Some(::kubegen::__private::ScaleDef { spec_replicas_path: #spec, status_replicas_path: #status, label_selector_path: #selector }))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let selectable = &r.selectable;
+    let ann = r.annotations.iter().map(|(k, v)| quote!((#k, #v)));
+    let lab = r.labels.iter().map(|(k, v)| quote!((#k, #v)));
+    quote! {
+        ::kubegen::__private::ResourceDef {
+            group: #group,
+            version: #version,
+            kind: #kind,
+            plural: #plural,
+            singular: #singular,
+            short_names: &[#(#short_names),*],
+            categories: &[#(#categories),*],
+            namespaced: #namespaced,
+            status_subresource: #status_subresource,
+            scale: #scale,
+            printer_columns: &[#(#columns),*],
+            selectable_fields: &[#(#selectable),*],
+            served: #served,
+            storage: #storage,
+            deprecated: #deprecated,
+            deprecation_warning: #warning,
+            annotations: &[#(#ann),*],
+            labels: &[#(#lab),*],
+            description: #description,
+        }
+    }
+}
+
+pub fn expand(input: &DeriveInput) -> TokenStream {
+    let mut errors = Errors::default();
+    let Data::Struct(data) = &input.data else {
+        return syn::Error::new(input.ident.span(), "#[derive(CustomResource)] goes on a struct: the spec (kube-rs style) or the root with a `metadata` field (kubebuilder style)")
+            .to_compile_error();
+    };
+    if !matches!(data.fields, Fields::Named(_)) {
+        return syn::Error::new(input.ident.span(), "#[derive(CustomResource)] needs a struct with named fields").to_compile_error();
+    }
+    if !input.generics.params.is_empty() {
+        return syn::Error::new(input.generics.span(), "#[derive(CustomResource)] does not take generic parameters: a CRD describes one concrete type")
+            .to_compile_error();
+    }
+    let style = if has_field(input, "metadata") { Style::Root } else { Style::Spec };
+    let parsed = parse_attrs(&input.attrs, &[Target::Resource, Target::Type, Target::Schema], "on the resource type", &mut errors);
+    let resource = build(input, &parsed, style, &mut errors);
+
+    // Type-level schema markers (all but the root rules) shape the spec or root schema.
+    let mut type_markers = parsed.clone();
+    type_markers.markers.retain(|m| m.def.target != Target::Resource && m.def.key != "validation");
+    if style == Style::Spec {
+        type_markers.description = parsed.description.clone();
+    }
+    let schema_impl = match resource.as_ref().map(|r| r.schema) {
+        Some(SchemaMode::Derived) | None => crate::expand::schema::expand(input, &type_markers, &mut errors),
+        _ => quote!(),
+    };
+    let Some(resource) = resource else {
+        return errors.into_compile_errors();
+    };
+    if !errors.is_empty() {
+        return errors.into_compile_errors();
+    }
+    let generated = generate(input, &resource, style);
+    quote!(#schema_impl #generated)
+}
+
+fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
+    let source = &input.ident;
+    let vis = &input.vis;
+    let def = resource_def(r);
+    let (group, version, kind, plural) = (&r.group, &r.version, &r.kind, &r.plural);
+    let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+    let crd_name = format!("{plural}.{group}");
+    let short_names = &r.short_names;
+    let scope = if r.namespaced {
+        quote!(::kubegen::__private::k8s_openapi::NamespaceResourceScope)
+    } else {
+        quote!(::kubegen::__private::k8s_openapi::ClusterResourceScope)
+    };
+    let root = match style {
+        Style::Spec => r.root_name.clone(),
+        Style::Root => source.clone(),
+    };
+    let rule_jsons: Vec<String> = r.root_rules.iter().map(|v| v.to_string()).collect();
+    let rule_exprs = &r.root_rule_exprs;
+    let root_rules = quote! {
+        let mut rules: ::std::vec::Vec<::kubegen::__private::serde_json::Value> = ::std::vec::Vec::new();
+        #(rules.extend(::kubegen::__private::serde_json::from_str::<::kubegen::__private::serde_json::Value>(#rule_jsons).ok());)*
+        #(rules.extend(::kubegen::__private::serde_json::to_value(::kubegen::Rule::from(#rule_exprs)).ok());)*
+    };
+
+    let status_ty = r.status.as_ref();
+    let root_schema = match (r.schema, style) {
+        (SchemaMode::Disabled, _) => quote!(::kubegen::__private::RootSchema::Disabled),
+        (_, Style::Root) => quote!(::kubegen::__private::RootSchema::Flat {
+            fields: ::kubegen::__private::schema_for::<#source>(),
+            status: ::core::option::Option::None,
+        }),
+        (_, Style::Spec) => {
+            let status = match status_ty {
+                Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::schema_for::<#t>())),
+                None => quote!(::core::option::Option::None),
+            };
+            if r.no_spec {
+                quote!(::kubegen::__private::RootSchema::Flat { fields: ::kubegen::__private::schema_for::<#source>(), status: #status })
+            } else {
+                quote!(::kubegen::__private::RootSchema::Spec { spec: ::kubegen::__private::schema_for::<#source>(), status: #status })
+            }
+        }
+    };
+
+    let root_struct = match style {
+        Style::Root => quote!(),
+        Style::Spec => generate_root(source, vis, r, &api_version),
+    };
+    let private = quote!(::kubegen::__private);
+    let skip_version = r.skip_version;
+
+    quote! {
+        #root_struct
+
+        #[automatically_derived]
+        impl #private::kube_core::Resource for #root {
+            type DynamicType = ();
+            type Scope = #scope;
+            fn kind(_: &()) -> ::std::borrow::Cow<'_, str> { ::std::borrow::Cow::Borrowed(#kind) }
+            fn group(_: &()) -> ::std::borrow::Cow<'_, str> { ::std::borrow::Cow::Borrowed(#group) }
+            fn version(_: &()) -> ::std::borrow::Cow<'_, str> { ::std::borrow::Cow::Borrowed(#version) }
+            fn api_version(_: &()) -> ::std::borrow::Cow<'_, str> { ::std::borrow::Cow::Borrowed(#api_version) }
+            fn plural(_: &()) -> ::std::borrow::Cow<'_, str> { ::std::borrow::Cow::Borrowed(#plural) }
+            fn meta(&self) -> &#private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { &self.metadata }
+            fn meta_mut(&mut self) -> &mut #private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { &mut self.metadata }
+        }
+
+        #[automatically_derived]
+        impl #private::kube_core::CustomResourceExt for #root {
+            fn crd() -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                const DEF: #private::ResourceDef = #def;
+                #root_rules
+                #private::build_crd(&DEF, #root_schema, rules)
+            }
+            fn crd_name() -> &'static str { #crd_name }
+            fn api_resource() -> #private::kube_core::ApiResource {
+                #private::kube_core::ApiResource::erase::<Self>(&())
+            }
+            fn shortnames() -> &'static [&'static str] { &[#(#short_names),*] }
+        }
+
+        #private::inventory::submit! {
+            #private::Registration {
+                crd: <#root as #private::kube_core::CustomResourceExt>::crd,
+                type_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#root)),
+                source: ::core::concat!(::core::file!(), ":", ::core::line!()),
+                skip_version: #skip_version,
+            }
+        }
+    }
+}
+
+/// The kube-rs style root: `metadata`, `spec`, optional `status`; serialized with
+/// `apiVersion` and `kind` first, as the API server expects them.
+fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_version: &str) -> TokenStream {
+    let root = &r.root_name;
+    let kind = &r.kind;
+    let private = quote!(::kubegen::__private);
+    let derives = &r.derives;
+    let attrs = &r.attrs;
+    let doc = r.doc.clone().unwrap_or_else(|| format!("The `{kind}` resource, generated by `#[derive(CustomResource)]` around [`{spec}`]."));
+    let spec_attr = if r.no_spec { quote!(#[serde(flatten)]) } else { quote!() };
+    let (status_field, status_init, status_ser, status_count) = match &r.status {
+        Some(status) => (
+            quote!(
+                /// The observed state, written by the controller through the status subresource.
+                #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+                pub status: ::core::option::Option<#status>,
+            ),
+            quote!(status: ::core::option::Option::None,),
+            quote!(
+                if let ::core::option::Option::Some(status) = &self.status {
+                    #private::serde::ser::SerializeMap::serialize_entry(&mut map, "status", status)?;
+                }
+            ),
+            quote!(+ usize::from(self.status.is_some())),
+        ),
+        None => (quote!(), quote!(), quote!(), quote!()),
+    };
+    let spec_ser = if r.no_spec {
+        quote!(
+            // `no_spec`: the spec's fields sit at the top level.
+            let spec = #private::serde_json::to_value(&self.spec).map_err(<S::Error as #private::serde::ser::Error>::custom)?;
+            if let #private::serde_json::Value::Object(fields) = spec {
+                for (key, value) in &fields {
+                    #private::serde::ser::SerializeMap::serialize_entry(&mut map, key, value)?;
+                }
+            }
+        )
+    } else {
+        quote!(#private::serde::ser::SerializeMap::serialize_entry(&mut map, "spec", &self.spec)?;)
+    };
+    let has_status_impl = r.status.as_ref().map(|status| {
+        quote! {
+            #[automatically_derived]
+            impl #private::kube_core::object::HasStatus for #root {
+                type Status = #status;
+                fn status(&self) -> ::core::option::Option<&#status> { self.status.as_ref() }
+                fn status_mut(&mut self) -> &mut ::core::option::Option<#status> { &mut self.status }
+            }
+        }
+    });
+    let count = if r.no_spec { quote!(::core::option::Option::None) } else { quote!(::core::option::Option::Some(4 #status_count)) };
+    quote! {
+        #[doc = #doc]
+        #[derive(::core::clone::Clone, ::core::fmt::Debug, #private::serde::Deserialize #(, #derives)*)]
+        #[serde(crate = "::kubegen::__private::serde")]
+        #(#attrs)*
+        #vis struct #root {
+            /// Standard object metadata.
+            #[serde(default)]
+            pub metadata: #private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+            /// The desired state.
+            #spec_attr
+            pub spec: #spec,
+            #status_field
+        }
+
+        impl #root {
+            /// A new object named `name` with `spec` and no status.
+            pub fn new(name: &str, spec: #spec) -> Self {
+                Self {
+                    metadata: #private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+                        name: ::core::option::Option::Some(::std::string::ToString::to_string(name)),
+                        ..::core::default::Default::default()
+                    },
+                    spec,
+                    #status_init
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::serde::Serialize for #root {
+            fn serialize<S: #private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut map = #private::serde::Serializer::serialize_map(serializer, #count)?;
+                #private::serde::ser::SerializeMap::serialize_entry(&mut map, "apiVersion", #api_version)?;
+                #private::serde::ser::SerializeMap::serialize_entry(&mut map, "kind", #kind)?;
+                #private::serde::ser::SerializeMap::serialize_entry(&mut map, "metadata", &self.metadata)?;
+                #spec_ser
+                #status_ser
+                #private::serde::ser::SerializeMap::end(map)
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::kube_core::object::HasSpec for #root {
+            type Spec = #spec;
+            fn spec(&self) -> &#spec { &self.spec }
+            fn spec_mut(&mut self) -> &mut #spec { &mut self.spec }
+        }
+
+        #has_status_impl
+    }
+}

@@ -1,0 +1,39 @@
+//! Derive macros of kubegen. Markers (typed `#[kube(...)]` attributes and controller-gen
+//! lines in doc comments) parse into one marker model, are checked, and only then become
+//! tokens. Generated code names its dependencies through `::kubegen::__private`, so a
+//! user crate needs only `kubegen`.
+
+mod errors;
+mod expand;
+mod markers;
+mod model;
+mod plural;
+mod serde_attrs;
+mod shapes;
+
+use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
+
+use crate::errors::Errors;
+use crate::markers::registry::Target;
+
+/// A Kubernetes custom resource: on a spec struct (the root `Kind { metadata, spec,
+/// status }` is generated) or on a root struct with a `metadata: ObjectMeta` field.
+/// Implements `kube::Resource` and `kubegen::CustomResourceExt` for the root and
+/// `schemars::JsonSchema` for the struct the derive stands on.
+#[proc_macro_derive(CustomResource, attributes(kube))]
+pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::resource::expand(&input).into()
+}
+
+/// `schemars::JsonSchema` for a nested type, with kubebuilder markers on the type and
+/// its fields. The schema describes exactly the JSON serde reads.
+#[proc_macro_derive(KubeSchema, attributes(kube))]
+pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let mut errors = Errors::default();
+    let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
+    let tokens = expand::schema::expand(&input, &parsed, &mut errors);
+    if errors.is_empty() { tokens.into() } else { errors.into_compile_errors().into() }
+}

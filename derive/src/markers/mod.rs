@@ -1,0 +1,6 @@
+//! Markers: the registry (one definition per marker) and the parser of both spellings.
+
+mod parse;
+pub mod registry;
+
+pub use parse::{Marker, MarkerValue, Parsed, parse_attrs};

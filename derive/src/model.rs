@@ -1,0 +1,208 @@
+//! The marker model of one schema node (a field, or a type wherever it is used), checked,
+//! and lowered to the JSON document the runtime's structural pass applies.
+
+use serde_json::{Map, Value, json};
+
+use crate::errors::Errors;
+use crate::markers::{Marker, MarkerValue, Parsed};
+
+const REASONS: &[&str] = &["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
+
+/// Lowers the schema markers of one node. `None` when there are none.
+pub fn schema_markers(parsed: &Parsed, errors: &mut Errors) -> Option<Value> {
+    let doc = lower(&parsed.markers, errors);
+    if doc.is_empty() { None } else { Some(Value::Object(doc)) }
+}
+
+fn camel_key(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "minimum" => "minimum",
+        "maximum" => "maximum",
+        "exclusive_minimum" => "exclusiveMinimum",
+        "exclusive_maximum" => "exclusiveMaximum",
+        "multiple_of" => "multipleOf",
+        "min_length" => "minLength",
+        "max_length" => "maxLength",
+        "pattern" => "pattern",
+        "format" => "format",
+        "min_items" => "minItems",
+        "max_items" => "maxItems",
+        "min_properties" => "minProperties",
+        "max_properties" => "maxProperties",
+        "title" => "title",
+        "nullable" => "nullable",
+        "schema_type" => "type",
+        "list_type" => "x-kubernetes-list-type",
+        "map_type" => "x-kubernetes-map-type",
+        "struct_type" => "x-kubernetes-map-type",
+        "int_or_string" => "x-kubernetes-int-or-string",
+        "preserve_unknown_fields" => "x-kubernetes-preserve-unknown-fields",
+        "embedded_resource" => "x-kubernetes-embedded-resource",
+        _ => return None,
+    })
+}
+
+fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
+    let mut set: Vec<Value> = Vec::new();
+    let mut rules: Vec<Value> = Vec::new();
+    let mut out = Map::new();
+    let mut list_map_keys: Vec<Value> = Vec::new();
+    let mut default: Option<Value> = None;
+    let mut example: Option<Value> = None;
+
+    // The table's order is the application order.
+    let mut ordered: Vec<&Marker> = markers.iter().collect();
+    let index = |m: &Marker| crate::markers::registry::MARKERS.iter().position(|d| std::ptr::eq(d, m.def));
+    ordered.sort_by_key(|m| index(m));
+
+    for m in ordered {
+        let key = m.def.key;
+        match (&m.value, key) {
+            (MarkerValue::Flag(false), _) => {}
+            (_, "unique_items") => errors.push(
+                m.span,
+                "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
+            ),
+            (MarkerValue::Json(v), "list_type") => {
+                check_one_of(m, v, &["atomic", "set", "map"], errors);
+                set.push(json!(["x-kubernetes-list-type", v]));
+            }
+            (MarkerValue::Json(v), "map_type" | "struct_type") => {
+                check_one_of(m, v, &["atomic", "granular"], errors);
+                set.push(json!(["x-kubernetes-map-type", v]));
+            }
+            (MarkerValue::Json(_), "list_map_keys") => {
+                list_map_keys.extend(m.strs().into_iter().map(Value::String));
+            }
+            (MarkerValue::Json(Value::String(p)), "pattern") => {
+                if let Err(e) = regex_syntax::Parser::new().parse(p) {
+                    errors.push(m.span, format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"));
+                }
+                set.push(json!(["pattern", p]));
+            }
+            (MarkerValue::Json(v), "enum_values") => {
+                let values: Vec<Value> = v.as_array().cloned().unwrap_or_default();
+                set.push(json!(["enum", values]));
+            }
+            (MarkerValue::Flag(true), k) if camel_key(k).is_some() => {
+                set.push(json!([camel_key(k), true]));
+            }
+            (MarkerValue::Json(v), k) if camel_key(k).is_some() => {
+                set.push(json!([camel_key(k), v]));
+            }
+            (MarkerValue::Struct(s), "external_docs") => set.push(json!(["externalDocs", s])),
+            (MarkerValue::Json(v), "example" | "example_json") => example = Some(v.clone()),
+            (MarkerValue::Json(v), "default" | "default_json") => default = Some(v.clone()),
+            (MarkerValue::Struct(s), "validation") => rules.push(rule_json(m, s, errors)),
+            (MarkerValue::Expr(_), "validation") => errors.push(
+                m.span,
+                "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
+            ),
+            (MarkerValue::Flag(true), "immutable") => {
+                rules.push(json!({"rule": "self == oldSelf", "message": "field is immutable"}));
+            }
+            (MarkerValue::Json(_), "at_most_one_of" | "exactly_one_of" | "at_least_one_of") => {
+                rules.push(one_of_rule(key, &m.strs()));
+            }
+            (MarkerValue::Flag(true), "optional") => {
+                out.insert("required".into(), false.into());
+            }
+            (MarkerValue::Flag(true), "required") => {
+                out.insert("required".into(), true.into());
+            }
+            (MarkerValue::Flag(true), "schemaless") => {
+                out.insert("schemaless".into(), true.into());
+            }
+            (MarkerValue::Items(nested), "items") => {
+                let items = lower(nested, errors);
+                if !items.is_empty() {
+                    out.insert("items".into(), Value::Object(items));
+                }
+            }
+            _ => errors.push(m.span, format!("`{key}` does not take this value")),
+        }
+    }
+    if !list_map_keys.is_empty() {
+        set.push(json!(["x-kubernetes-list-map-keys", list_map_keys]));
+    }
+    if let Some(e) = example {
+        set.push(json!(["example", e]));
+    }
+    if let Some(d) = default {
+        set.push(json!(["default", d]));
+    }
+    check_bounds(markers, errors);
+    if !set.is_empty() {
+        out.insert("set".into(), Value::Array(set));
+    }
+    if !rules.is_empty() {
+        out.insert("rules".into(), Value::Array(rules));
+    }
+    out
+}
+
+fn check_one_of(m: &Marker, v: &Value, allowed: &[&str], errors: &mut Errors) {
+    if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
+        errors.push(m.span, format!("`{}` is one of {}; found {v}", m.def.key, allowed.join(", ")));
+    }
+}
+
+/// `min > max` pairs never admit a value; the API server would accept the CRD and then
+/// reject every object.
+fn check_bounds(markers: &[Marker], errors: &mut Errors) {
+    let num = |key: &str| {
+        markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
+            MarkerValue::Json(Value::Number(n)) => n.as_f64().map(|f| (f, m.span)),
+            _ => None,
+        })
+    };
+    for (lo, hi) in [
+        ("minimum", "maximum"),
+        ("min_length", "max_length"),
+        ("min_items", "max_items"),
+        ("min_properties", "max_properties"),
+    ] {
+        if let (Some((a, _)), Some((b, span))) = (num(lo), num(hi)) {
+            if a > b {
+                errors.push(span, format!("`{hi}` ({b}) is below `{lo}` ({a}): no value can satisfy both"));
+            }
+        }
+    }
+}
+
+fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Value {
+    let mut rule = Map::new();
+    for (typed, camel) in [
+        ("rule", "rule"),
+        ("message", "message"),
+        ("message_expression", "messageExpression"),
+        ("reason", "reason"),
+        ("field_path", "fieldPath"),
+        ("optional_old_self", "optionalOldSelf"),
+    ] {
+        if let Some(v) = s.get(typed) {
+            rule.insert(camel.into(), v.clone());
+        }
+    }
+    if let Some(reason) = s.get("reason").and_then(Value::as_str) {
+        if !REASONS.contains(&reason) {
+            errors.push(m.span, format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")));
+        }
+    }
+    Value::Object(rule)
+}
+
+/// The CEL rule and message controller-gen writes for `AtMostOneOf` and friends
+/// (`pkg/crd/markers/validation.go`).
+fn one_of_rule(key: &str, fields: &[String]) -> Value {
+    let list = format!("[{}]", fields.join(" "));
+    let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
+    match key {
+        "at_most_one_of" => json!({"rule": format!("{counted} <= 1"), "message": format!("at most one of the fields in {list} may be set")}),
+        "exactly_one_of" => json!({"rule": format!("{counted} == 1"), "message": format!("exactly one of the fields in {list} must be set")}),
+        _ => json!({
+            "rule": fields.iter().map(|f| format!("has(self.{f})")).collect::<Vec<_>>().join(" || "),
+            "message": format!("at least one of the fields in {list} must be set"),
+        }),
+    }
+}

@@ -1,0 +1,140 @@
+//! Shapes serde can write that no structural schema can describe, caught at compile time
+//! where the types are visible in the source. (Variants holding other user types are
+//! checked when the schema is built: there the structural pass falls back to
+//! `x-kubernetes-preserve-unknown-fields`, which still accepts what serde writes.)
+
+use quote::ToTokens;
+use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments, Type};
+
+use crate::errors::Errors;
+use crate::serde_attrs::{self, EnumRepr};
+
+/// The JSON type serde writes for a Rust type, where the source alone tells.
+fn json_kind(ty: &Type) -> Option<&'static str> {
+    match ty {
+        Type::Reference(r) => json_kind(&r.elem),
+        Type::Array(_) | Type::Slice(_) => Some("array"),
+        Type::Tuple(t) if t.elems.is_empty() => Some("null"),
+        Type::Tuple(_) => Some("array"),
+        Type::Path(p) => {
+            let seg = p.path.segments.last()?;
+            let inner = || match &seg.arguments {
+                PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            match seg.ident.to_string().as_str() {
+                "String" | "str" | "char" => Some("string"),
+                "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => {
+                    Some("integer")
+                }
+                "f32" | "f64" => Some("number"),
+                "bool" => Some("boolean"),
+                "Vec" | "VecDeque" | "HashSet" | "BTreeSet" => Some("array"),
+                "HashMap" | "BTreeMap" => Some("object"),
+                "Option" | "Box" => inner().and_then(json_kind),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn structural_kinds(kinds: &[&str]) -> bool {
+    let mut k: Vec<&str> = kinds.to_vec();
+    k.sort();
+    k.dedup();
+    k.len() <= 1 || k == ["integer", "string"]
+}
+
+fn check_tuple(fields: &Fields, what: &str, span: proc_macro2::Span, errors: &mut Errors) {
+    let Fields::Unnamed(u) = fields else { return };
+    if u.unnamed.len() < 2 {
+        return;
+    }
+    let first = u.unnamed[0].ty.to_token_stream().to_string();
+    if u.unnamed.iter().any(|f| f.ty.to_token_stream().to_string() != first) {
+        errors.push(
+            span,
+            format!("{what} has fields of different types, which serde writes as a JSON array of mixed items; a structural schema gives all items of an array one schema. Give the fields names: `{{ a: A, b: B }}`"),
+        );
+    }
+}
+
+pub fn check(input: &DeriveInput, errors: &mut Errors) {
+    match &input.data {
+        Data::Struct(s) => check_tuple(&s.fields, &format!("tuple struct `{}`", input.ident), input.ident.span(), errors),
+        Data::Enum(e) => {
+            let repr = serde_attrs::enum_repr(&input.attrs);
+            let variants: Vec<_> = e.variants.iter().filter(|v| !serde_attrs::has(&v.attrs, "skip")).collect();
+            for v in &variants {
+                if !matches!(repr, EnumRepr::Internal { .. }) {
+                    check_tuple(&v.fields, &format!("tuple variant `{}`", v.ident), v.ident.span(), errors);
+                }
+            }
+            let is_unit = |v: &&&syn::Variant| matches!(v.fields, Fields::Unit);
+            let newtype = |v: &syn::Variant| match &v.fields {
+                Fields::Unnamed(u) if u.unnamed.len() == 1 => Some(u.unnamed[0].ty.clone()),
+                _ => None,
+            };
+            // What serde writes as a variant's value (untagged) or content (adjacent).
+            let kind_of = |v: &syn::Variant| -> Option<&'static str> {
+                match &v.fields {
+                    Fields::Unit => Some("null"),
+                    Fields::Named(_) => Some("object"),
+                    Fields::Unnamed(u) if u.unnamed.len() == 1 => json_kind(&u.unnamed[0].ty),
+                    Fields::Unnamed(_) => Some("array"),
+                }
+            };
+            match &repr {
+                EnumRepr::External => {
+                    let unit: Vec<_> = variants.iter().filter(is_unit).collect();
+                    let data = variants.iter().find(|v| !matches!(v.fields, Fields::Unit));
+                    if let (Some(u), Some(d)) = (unit.first(), data) {
+                        errors.push(
+                            u.ident.span(),
+                            format!(
+                                "enum `{}` mixes unit variant `{}` (serde writes a string) with data variant `{}` (serde writes an object); a structural schema gives a value one type. Write `{} {{}}` to make it an object too, or tag the enum with `#[serde(tag = \"type\")]`",
+                                input.ident, u.ident, d.ident, u.ident
+                            ),
+                        );
+                    }
+                }
+                EnumRepr::Internal { tag } => {
+                    for v in &variants {
+                        if let Some(kind) = newtype(v).as_ref().and_then(json_kind) {
+                            if kind != "object" {
+                                errors.push(
+                                    v.ident.span(),
+                                    format!("variant `{}` holds a {kind}, which serde cannot put beside the tag `{tag}` of an internally tagged enum; write a struct variant `{} {{ value: ... }}`", v.ident, v.ident),
+                                );
+                            }
+                        }
+                    }
+                }
+                EnumRepr::Untagged | EnumRepr::Adjacent { .. } => {
+                    let kinds: Vec<(&syn::Variant, &'static str)> = variants
+                        .iter()
+                        .filter(|v| !(matches!(repr, EnumRepr::Adjacent { .. }) && matches!(v.fields, Fields::Unit)))
+                        .filter_map(|v| kind_of(v).map(|k| (*v, k)))
+                        .collect();
+                    let only: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
+                    if !structural_kinds(&only) {
+                        let listed = kinds.iter().map(|(v, k)| format!("`{}` ({k})", v.ident)).collect::<Vec<_>>().join(", ");
+                        let (span, place) = match &repr {
+                            EnumRepr::Adjacent { content, .. } => (input.ident.span(), format!("the content `{content}` of enum `{}`", input.ident)),
+                            _ => (input.ident.span(), format!("untagged enum `{}`", input.ident)),
+                        };
+                        errors.push(
+                            span,
+                            format!("{place} is a different JSON type per variant: {listed}; a structural schema gives a value one type (integer-or-string is the one exception). Make every variant an object (struct variants), or use an externally tagged enum"),
+                        );
+                    }
+                }
+            }
+        }
+        Data::Union(_) => {}
+    }
+}

@@ -1,0 +1,61 @@
+//! kubegen: describe a Kubernetes API as Rust types with kubebuilder markers; get
+//! structural CustomResourceDefinitions that a real API server accepts.
+//!
+//! ```ignore
+//! use kubegen::{CustomResource, KubeSchema, CustomResourceExt};
+//!
+//! /// FooSpec is the spec for a Foo resource.
+//! #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+//! #[kube(group = "samplecontroller.k8s.io", version = "v1alpha1", kind = "Foo", namespaced)]
+//! #[serde(rename_all = "camelCase")]
+//! pub struct FooSpec {
+//!     #[kube(min_length = 1)]
+//!     pub deployment_name: String,
+//!     /// +kubebuilder:validation:Minimum=1
+//!     pub replicas: Option<i32>,
+//! }
+//!
+//! let crd = Foo::crd();
+//! ```
+
+pub mod crd;
+pub mod registry;
+pub mod schema;
+
+pub use crd::{MergeError, merge_crds, to_yaml};
+pub use kube_core::CustomResourceExt;
+pub use kube_core::{Message, Reason, Rule};
+pub use kubegen_derive::{CustomResource, KubeSchema};
+
+/// What generated code names. Not a public API: it changes without notice.
+#[doc(hidden)]
+pub mod __private {
+    pub use inventory;
+    pub use k8s_openapi;
+    pub use kube_core;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+
+    pub use crate::crd::{PrinterColumnDef, ResourceDef, RootSchema, ScaleDef, build_crd};
+    pub use crate::registry::Registration;
+    pub use crate::schema::schema_for;
+
+    /// Hands a node's markers (JSON, checked by the derive) to the structural pass.
+    pub struct Markers(pub &'static str);
+
+    impl schemars::transform::Transform for Markers {
+        fn transform(&mut self, schema: &mut schemars::Schema) {
+            let Ok(markers) = serde_json::from_str::<serde_json::Value>(self.0) else {
+                return;
+            };
+            let key = crate::schema::markers::MARKERS_KEY;
+            match schema.get_mut(key) {
+                Some(serde_json::Value::Array(all)) => all.push(markers),
+                _ => {
+                    schema.insert(key.into(), serde_json::Value::Array(vec![markers]));
+                }
+            }
+        }
+    }
+}

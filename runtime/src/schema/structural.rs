@@ -1,0 +1,648 @@
+//! From a schemars JSON Schema (draft 2020-12, subschemas inlined) to an OpenAPI v3
+//! schema that apiextensions accepts as *structural*.
+//!
+//! The API server's rules (k8s.io/apiextensions-apiserver `pkg/apiserver/schema`): every
+//! node has a `type` unless it is int-or-string or preserves unknown fields; `properties`
+//! and `additionalProperties` never meet; no `$ref`; and inside `allOf`/`anyOf`/`oneOf`/`not`
+//! only value validations appear, about fields the skeleton outside already declares.
+//!
+//! schemars describes serde's JSON shapes with `anyOf`/`oneOf` and `null` types. This
+//! module folds them into one skeleton that accepts everything serde accepts, and keeps
+//! what tells the variants apart (required keys, tag values) as value validations in a
+//! `oneOf` (tagged enums: exactly one variant) or `anyOf` (untagged: serde picks the first
+//! that fits). A shape with no structural skeleton narrower than "anything" — one field
+//! that is a string in one variant and an object in another — degrades to
+//! `x-kubernetes-preserve-unknown-fields: true` there, which still accepts what serde
+//! accepts; the derive rejects the shapes it can see at compile time before that.
+//!
+//! The conversion is total: it never panics and never fails.
+
+use serde_json::{Map, Value, json};
+
+use super::markers;
+
+/// Keys of an OpenAPI v3 schema node that apiextensions knows, other than the ones
+/// this module rewrites (`type`, `properties`, `items`, `additionalProperties`, junctors).
+const PASSTHROUGH: &[&str] = &[
+    "description",
+    "title",
+    "default",
+    "example",
+    "enum",
+    "format",
+    "maximum",
+    "minimum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "maxProperties",
+    "minProperties",
+    "nullable",
+    "externalDocs",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-list-type",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+];
+
+/// Value validations allowed inside a junctor (`anyOf`, `oneOf`, ...).
+const VALUE_VALIDATIONS: &[&str] = &[
+    "enum",
+    "maximum",
+    "minimum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "maxProperties",
+    "minProperties",
+    "required",
+];
+
+/// Formats the API server understands (k8s.io/kube-openapi `pkg/validation/strfmt`) or
+/// that OpenAPI defines for numbers. schemars' `uint32`, `uint8`, ... are not among them;
+/// the `minimum: 0` schemars writes beside them carries their meaning.
+const KNOWN_FORMATS: &[&str] = &[
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+    "date",
+    "date-time",
+    "duration",
+    "password",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "cidr",
+    "mac",
+    "uri",
+    "uuid",
+    "uuid3",
+    "uuid4",
+    "uuid5",
+    "isbn",
+    "isbn10",
+    "isbn13",
+    "creditcard",
+    "ssn",
+    "hexcolor",
+    "rgbcolor",
+    "bsonobjectid",
+];
+
+/// Converts a whole schema. The result has no `$ref`, no `null` types and no private keys.
+pub fn structural(schema: Value) -> Value {
+    convert(schema).0
+}
+
+/// Converts one node; the second value is a `required`/`optional` marker on it, which
+/// the parent object applies to its `required` list.
+fn convert(node: Value) -> (Value, Option<bool>) {
+    let mut obj = match node {
+        Value::Object(obj) => obj,
+        // `true` (anything) and any other non-object: accept every value.
+        _ => return (preserve_unknown(), None),
+    };
+    let markers = obj.remove(markers::MARKERS_KEY);
+    let mut out = shape(obj);
+    // Type markers first, then the field's: the derive appends in that order.
+    let mut required = None;
+    if let Some(Value::Array(all)) = markers {
+        for m in all {
+            required = markers::apply(&mut out, m).or(required);
+        }
+    }
+    (Value::Object(out), required)
+}
+
+fn preserve_unknown() -> Value {
+    json!({ "x-kubernetes-preserve-unknown-fields": true })
+}
+
+fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+
+    // A `$ref` that survived inlining is a recursive type: a structural schema is finite.
+    if obj.contains_key("$ref") {
+        if let Some(description) = obj.remove("description") {
+            out.insert("description".into(), description);
+        }
+        out.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
+        return out;
+    }
+
+    if let Some(c) = obj.remove("const") {
+        obj.entry("enum").or_insert_with(|| Value::Array(vec![c]));
+    }
+    if let Some(Value::Array(mut examples)) = obj.remove("examples") {
+        if !examples.is_empty() {
+            obj.entry("example").or_insert_with(|| examples.swap_remove(0));
+        }
+    }
+
+    for key in PASSTHROUGH {
+        if let Some(v) = obj.remove(*key) {
+            out.insert((*key).into(), v);
+        }
+    }
+    // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
+    for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
+        if let Some(v @ Value::Number(_)) = out.get(flag).cloned() {
+            out.insert(bound.into(), v);
+            out.insert(flag.into(), true.into());
+        }
+    }
+    if let Some(Value::String(format)) = out.get("format") {
+        if !KNOWN_FORMATS.contains(&format.as_str()) {
+            out.remove("format");
+        }
+    }
+
+    // `allOf` parts all hold at once: merge them into this node.
+    if let Some(Value::Array(parts)) = obj.remove("allOf") {
+        for part in parts {
+            let (part, _) = convert(part);
+            if let Value::Object(part) = part {
+                merge_into(&mut out, part);
+            }
+        }
+    }
+
+    for junctor in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(branches)) = obj.remove(junctor) {
+            let merged = union(branches, junctor == "oneOf");
+            merge_into(&mut out, merged);
+        }
+    }
+
+    normalize_type(&mut out, obj.remove("type"));
+
+    if let Some(Value::Object(props)) = obj.remove("properties") {
+        let required: Vec<String> = match obj.remove("required") {
+            Some(Value::Array(r)) => r.into_iter().filter_map(|v| v.as_str().map(String::from)).collect(),
+            _ => Vec::new(),
+        };
+        let (props, required) = convert_properties(props, required);
+        let existing = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(existing) = existing {
+            for (name, schema) in props {
+                existing.insert(name, schema);
+            }
+        }
+        if !required.is_empty() {
+            out.insert("required".into(), required.into());
+        }
+        out.entry("type").or_insert_with(|| "object".into());
+    } else if let Some(required) = obj.remove("required") {
+        out.insert("required".into(), required);
+    }
+
+    match obj.remove("additionalProperties") {
+        None | Some(Value::Bool(false)) => {}
+        Some(Value::Bool(true)) => set_preserve_unknown(&mut out),
+        Some(schema) => {
+            if out.contains_key("properties") {
+                // Known fields plus a flattened map: the server can only keep the rest.
+                set_preserve_unknown(&mut out);
+            } else {
+                let (schema, _) = convert(schema);
+                out.insert("additionalProperties".into(), schema);
+                out.entry("type").or_insert_with(|| "object".into());
+            }
+        }
+    }
+
+    let items = obj.remove("prefixItems").or_else(|| obj.remove("items"));
+    match items {
+        Some(Value::Array(tuple)) => {
+            let len = tuple.len();
+            let converted: Vec<Value> = tuple.into_iter().map(|t| convert(t).0).collect();
+            let items = match converted.first() {
+                Some(first) if converted.iter().all(|c| c == first) => first.clone(),
+                _ => preserve_unknown(),
+            };
+            out.insert("items".into(), items);
+            out.insert("minItems".into(), len.into());
+            out.insert("maxItems".into(), len.into());
+        }
+        Some(schema) => {
+            out.insert("items".into(), convert(schema).0);
+        }
+        None => {}
+    }
+    if out.get("type").and_then(Value::as_str) == Some("array") && !out.contains_key("items") {
+        out.insert("items".into(), preserve_unknown());
+    }
+
+    // The API server refuses `uniqueItems: true` (quadratic to check); a set of scalars
+    // says the same through `x-kubernetes-list-type: set`.
+    if obj.remove("uniqueItems") == Some(Value::Bool(true)) && items_are_scalar(&out) {
+        out.entry("x-kubernetes-list-type").or_insert_with(|| "set".into());
+    }
+
+    if !has_type(&out) {
+        match infer_enum_type(&out) {
+            Some(t) => {
+                out.insert("type".into(), t.into());
+            }
+            None => set_preserve_unknown(&mut out),
+        }
+    }
+    out
+}
+
+fn has_type(out: &Map<String, Value>) -> bool {
+    out.contains_key("type")
+        || out.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
+        || out.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
+}
+
+fn set_preserve_unknown(out: &mut Map<String, Value>) {
+    out.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
+}
+
+fn items_are_scalar(out: &Map<String, Value>) -> bool {
+    matches!(
+        out.get("items").and_then(|i| i.get("type")).and_then(Value::as_str),
+        Some("string" | "integer" | "number" | "boolean")
+    )
+}
+
+fn infer_enum_type(out: &Map<String, Value>) -> Option<&'static str> {
+    let values = out.get("enum")?.as_array()?;
+    let kind = |v: &Value| match v {
+        Value::String(_) => Some("string"),
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        _ => None,
+    };
+    let first = kind(values.first()?)?;
+    values.iter().all(|v| kind(v) == Some(first)).then_some(first)
+}
+
+/// `type` may be a list in JSON Schema. `null` goes (an `Option` is optional, not
+/// nullable); integer with string is int-or-string; anything wider accepts everything.
+fn normalize_type(out: &mut Map<String, Value>, ty: Option<Value>) {
+    let types: Vec<String> = match ty {
+        None => return,
+        Some(Value::String(t)) => vec![t],
+        Some(Value::Array(ts)) => ts.into_iter().filter_map(|t| t.as_str().map(String::from)).collect(),
+        Some(_) => return,
+    };
+    let mut types: Vec<String> = types.into_iter().filter(|t| t != "null").collect();
+    types.sort();
+    types.dedup();
+    if has_type(out) {
+        return;
+    }
+    match types.as_slice() {
+        [] => {}
+        [one] => {
+            out.insert("type".into(), one.as_str().into());
+        }
+        [a, b] if a == "integer" && b == "string" => set_int_or_string(out),
+        [a, b] if a == "integer" && b == "number" => {
+            out.insert("type".into(), "number".into());
+        }
+        _ => set_preserve_unknown(out),
+    }
+}
+
+fn set_int_or_string(out: &mut Map<String, Value>) {
+    out.remove("type");
+    out.insert("x-kubernetes-int-or-string".into(), true.into());
+    out.insert("anyOf".into(), json!([{ "type": "integer" }, { "type": "string" }]));
+}
+
+fn convert_properties(props: Map<String, Value>, required: Vec<String>) -> (Map<String, Value>, Vec<String>) {
+    let mut out = Map::new();
+    let mut required: Vec<String> = required;
+    for (name, schema) in props {
+        let (schema, marker) = convert(schema);
+        match marker {
+            Some(true) if !required.contains(&name) => required.push(name.clone()),
+            Some(false) => required.retain(|r| r != &name),
+            _ => {}
+        }
+        out.insert(name, schema);
+    }
+    required.sort();
+    required.dedup();
+    (out, required)
+}
+
+fn is_null_branch(b: &Value) -> bool {
+    b.get("type").and_then(Value::as_str) == Some("null")
+        || b.get("const") == Some(&Value::Null)
+        || b.get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(Value::is_null))
+}
+
+/// Folds the branches of a `oneOf` (`exclusive`) or `anyOf` into one structural node.
+fn union(branches: Vec<Value>, exclusive: bool) -> Map<String, Value> {
+    let branches: Vec<Map<String, Value>> = branches
+        .into_iter()
+        .filter(|b| !is_null_branch(b))
+        .filter_map(|b| match convert(b).0 {
+            Value::Object(m) => Some(m),
+            _ => None,
+        })
+        .collect();
+    match branches.len() {
+        0 => return Map::new(),
+        1 => return branches.into_iter().next().unwrap_or_default(),
+        _ => {}
+    }
+
+    let ty = |b: &Map<String, Value>| b.get("type").and_then(Value::as_str).map(String::from);
+    let types: Vec<Option<String>> = branches.iter().map(ty).collect();
+
+    // Unit variants: one string enum.
+    if types.iter().all(|t| t.as_deref() == Some("string")) && branches.iter().all(|b| b.contains_key("enum")) {
+        let mut values = Vec::new();
+        for b in &branches {
+            for v in b["enum"].as_array().into_iter().flatten() {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+        }
+        return json!({ "type": "string", "enum": values }).as_object().cloned().unwrap_or_default();
+    }
+
+    if types.iter().all(|t| t.as_deref() == Some("object")) {
+        let mut skeleton = branches[0].clone();
+        strip_annotations(&mut skeleton);
+        for b in &branches[1..] {
+            let mut b = b.clone();
+            strip_annotations(&mut b);
+            skeleton = merge_objects(skeleton, b);
+        }
+        let validations: Vec<Value> =
+            branches.iter().map(|b| Value::Object(value_validations(b, &skeleton))).collect();
+        let distinct = validations.iter().any(|v| v != &validations[0]);
+        if distinct {
+            skeleton.insert(if exclusive { "oneOf" } else { "anyOf" }.into(), Value::Array(validations));
+        }
+        return skeleton;
+    }
+
+    if branches.iter().all(|b| b == &branches[0]) {
+        return branches[0].clone();
+    }
+
+    let mut kinds: Vec<&str> = types.iter().map(|t| t.as_deref().unwrap_or("")).collect();
+    kinds.sort();
+    kinds.dedup();
+    let mut out = Map::new();
+    if kinds == ["integer", "string"] {
+        set_int_or_string(&mut out);
+    } else {
+        set_preserve_unknown(&mut out);
+    }
+    out
+}
+
+/// A variant's own description and title belong to the variant, not to the merged node.
+fn strip_annotations(b: &mut Map<String, Value>) {
+    b.remove("description");
+    b.remove("title");
+}
+
+/// Merges the object skeleton `b` into `a`: the union of properties; a property that
+/// only some variants have is optional.
+fn merge_objects(mut a: Map<String, Value>, b: Map<String, Value>) -> Map<String, Value> {
+    let req = |m: &Map<String, Value>| -> Vec<Value> {
+        m.get("required").and_then(Value::as_array).cloned().unwrap_or_default()
+    };
+    let required: Vec<Value> = req(&a).into_iter().filter(|r| req(&b).contains(r)).collect();
+    let mut props = match a.remove("properties") {
+        Some(Value::Object(p)) => p,
+        _ => Map::new(),
+    };
+    if let Some(Value::Object(bp)) = b.get("properties") {
+        for (name, schema) in bp {
+            let merged = match props.remove(name) {
+                Some(existing) => merge_property(existing, schema.clone()),
+                None => schema.clone(),
+            };
+            props.insert(name.clone(), merged);
+        }
+    }
+    if !props.is_empty() {
+        a.insert("properties".into(), Value::Object(props));
+    }
+    if required.is_empty() {
+        a.remove("required");
+    } else {
+        a.insert("required".into(), required.into());
+    }
+    for flag in ["x-kubernetes-preserve-unknown-fields"] {
+        if b.get(flag) == Some(&Value::Bool(true)) {
+            a.insert(flag.into(), true.into());
+        }
+    }
+    a.remove("oneOf");
+    a.remove("anyOf");
+    a
+}
+
+/// One field present in several variants.
+fn merge_property(a: Value, b: Value) -> Value {
+    if a == b {
+        return a;
+    }
+    let (Value::Object(mut a), Value::Object(b)) = (a, b) else {
+        return preserve_unknown();
+    };
+    let ty = |m: &Map<String, Value>| m.get("type").and_then(Value::as_str).map(String::from);
+    match (ty(&a), ty(&b)) {
+        (Some(x), Some(y)) if x == "string" && y == "string" && a.contains_key("enum") && b.contains_key("enum") => {
+            // A tag: each variant names itself.
+            let mut values = a["enum"].as_array().cloned().unwrap_or_default();
+            for v in b["enum"].as_array().into_iter().flatten() {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            a.insert("enum".into(), values.into());
+            Value::Object(a)
+        }
+        (Some(x), Some(y)) if x == "object" && y == "object" => {
+            let description = a.remove("description");
+            let mut merged = merge_objects(a, b);
+            merged.remove("description");
+            if let Some(d) = description {
+                merged.insert("description".into(), d);
+            }
+            Value::Object(merged)
+        }
+        (Some(x), Some(y)) if x == y && !a.contains_key("enum") && !b.contains_key("enum") => {
+            // Same type, different bounds or docs: the looser skeleton is the bare type.
+            let mut out = Map::new();
+            out.insert("type".into(), x.into());
+            if let Some(d) = a.remove("description") {
+                out.insert("description".into(), d);
+            }
+            Value::Object(out)
+        }
+        (Some(x), Some(y)) if (x == "integer" && y == "string") || (x == "string" && y == "integer") => {
+            let mut out = Map::new();
+            if let Some(d) = a.remove("description") {
+                out.insert("description".into(), d);
+            }
+            set_int_or_string(&mut out);
+            Value::Object(out)
+        }
+        _ => {
+            let mut out = preserve_unknown().as_object().cloned().unwrap_or_default();
+            if let Some(d) = a.remove("description") {
+                out.insert("description".into(), d);
+            }
+            Value::Object(out)
+        }
+    }
+}
+
+/// What tells one variant apart, restricted to value validations about fields the
+/// skeleton declares (the structural rule for junctors).
+fn value_validations(branch: &Map<String, Value>, skeleton: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for key in VALUE_VALIDATIONS {
+        if let Some(v) = branch.get(*key) {
+            out.insert((*key).into(), v.clone());
+        }
+    }
+    if let (Some(Value::Object(props)), Some(Value::Object(skel_props))) =
+        (branch.get("properties"), skeleton.get("properties"))
+    {
+        let mut checked = Map::new();
+        for (name, schema) in props {
+            let (Value::Object(schema), Some(Value::Object(skel))) = (schema, skel_props.get(name)) else {
+                continue;
+            };
+            if skel.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && !skel.contains_key("type")
+            {
+                continue;
+            }
+            let v = value_validations(schema, skel);
+            if !v.is_empty() && v != value_validations(skel, skel) {
+                checked.insert(name.clone(), Value::Object(v));
+            }
+        }
+        if !checked.is_empty() {
+            out.insert("properties".into(), Value::Object(checked));
+        }
+    }
+    out
+}
+
+/// Merges a converted node into `out`; what `out` already says (its own description,
+/// markers) wins.
+fn merge_into(out: &mut Map<String, Value>, other: Map<String, Value>) {
+    for (k, v) in other {
+        match (k.as_str(), out.get_mut(&k)) {
+            ("properties", Some(Value::Object(existing))) => {
+                if let Value::Object(v) = v {
+                    for (name, schema) in v {
+                        existing.entry(name).or_insert(schema);
+                    }
+                }
+            }
+            ("required", Some(Value::Array(existing))) => {
+                if let Value::Array(v) = v {
+                    for r in v {
+                        if !existing.contains(&r) {
+                            existing.push(r);
+                        }
+                    }
+                }
+            }
+            (_, Some(_)) => {}
+            (_, None) => {
+                out.insert(k, v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_is_optional_not_nullable() {
+        let s = structural(json!({
+            "type": "object",
+            "properties": {"a": {"type": ["integer", "null"], "format": "int32"}, "b": {"type": "string"}},
+            "required": ["b"]
+        }));
+        assert_eq!(
+            s,
+            json!({
+                "type": "object",
+                "properties": {"a": {"type": "integer", "format": "int32"}, "b": {"type": "string"}},
+                "required": ["b"]
+            })
+        );
+    }
+
+    #[test]
+    fn internally_tagged_enum_becomes_one_skeleton_with_a_one_of() {
+        let s = structural(json!({
+            "oneOf": [
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "A"}, "a": {"type": "string"}}, "required": ["kind", "a"]},
+                {"type": "object", "properties": {"kind": {"type": "string", "const": "B"}, "b": {"type": "integer"}}, "required": ["kind"]}
+            ]
+        }));
+        assert_eq!(
+            s,
+            json!({
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": ["A", "B"]},
+                    "a": {"type": "string"},
+                    "b": {"type": "integer"}
+                },
+                "required": ["kind"],
+                "oneOf": [
+                    {"required": ["a", "kind"], "properties": {"kind": {"enum": ["A"]}}},
+                    {"required": ["kind"], "properties": {"kind": {"enum": ["B"]}}}
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn string_or_object_degrades_to_preserve_unknown_fields() {
+        let s = structural(json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]}));
+        assert_eq!(s, json!({"x-kubernetes-preserve-unknown-fields": true}));
+    }
+
+    #[test]
+    fn flattened_map_beside_fields_preserves_unknown_fields() {
+        let s = structural(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "additionalProperties": true
+        }));
+        assert_eq!(s["x-kubernetes-preserve-unknown-fields"], json!(true));
+        assert!(s.get("additionalProperties").is_none());
+    }
+}
