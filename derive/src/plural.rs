@@ -53,9 +53,12 @@ const UNCOUNTABLE: &[&str] = &[
 
 /// The plural of a lowercased kind.
 pub fn pluralize(word: &str) -> String {
+    // Short irregulars only as whole words: `box` is not `b` + `ox`, `human` not `hu` + `man`.
     for (singular, plural) in IRREGULAR {
         if let Some(prefix) = word.strip_suffix(singular) {
-            return format!("{prefix}{plural}");
+            if prefix.is_empty() || singular.len() > 5 {
+                return format!("{prefix}{plural}");
+            }
         }
     }
     if UNCOUNTABLE.iter().any(|u| word.ends_with(u)) {
@@ -92,6 +95,8 @@ mod tests {
             ("networkpolicy", "networkpolicies"),
             ("person", "people"),
             ("status", "statuses"),
+            ("human", "humans"),
+            ("salesperson", "salespeople"),
         ] {
             assert_eq!(pluralize(kind), plural, "{kind}");
         }

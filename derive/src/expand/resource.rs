@@ -254,10 +254,9 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         errors.push(span, format!("the status subresource needs a `status` field on `{}`: add `pub status: Option<{kind}Status>`", input.ident));
     }
 
-    let fields = match style {
-        Style::Root => wire_fields(input),
-        Style::Spec => wire_fields(input),
-    };
+    let fields = wire_fields(input);
+    // With `no_spec` the spec's fields sit at the top level, as in a root.
+    let layout = if parsed.get("no_spec").is_some_and(Marker::flag) { Style::Root } else { style };
 
     let mut printer_columns = Vec::new();
     for m in parsed.all("printcolumn") {
@@ -272,7 +271,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             }
         }
         let json_path = field_str(m, "json_path").unwrap_or_default();
-        check_path(&json_path, "printer column path", m.span, style, &fields, errors);
+        check_path(&json_path, "printer column path", m.span, layout, &fields, errors);
         let priority = match &m.value {
             MarkerValue::Struct(map) => map.get("priority").and_then(Value::as_i64),
             _ => None,
@@ -306,7 +305,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             }
         }
         if spec.starts_with(".spec.") {
-            check_path(&spec, "scale spec replicas path", m.span, style, &fields, errors);
+            check_path(&spec, "scale spec replicas path", m.span, layout, &fields, errors);
         }
         Scale { spec, status, selector }
     });
@@ -317,7 +316,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             MarkerValue::Json(Value::String(p)) => p.clone(),
             _ => field_str(m, "json_path").unwrap_or_default(),
         };
-        check_path(&path, "selectable field", m.span, style, &fields, errors);
+        check_path(&path, "selectable field", m.span, layout, &fields, errors);
         selectable.push(path);
     }
 

@@ -256,6 +256,15 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
         out.entry("x-kubernetes-list-type").or_insert_with(|| "set".into());
     }
 
+    // An object with nothing declared inside (k8s-openapi's FieldsV1, RawExtension, an
+    // empty struct) would have all its contents pruned by the server; keep them.
+    if out.get("type").and_then(Value::as_str) == Some("object")
+        && !out.contains_key("properties")
+        && !out.contains_key("additionalProperties")
+    {
+        set_preserve_unknown(&mut out);
+    }
+
     if !has_type(&out) {
         match infer_enum_type(&out) {
             Some(t) => {

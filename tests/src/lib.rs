@@ -1,0 +1,7 @@
+//! The test zoo: kinds that together use every resource-level key and marker of the
+//! derive, and nested types in every shape serde writes. Golden files pin their CRDs;
+//! the end-to-end tier applies them to a real API server and round-trips values.
+
+pub mod aviary;
+pub mod menagerie;
+pub mod pavilion;
