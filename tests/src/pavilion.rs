@@ -8,7 +8,7 @@ pub mod v1 {
 
     /// Pavilion is a cluster-scoped kind described with controller-gen markers.
     /// +kubebuilder:object:root=true
-    /// +kubebuilder:resource:path=pavilions,shortName=pav;pv,categories=kubegen,singular=pavilion,scope=Cluster
+    /// +kubebuilder:resource:path=pavilions,shortName=pav;pvl,categories=kubegen,singular=pavilion,scope=Cluster
     /// +kubebuilder:subresource:status
     /// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
     /// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=".spec.replicas",description="Desired replicas"
@@ -51,7 +51,7 @@ pub mod v1beta1 {
     use serde::{Deserialize, Serialize};
 
     /// Pavilion, the older version: still known, no longer served.
-    /// +kubebuilder:resource:path=pavilions,shortName=pav;pv,categories=kubegen,singular=pavilion,scope=Cluster
+    /// +kubebuilder:resource:path=pavilions,shortName=pav;pvl,categories=kubegen,singular=pavilion,scope=Cluster
     /// +kubebuilder:unservedversion
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
     #[kube(group = "zoo.kubegen.dev", version = "v1beta1", kind = "Pavilion", storage = false)]

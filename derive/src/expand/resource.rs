@@ -350,6 +350,16 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
     }
 
+    // KEP-1111: the API server refuses CRDs in *.k8s.io and *.kubernetes.io without this.
+    let protected = ["k8s.io", "kubernetes.io"].iter().any(|g| group == *g || group.ends_with(&format!(".{g}")));
+    if protected && !annotations.iter().any(|(k, _)| k == "api-approved.kubernetes.io") {
+        let span = parsed.get("group").map_or(whole, |m| m.span);
+        errors.push(
+            span,
+            format!("group `{group}` is protected: the API server refuses its CRDs without an approval annotation. Add `annotation(\"api-approved.kubernetes.io\", \"https://github.com/kubernetes/kubernetes/pull/NNN\")` (or `\"unapproved, experimental-only\"` for experiments), or use a group you own"),
+        );
+    }
+
     let schema = match parsed.get("schema").map(s).as_deref() {
         None | Some("derived") => SchemaMode::Derived,
         Some("manual") => SchemaMode::Manual,

@@ -13,7 +13,12 @@ use serde::{Deserialize, Serialize};
     kind = "Foo",
     namespaced,
     status = "FooStatus",
-    shortname = "fo"
+    shortname = "fo",
+    // *.k8s.io groups are protected (KEP-1111); the upstream sample-controller CRD says the same.
+    annotation(
+        "api-approved.kubernetes.io",
+        "unapproved, experimental-only; please get an approval from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups"
+    )
 )]
 #[kube(printcolumn(name = "Deployment", type = "string", json_path = ".spec.deploymentName"))]
 #[kube(printcolumn(name = "Replicas", type = "integer", json_path = ".spec.replicas"))]

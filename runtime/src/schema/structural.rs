@@ -161,6 +161,13 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
             out.insert((*key).into(), v);
         }
     }
+    // serde's `default` of an `Option` is null, which a non-nullable field cannot hold;
+    // of a `String` it is "", which servers before 1.2x read as null and refuse. Both say
+    // nothing serde needs: the field is optional either way. (A marker's default is
+    // applied after this and kept.)
+    if matches!(out.get("default"), Some(Value::Null)) || out.get("default") == Some(&Value::String(String::new())) {
+        out.remove("default");
+    }
     // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
     for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
         if let Some(v @ Value::Number(_)) = out.get(flag).cloned() {

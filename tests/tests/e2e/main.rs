@@ -1,0 +1,260 @@
+//! The end-to-end tier: generated CRDs on a real kube-apiserver + etcd.
+//!
+//! Ignored by a plain `cargo test`; `scripts/e2e.sh` starts a server and runs them with
+//! `--ignored`.
+
+mod cluster;
+
+use cluster::{kubectl_err, kubectl_ok, namespace};
+use foo_controller::{Foo, FooSpec, FooStatus};
+use kube::api::{Api, Patch, PatchParams, PostParams};
+use kubegen_tests::menagerie::*;
+use serde_json::json;
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn every_generated_crd_is_established() {
+    cluster::install_crds();
+    let minor = cluster::server_minor();
+    for file in cluster::crd_files() {
+        if cluster::needs_new_server(&file) && minor < 30 {
+            continue;
+        }
+        let name = &cluster::crd_name(&file);
+        let status = kubectl_ok(&["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"], None);
+        assert_eq!(status, "True", "{name} is not Established");
+        let structural = kubectl_ok(&["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"NonStructuralSchema\")].status}"], None);
+        assert_eq!(structural, "", "{name} has a NonStructuralSchema condition");
+    }
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn sample_objects_and_printer_column() {
+    let ns = namespace("e2e-sample");
+    kubectl_ok(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {name: one}\ntestString: hello kubegen\n"),
+    );
+    let table = kubectl_ok(&["get", "samples", "-n", &ns], None);
+    let header = table.lines().next().unwrap_or_default();
+    assert!(header.contains("TEST STRING"), "{table}");
+    assert!(table.contains("hello kubegen"), "{table}");
+    let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {name: two}\n"));
+    assert!(err.contains("testString: Required value"), "{err}");
+
+    // What the server stores reads back into the Rust type.
+    let got = kubectl_ok(&["get", "sample", "one", "-n", &ns, "-o", "json"], None);
+    let sample: sample::Sample = serde_json::from_str(&got).expect("Sample deserializes");
+    assert_eq!(sample.test_string, "hello kubegen");
+}
+
+fn foo_yaml(name: &str, spec: &str) -> String {
+    format!("apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {spec}\n")
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn foo_validation_and_defaults() {
+    let ns = namespace("e2e-foo-validation");
+    kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&foo_yaml("defaulted", "{deploymentName: web}")));
+    let replicas = kubectl_ok(&["get", "foo", "defaulted", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], None);
+    assert_eq!(replicas, "1", "the server fills in the default");
+
+    let cases = [
+        ("zero", "{deploymentName: web, replicas: 0}", "spec.replicas in body should be greater than or equal to 1"),
+        ("eleven", "{deploymentName: web, replicas: 11}", "spec.replicas in body should be less than or equal to 10"),
+        ("nameless", "{replicas: 2}", "spec.deploymentName: Required value"),
+        ("empty", "{deploymentName: ''}", "spec.deploymentName in body should be at least 1 chars long"),
+    ];
+    for (name, spec, message) in cases {
+        let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&foo_yaml(name, spec)));
+        assert!(err.contains(message), "{name}: expected `{message}` in:\n{err}");
+    }
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn foo_printer_columns_and_scale() {
+    let ns = namespace("e2e-foo-scale");
+    kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&foo_yaml("web", "{deploymentName: web-deploy, replicas: 2}")));
+    let table = kubectl_ok(&["get", "foos", "-n", &ns], None);
+    let header: Vec<&str> = table.lines().next().unwrap_or_default().split_whitespace().collect();
+    assert_eq!(header, ["NAME", "DEPLOYMENT", "REPLICAS", "AVAILABLE", "AGE"], "{table}");
+    assert!(table.contains("web-deploy"), "{table}");
+    // The short name works too.
+    kubectl_ok(&["get", "fo", "web", "-n", &ns], None);
+
+    kubectl_ok(&["scale", "foo/web", "-n", &ns, "--replicas=3"], None);
+    let replicas = kubectl_ok(&["get", "foo", "web", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], None);
+    assert_eq!(replicas, "3");
+    let err = kubectl_err(&["scale", "foo/web", "-n", &ns, "--replicas=11"], None);
+    assert!(err.contains("less than or equal to 10"), "{err}");
+}
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn foo_status_goes_through_the_status_subresource() {
+    let ns = namespace("e2e-foo-status");
+    let foos: Api<Foo> = Api::namespaced(cluster::client().await, &ns);
+    let mut foo = Foo::new("statusful", FooSpec { deployment_name: "web".into(), replicas: Some(2) });
+    foo.status = Some(FooStatus { available_replicas: 5 });
+    let created = foos.create(&PostParams::default(), &foo).await.expect("create through kube::Api<Foo>");
+    assert_eq!(created.status, None, "status sent to the main resource is ignored");
+    assert_eq!(created.spec, foo.spec);
+
+    let patched = foos
+        .patch_status("statusful", &PatchParams::default(), &Patch::Merge(json!({"status": {"availableReplicas": 2}})))
+        .await
+        .expect("patch /status");
+    assert_eq!(patched.status, Some(FooStatus { available_replicas: 2 }));
+
+    // A spec change sent to /status is ignored; a status change sent to the main
+    // resource is ignored.
+    let patched = foos
+        .patch_status("statusful", &PatchParams::default(), &Patch::Merge(json!({"spec": {"replicas": 9}})))
+        .await
+        .expect("patch /status with a spec");
+    assert_eq!(patched.spec.replicas, Some(2));
+    let patched = foos
+        .patch("statusful", &PatchParams::default(), &Patch::Merge(json!({"status": {"availableReplicas": 7}})))
+        .await
+        .expect("patch the main resource with a status");
+    assert_eq!(patched.status, Some(FooStatus { available_replicas: 2 }));
+}
+
+fn menagerie_value() -> Menagerie {
+    let mut pens = std::collections::BTreeMap::new();
+    pens.insert(
+        "north".to_string(),
+        Pen { capacity: 12, extra: [("heated".to_string(), json!(true)), ("shape".to_string(), json!({"sides": 6}))].into() },
+    );
+    let template: k8s_openapi::api::core::v1::PodTemplateSpec = serde_json::from_value(json!({
+        "metadata": {"labels": {"app": "zoo"}},
+        "spec": {"containers": [{"name": "keeper", "image": "nginx:latest", "ports": [{"containerPort": 80}],
+                 "resources": {"limits": {"cpu": "500m", "memory": "64Mi"}}}]}
+    }))
+    .expect("pod template");
+    let spec = MenagerieSpec {
+        keeper: "ada".into(),
+        count: 3,
+        habitat: "savanna".into(),
+        cache: None,
+        tags: vec!["big".into(), "cats".into()],
+        feedings_per_day: 3,
+        diet: Diet::Omnivore,
+        enclosure: Some(Enclosure::Closed(Cage { bars: 40 })),
+        schedule: Some(Schedule::Weekly { day: "monday".into(), hour: 9 }),
+        transport: Some(Transport::Boat { harbour: "kiel".into(), crew: 4 }),
+        budget: Some(Budget::Range { min: 10, max: 20 }),
+        size: Some(Size::Label("large".into())),
+        tag_line: Some(TagLine("roar".into())),
+        location: Location { city: "berlin".into(), zone: Some("b".into()) },
+        visitors: ["bob".to_string(), "eve".to_string()].into(),
+        pens,
+        coordinates: Some((52, 13)),
+        notes: Some(json!({"free": ["form", 1, {"x": null}]})),
+        food_stock: Some(k8s_openapi::apimachinery::pkg::api::resource::Quantity("2Gi".into())),
+        gate_port: Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(8080)),
+        opened_at: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::Time(
+            "2026-01-02T03:04:05Z".parse().expect("timestamp"),
+        )),
+        selector: Some(serde_json::from_value(json!({"matchLabels": {"app": "zoo"}})).expect("selector")),
+        vet: Some(serde_json::from_value(json!({"kind": "Pod", "name": "vet"})).expect("reference")),
+        template: Some(template),
+    };
+    Menagerie::new("everything", spec)
+}
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn zoo_values_round_trip_through_the_server() {
+    let ns = namespace("e2e-zoo");
+    let api: Api<Menagerie> = Api::namespaced(cluster::client().await, &ns);
+    let original = menagerie_value();
+    api.create(&PostParams::default(), &original).await.expect("create Menagerie");
+    let back = api.get("everything").await.expect("get Menagerie");
+    assert_eq!(back.spec, original.spec, "what serde wrote, the server kept, and serde read back");
+
+    // Every enum shape in its other variants.
+    let mut other = menagerie_value();
+    other.metadata.name = Some("variants".into());
+    other.spec.diet = Diet::Herbivore;
+    other.spec.enclosure = Some(Enclosure::Open { area_m2: 500 });
+    other.spec.schedule = Some(Schedule::Never);
+    other.spec.transport = Some(Transport::Walk);
+    other.spec.budget = Some(Budget::Fixed { amount: 7 });
+    other.spec.size = Some(Size::Count(3));
+    other.spec.gate_port = Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::String("http".into()));
+    api.create(&PostParams::default(), &other).await.expect("create second Menagerie");
+    assert_eq!(api.get("variants").await.expect("get").spec, other.spec);
+
+    // What serde rejects, the server rejects: two variants of an externally tagged
+    // enum at once, and a tag serde does not know.
+    let err = kubectl_err(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Carnivore, enclosure: {open: {area_m2: 1}, empty: {}}}\n"),
+    );
+    assert!(err.contains("spec.enclosure"), "{err}");
+    let err = kubectl_err(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Insects}\n"),
+    );
+    assert!(err.contains("spec.diet: Unsupported value: \"Insects\""), "{err}");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn several_versions_in_one_crd() {
+    namespace("e2e-pavilion");
+    kubectl_ok(
+        &["apply", "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Pavilion\nmetadata: {name: main}\nspec: {replicas: 2}\n"),
+    );
+    kubectl_ok(&["patch", "pavilion", "main", "--type=merge", "-p", "{\"spec\":{\"replicas\":2}}"], None);
+    let table = kubectl_ok(&["get", "pavilions"], None);
+    let header: Vec<&str> = table.lines().next().unwrap_or_default().split_whitespace().collect();
+    assert_eq!(header, ["NAME", "REPLICAS", "AGE"], "priority-1 columns stay out of the default view:\n{table}");
+    let wide = kubectl_ok(&["get", "pvl", "-o", "wide"], None);
+    assert!(wide.lines().next().unwrap_or_default().contains("READY"), "{wide}");
+    kubectl_ok(&["scale", "pavilion/main", "--replicas=4"], None);
+    assert_eq!(kubectl_ok(&["get", "pavilion", "main", "-o", "jsonpath={.spec.replicas}"], None), "4");
+    // v1beta1 is known but not served.
+    let err = kubectl_err(&["get", "pavilions.v1beta1.zoo.kubegen.dev", "main"], None);
+    assert!(err.contains("the server doesn't have a resource type") || err.contains("NotFound") || err.contains("not found"), "{err}");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn schema_disabled_keeps_everything() {
+    let ns = namespace("e2e-roost");
+    kubectl_ok(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Roost\nmetadata: {name: r}\nspec: {anything: {nested: [1, 2]}}\nextra: kept\n"),
+    );
+    let got = kubectl_ok(&["get", "roost", "r", "-n", &ns, "-o", "jsonpath={.extra} {.spec.anything.nested}"], None);
+    assert_eq!(got, "kept [1,2]");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
+    let minor = cluster::server_minor();
+    if minor < 30 {
+        // The rules are pinned by the aviary golden file; the server cannot check them.
+        eprintln!("server is 1.{minor}: CEL rules and selectable fields need 1.30; checked at the schema level only");
+        return;
+    }
+    namespace("e2e-aviary");
+    kubectl_ok(
+        &["apply", "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-one}\nspecies: finch\ncapacity: 2\nbirds: [{name: a}]\n"),
+    );
+    let err = kubectl_err(
+        &["apply", "-f", "-"],
+        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-two}\nspecies: dodo\ncapacity: 0\nbirds: [{name: a}]\n"),
+    );
+    assert!(err.contains("too many birds") && err.contains("extinct"), "{err}");
+    let found = kubectl_ok(&["get", "aviaries", "--field-selector", "species=finch", "-o", "name"], None);
+    assert_eq!(found.trim(), "aviary.zoo.kubegen.dev/aviary-one");
+}
