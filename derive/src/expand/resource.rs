@@ -167,12 +167,15 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let mut required = |key: &str| match parsed.get(key) {
         Some(m) => Some(s(m)),
         None => {
-            missing.push(key.to_string());
+            if !parsed.failed.contains(&key) {
+                missing.push(key.to_string());
+            }
             None
         }
     };
     let (group, version, kind) = (required("group"), required("version"), required("kind"));
     if !missing.is_empty() {
+        // (A key whose value did not parse is reported there, not as missing.)
         errors.push(
             whole,
             format!(

@@ -56,6 +56,8 @@ impl Marker {
 pub struct Parsed {
     pub markers: Vec<Marker>,
     pub description: Option<String>,
+    /// Keys given with a value that did not parse (already reported): not "missing".
+    pub failed: Vec<&'static str>,
 }
 
 impl Parsed {
@@ -105,7 +107,10 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
                 }
                 match typed_value(def, &meta, allowed, place, errors) {
                     Ok(value) => parsed.markers.push(Marker { def, value, span }),
-                    Err(e) => errors.push_syn(e),
+                    Err(e) => {
+                        parsed.failed.push(def.key);
+                        errors.push_syn(e);
+                    }
                 }
                 Ok(())
             });
