@@ -20,6 +20,7 @@
 
 pub mod crd;
 pub mod registry;
+mod root;
 pub mod schema;
 
 pub use crd::{MergeError, merge_crds, to_yaml};
@@ -39,6 +40,7 @@ pub mod __private {
 
     pub use crate::crd::{PrinterColumnDef, ResourceDef, RootSchema, ScaleDef, build_crd};
     pub use crate::registry::Registration;
+    pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::schema_for;
 
     /// Hands a node's markers (JSON, checked by the derive) to the structural pass.
