@@ -170,7 +170,8 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
     }
 }
 
-fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Value {
+/// A CEL rule as an apiextensions `ValidationRule`, its reason checked.
+pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Value {
     let mut rule = Map::new();
     for (typed, camel) in [
         ("rule", "rule"),

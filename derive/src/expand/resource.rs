@@ -411,22 +411,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let mut root_rule_exprs = Vec::new();
     for m in parsed.all("validation") {
         match &m.value {
-            MarkerValue::Struct(map) => {
-                let mut rule = serde_json::Map::new();
-                for (typed, camel) in [
-                    ("rule", "rule"),
-                    ("message", "message"),
-                    ("message_expression", "messageExpression"),
-                    ("reason", "reason"),
-                    ("field_path", "fieldPath"),
-                    ("optional_old_self", "optionalOldSelf"),
-                ] {
-                    if let Some(v) = map.get(typed) {
-                        rule.insert(camel.into(), v.clone());
-                    }
-                }
-                root_rules.push(Value::Object(rule));
-            }
+            MarkerValue::Struct(map) => root_rules.push(crate::model::rule_json(m, map, errors)),
             MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
             _ => {}
         }
