@@ -7,7 +7,7 @@ mod structural;
 pub use structural::structural;
 
 use schemars::JsonSchema;
-use schemars::generate::SchemaSettings;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::Value;
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
@@ -19,12 +19,14 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
 /// The schema schemars generates for `T` with every subschema inlined, before the
 /// structural pass. Recursive types keep a `$ref`, which the structural pass resolves.
 pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
-    let mut generator = SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-            s.transforms.clear();
-        })
-        .into_generator();
-    generator.subschema_for::<T>().to_value()
+    generator().subschema_for::<T>().to_value()
+}
+
+/// Not generic, so each kind instantiates only `subschema_for::<T>`.
+fn generator() -> SchemaGenerator {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    settings.transforms.clear();
+    settings.into_generator()
 }
