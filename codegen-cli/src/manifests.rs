@@ -1,5 +1,6 @@
-//! `manifests`: one CRD file per kind under `<out>/crd/bases/<group>_<plural>.yaml`,
-//! versions of one kind merged; `--check` compares instead of writing.
+//! `manifests`: one CRD file per kind under `<out>/crd/bases/<group>_<plural>.yaml`
+//! (versions of one kind merged), `rbac/role.yaml` from RBAC markers, and the rest of
+//! kubebuilder's layout; `--check` compares instead of writing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,23 +14,29 @@ use crate::workspace::Kind;
 pub struct Output {
     pub path: PathBuf,
     pub contents: String,
+    /// Generated files are rewritten; scaffolded ones are written only when missing.
+    pub overwrite: bool,
 }
 
-/// Renders every kind's CRD; versions of one kind (same CRD name) become one CRD.
-pub fn render(kinds: Vec<Kind>, out: &Path) -> Result<Vec<Output>> {
+/// Every kind's CRD; versions of one kind (same CRD name) become one CRD.
+pub fn crds(kinds: Vec<Kind>) -> Result<Vec<CustomResourceDefinition>> {
     let mut by_name: BTreeMap<String, Vec<Kind>> = BTreeMap::new();
     for kind in kinds {
         let name = kind.crd.metadata.name.clone().unwrap_or_default();
         by_name.entry(name).or_default().push(kind);
     }
-    let mut outputs = Vec::new();
-    for (name, versions) in by_name {
-        let crd = merge(&name, versions)?;
-        let file = format!("{}_{}.yaml", crd.spec.group, crd.spec.names.plural);
-        let contents = kubegen::to_yaml(&crd).with_context(|| format!("rendering {name} as YAML"))?;
-        outputs.push(Output { path: out.join("crd").join("bases").join(file), contents });
-    }
-    Ok(outputs)
+    by_name.into_iter().map(|(name, versions)| merge(&name, versions)).collect()
+}
+
+/// `<group>_<plural>.yaml`, controller-gen's file name.
+pub fn crd_file(crd: &CustomResourceDefinition) -> String {
+    format!("{}_{}.yaml", crd.spec.group, crd.spec.names.plural)
+}
+
+/// `<group>_<version>_<kind>.yaml`, kubebuilder's sample name (kind lowercased).
+pub fn sample_file(crd: &CustomResourceDefinition) -> String {
+    let version = crd.spec.versions.iter().find(|v| v.storage).map(|v| v.name.as_str()).unwrap_or_default();
+    format!("{}_{}_{}.yaml", crd.spec.group, version, crd.spec.names.kind.to_lowercase())
 }
 
 fn merge(name: &str, kinds: Vec<Kind>) -> Result<CustomResourceDefinition> {
@@ -46,19 +53,23 @@ fn merge(name: &str, kinds: Vec<Kind>) -> Result<CustomResourceDefinition> {
         }
         return Ok(crd);
     }
-    let storage: Vec<String> = kept
-        .iter()
-        .flat_map(|k| k.crd.spec.versions.iter().filter(|v| v.storage).map(|v| v.name.clone()))
-        .collect();
-    if storage.len() != 1 {
-        bail!(
-            "{name} has {} versions marked as storage ({}) among {sources}: mark exactly one with `+kubebuilder:storageversion` and give the others `#[kube(storage = false)]`",
-            storage.len(),
-            storage.join(", ")
-        );
-    }
+    let version = |k: &Kind| k.crd.spec.versions.first().map(|v| v.name.clone()).unwrap_or_default();
+    let marked: Vec<String> = kept.iter().filter(|k| k.storage_marked == Some(true)).map(version).collect();
+    let candidates: Vec<String> = kept.iter().filter(|k| k.storage_marked != Some(false)).map(version).collect();
+    let storage = match (marked.as_slice(), candidates.as_slice()) {
+        ([one], _) => one.clone(),
+        ([], [one]) => one.clone(),
+        ([], _) => bail!(
+            "{name} has several versions ({sources}) and none is the storage version: mark one with `+kubebuilder:storageversion` (or `#[kube(storage)]`)"
+        ),
+        (many, _) => bail!(
+            "{name} marks {} versions as the storage version ({}) in {sources}: the API server stores one; keep `+kubebuilder:storageversion` on one",
+            many.len(),
+            many.join(", ")
+        ),
+    };
     let crds = kept.into_iter().map(|k| k.crd).collect();
-    kubegen::merge_crds(crds, &storage[0]).with_context(|| format!("merging the versions of {name} ({sources})"))
+    kubegen::merge_crds(crds, &storage).with_context(|| format!("merging the versions of {name} ({sources})"))
 }
 
 /// Writes each file whose contents changed, through a temporary file and a rename, so
@@ -66,6 +77,9 @@ fn merge(name: &str, kinds: Vec<Kind>) -> Result<CustomResourceDefinition> {
 pub fn write(outputs: &[Output]) -> Result<usize> {
     let mut written = 0;
     for o in outputs {
+        if !o.overwrite && o.path.exists() {
+            continue;
+        }
         if std::fs::read_to_string(&o.path).ok().as_deref() == Some(o.contents.as_str()) {
             continue;
         }
@@ -83,6 +97,9 @@ pub fn write(outputs: &[Output]) -> Result<usize> {
 pub fn check(outputs: &[Output], root: &Path) -> Vec<String> {
     let mut stale = Vec::new();
     for o in outputs {
+        if !o.overwrite && o.path.exists() {
+            continue;
+        }
         let on_disk = std::fs::read_to_string(&o.path).unwrap_or_default();
         if on_disk == o.contents {
             continue;
@@ -97,4 +114,51 @@ pub fn check(outputs: &[Output], root: &Path) -> Vec<String> {
         stale.push(diff);
     }
     stale
+}
+
+#[cfg(test)]
+mod tests {
+    use kubegen::CustomResourceExt;
+    use kubegen_tests::pavilion::{v1, v1beta1};
+
+    use super::*;
+
+    fn kind(crd: CustomResourceDefinition, storage_marked: Option<bool>, skip_version: bool) -> Kind {
+        Kind { type_path: "zoo::Pavilion".into(), source: "zoo.rs:1".into(), skip_version, storage_marked, crd }
+    }
+
+    #[test]
+    fn the_marked_version_is_stored() {
+        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), Some(true), false)])
+            .expect("merges");
+        let versions: Vec<(&str, bool)> = crd.spec.versions.iter().map(|v| (v.name.as_str(), v.storage)).collect();
+        assert_eq!(versions, [("v1", true), ("v1beta1", false)]);
+    }
+
+    #[test]
+    fn the_only_version_not_marked_false_is_stored() {
+        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), Some(false), false), kind(v1::Pavilion::crd(), None, false)])
+            .expect("merges");
+        assert!(crd.spec.versions.iter().any(|v| v.name == "v1" && v.storage));
+    }
+
+    #[test]
+    fn no_or_two_storage_versions_are_errors_naming_the_types() {
+        let err = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), None, false)])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("none is the storage version") && err.contains("zoo::Pavilion (zoo.rs:1)"), "{err}");
+        let err = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), Some(true), false), kind(v1::Pavilion::crd(), Some(true), false)])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("marks 2 versions as the storage version (v1beta1, v1)"), "{err}");
+    }
+
+    #[test]
+    fn skipped_versions_are_left_out() {
+        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, true), kind(v1::Pavilion::crd(), None, false)])
+            .expect("merges");
+        let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["v1"]);
+    }
 }

@@ -13,6 +13,8 @@ use serde::Deserialize;
 #[derive(Deserialize)]
 struct Metadata {
     packages: Vec<Package>,
+    #[serde(default)]
+    metadata: Option<serde_json::Value>,
     workspace_root: PathBuf,
     target_directory: PathBuf,
     workspace_members: Vec<String>,
@@ -45,6 +47,12 @@ struct Target {
 
 pub struct Workspace {
     pub root: PathBuf,
+    /// `[workspace.metadata.kubegen] project = "..."`: names the namespace and the
+    /// name prefix of `config/default`.
+    pub project: String,
+    /// Source directories of every member that depends on kubegen (binaries too), for
+    /// RBAC markers.
+    pub source_dirs: Vec<PathBuf>,
     target_dir: PathBuf,
     /// (package name, library crate name, manifest dir)
     packages: Vec<(String, String, PathBuf)>,
@@ -64,6 +72,7 @@ pub struct Kind {
     pub type_path: String,
     pub source: String,
     pub skip_version: bool,
+    pub storage_marked: Option<bool>,
     pub crd: CustomResourceDefinition,
 }
 
@@ -83,6 +92,7 @@ impl Workspace {
         let meta: Metadata = serde_json::from_slice(&out.stdout).context("reading `cargo metadata` output")?;
         let mut packages = Vec::new();
         let mut kubegen = None;
+        let mut source_dirs = Vec::new();
         for p in &meta.packages {
             if !meta.workspace_members.contains(&p.id) || p.name == "kubegen" {
                 continue;
@@ -90,6 +100,7 @@ impl Workspace {
             let Some(dep) = p.dependencies.iter().find(|d| d.name == "kubegen" && d.kind.is_none()) else {
                 continue;
             };
+            let dir = p.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
             let opted_out = p
                 .metadata
                 .as_ref()
@@ -98,6 +109,7 @@ impl Workspace {
             if opted_out || (!only.is_empty() && !only.contains(&p.name)) {
                 continue;
             }
+            source_dirs.push(dir.clone());
             let Some(lib) = p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib")) else {
                 continue;
             };
@@ -105,16 +117,25 @@ impl Workspace {
                 Some(path) => KubegenSource::Path(path.clone()),
                 None => KubegenSource::Version(dep.req.clone()),
             });
-            let dir = p.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
             packages.push((p.name.clone(), lib.name.replace('-', "_"), dir));
         }
         for name in only {
-            if !packages.iter().any(|(p, _, _)| p == name) {
-                bail!("package `{name}` is not a workspace member with a library that depends on kubegen");
+            if !packages.iter().any(|(p, _, _)| p == name) && !source_dirs.iter().any(|d| d.ends_with(name)) {
+                bail!("package `{name}` is not a workspace member that depends on kubegen");
             }
         }
         packages.sort();
+        source_dirs.sort();
+        let project = meta
+            .metadata
+            .as_ref()
+            .and_then(|m| m.pointer("/kubegen/project"))
+            .and_then(|v| v.as_str())
+            .map(String::from)
+            .unwrap_or_else(|| "controller".into());
         Ok(Workspace {
+            project,
+            source_dirs,
             root: meta.workspace_root,
             target_dir: meta.target_directory,
             packages,

@@ -8,6 +8,7 @@ mod expand;
 mod markers;
 mod model;
 mod plural;
+mod rbac;
 mod serde_attrs;
 mod shapes;
 
@@ -36,4 +37,13 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
     let tokens = expand::schema::expand(&input, &parsed, &mut errors);
     if errors.is_empty() { tokens.into() } else { errors.into_compile_errors().into() }
+}
+
+/// The typed spelling of `+kubebuilder:rbac`: checked here, collected by
+/// `codegen-cli manifests` into `config/rbac/role.yaml`. The item is left as it is.
+///
+/// `#[kubegen::rbac(groups = ["apps"], resources = ["deployments"], verbs = ["get", "list", "watch"])]`
+#[proc_macro_attribute]
+pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
+    rbac::expand(args.into(), item.into()).into()
 }

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod crd;
+pub mod rbac;
 pub mod registry;
 mod root;
 pub mod schema;
@@ -26,7 +27,7 @@ pub mod schema;
 pub use crd::{MergeError, merge_crds, to_yaml};
 pub use kube_core::CustomResourceExt;
 pub use kube_core::{Message, Reason, Rule};
-pub use kubegen_derive::{CustomResource, KubeSchema};
+pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
 
 /// What generated code names. Not a public API: it changes without notice.
 #[doc(hidden)]

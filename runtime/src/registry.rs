@@ -13,6 +13,8 @@ pub struct Registration {
     pub source: &'static str,
     /// `+kubebuilder:skipversion`: leave this version out of the merged CRD.
     pub skip_version: bool,
+    /// `+kubebuilder:storageversion` / `storage = ...` as written; `None` when unset.
+    pub storage_marked: Option<bool>,
 }
 
 inventory::collect!(Registration);
@@ -34,6 +36,7 @@ pub fn registered_json() -> String {
                 "typePath": r.type_path,
                 "source": r.source,
                 "skipVersion": r.skip_version,
+                "storageMarked": r.storage_marked,
                 "crd": (r.crd)(),
             })
         })

@@ -62,6 +62,7 @@ struct Resource {
     selectable: Vec<String>,
     served: bool,
     storage: bool,
+    storage_marked: Option<bool>,
     deprecated: bool,
     deprecation_warning: Option<String>,
     annotations: Vec<(String, String)>,
@@ -323,7 +324,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         selectable.push(path);
     }
 
-    let storage = parsed.get("storage").map_or(true, Marker::flag);
+    // Unset means "storage" for a kind with one version (kube-derive's default); among
+    // several versions `codegen-cli` needs one marked.
+    let storage_marked = parsed.get("storage").map(Marker::flag);
+    let storage = storage_marked.unwrap_or(true);
     let mut served = parsed.get("served").map_or(true, Marker::flag);
     if parsed.get("unserved").is_some_and(Marker::flag) {
         served = false;
@@ -434,6 +438,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         selectable,
         served,
         storage,
+        storage_marked,
         deprecated,
         deprecation_warning,
         annotations,
@@ -598,6 +603,10 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
     };
     let private = quote!(::kubegen::__private);
     let skip_version = r.skip_version;
+    let storage_marked = match r.storage_marked {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
 
     quote! {
         #root_struct
@@ -635,6 +644,7 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
                 type_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#root)),
                 source: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 skip_version: #skip_version,
+                storage_marked: #storage_marked,
             }
         }
     }

@@ -1,9 +1,20 @@
 //! The API of Kubernetes' sample-controller, ported: a `Foo` asks for a Deployment with
 //! a name and a replica count; its status reports how many replicas are available.
 //! The controller itself lands with the reconciler host.
+//!
+//! What the controller may do, as sample-controller's ClusterRole grants it:
+//! +kubebuilder:rbac:groups=samplecontroller.k8s.io,resources=foos,verbs=get;list;watch;update;patch
+//! +kubebuilder:rbac:groups=samplecontroller.k8s.io,resources=foos/status,verbs=get;update;patch
+//! +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
+//! +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
 
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
+
+/// The field manager the controller's server-side applies are recorded under. It
+/// publishes events through events.k8s.io/v1 as well as core/v1.
+#[kubegen::rbac(groups = ["events.k8s.io"], resources = ["events"], verbs = ["create", "patch"])]
+pub const FIELD_MANAGER: &str = "foo-controller";
 
 /// FooSpec is the spec for a Foo resource.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -28,6 +39,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase")]
 pub struct FooSpec {
     /// Name of the Deployment this Foo owns.
+    /// +kubebuilder:example="example-foo"
     #[kube(min_length = 1, max_length = 253)]
     pub deployment_name: String,
     /// Number of replicas the Deployment runs.

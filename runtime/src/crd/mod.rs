@@ -1,10 +1,14 @@
 //! The CustomResourceDefinition model: what the derive knows about a resource at compile
 //! time ([`ResourceDef`]), assembled with its structural schema into a v1 CRD.
 
+mod descriptions;
 mod merge;
+mod sample;
 mod yaml;
 
+pub use descriptions::{LAST_APPLIED_LIMIT, applied_size, truncate_descriptions};
 pub use merge::{MergeError, merge_crds};
+pub use sample::sample_object;
 pub use yaml::{YamlError, to_yaml};
 
 use std::collections::BTreeMap;

@@ -1,21 +1,22 @@
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Why a CRD could not be rendered.
+/// Why an object could not be rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum YamlError {
-    #[error("the CRD does not serialize to JSON: {0}")]
+    #[error("the object does not serialize to JSON: {0}")]
     Json(#[from] serde_json::Error),
-    #[error("the CRD does not serialize to YAML: {0}")]
+    #[error("the object does not serialize to YAML: {0}")]
     Yaml(#[from] serde_saphyr::SerializeError),
 }
 
-/// Renders a CRD as the YAML document `kubectl apply -f` takes, in controller-gen's
-/// form: a leading `---`, keys sorted at every level (sigs.k8s.io/yaml sorts them), and
-/// integral numbers without a fraction (`maximum: 10`, not `10.0`). The same CRD always
-/// renders to the same bytes, whatever serde_json features the build enables.
-pub fn to_yaml(crd: &CustomResourceDefinition) -> Result<String, YamlError> {
-    let value = canonical(serde_json::to_value(crd)?);
+/// Renders an object (a CRD, a Role, ...) as the YAML document `kubectl apply -f` takes,
+/// in controller-gen's form: a leading `---`, keys sorted at every level
+/// (sigs.k8s.io/yaml sorts them), and integral numbers without a fraction
+/// (`maximum: 10`, not `10.0`). The same object always renders to the same bytes,
+/// whatever serde_json features the build enables.
+pub fn to_yaml<T: Serialize + ?Sized>(object: &T) -> Result<String, YamlError> {
+    let value = canonical(serde_json::to_value(object)?);
     let body = serde_saphyr::to_string(&value)?;
     Ok(format!("---\n{body}"))
 }

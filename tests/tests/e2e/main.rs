@@ -258,3 +258,55 @@ fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
     let found = kubectl_ok(&["get", "aviaries", "--field-selector", "species=finch", "-o", "name"], None);
     assert_eq!(found.trim(), "aviary.zoo.kubegen.dev/aviary-one");
 }
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
+    cluster::install_crds();
+    let config = cluster::root().join("config/default");
+    let applied = kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
+    for object in [
+        "namespace/kubegen-system",
+        "serviceaccount/kubegen-controller-manager",
+        "clusterrole.rbac.authorization.k8s.io/kubegen-manager-role",
+        "clusterrolebinding.rbac.authorization.k8s.io/kubegen-manager-rolebinding",
+        "role.rbac.authorization.k8s.io/kubegen-leader-election-role",
+        "rolebinding.rbac.authorization.k8s.io/kubegen-leader-election-rolebinding",
+        "deployment.apps/kubegen-controller-manager",
+        "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io",
+    ] {
+        assert!(applied.contains(object), "{object} not applied:\n{applied}");
+    }
+
+    // Every rule of role.yaml, as the server stores it: each verb it grants is allowed to
+    // the controller's ServiceAccount, and a verb it does not grant is denied.
+    let role: k8s_openapi::api::rbac::v1::ClusterRole =
+        serde_json::from_str(&kubectl_ok(&["get", "clusterrole", "kubegen-manager-role", "-o", "json"], None)).expect("ClusterRole");
+    let sa = "system:serviceaccount:kubegen-system:kubegen-controller-manager";
+    let mut checked = 0;
+    for rule in role.rules.unwrap_or_default() {
+        for group in rule.api_groups.clone().unwrap_or_default() {
+            for resource in rule.resources.clone().unwrap_or_default() {
+                let (resource, sub) = resource.split_once('/').map_or((resource.as_str(), None), |(r, s)| (r, Some(s)));
+                let target = if group.is_empty() { resource.to_string() } else { format!("{resource}.{group}") };
+                let can_i = |verb: &str| {
+                    let mut args = vec!["auth", "can-i", verb, target.as_str(), "--as", sa, "-n", "default"];
+                    if let Some(sub) = sub {
+                        args.extend(["--subresource", sub]);
+                    }
+                    String::from_utf8_lossy(&cluster::kubectl(&args, None).stdout).trim().to_string()
+                };
+                for verb in &rule.verbs {
+                    assert_eq!(can_i(verb), "yes", "{sa} may {verb} {target} {sub:?}");
+                    checked += 1;
+                }
+                let denied = kubegen::rbac::VERBS.iter().find(|v| **v != "*" && !rule.verbs.iter().any(|r| r == *v)).expect("a verb not granted");
+                assert_eq!(can_i(denied), "no", "{sa} may not {denied} {target} {sub:?}");
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} grants checked");
+    // Nothing beyond the rules: another resource is denied.
+    let out = cluster::kubectl(&["auth", "can-i", "get", "secrets", "--as", sa, "-n", "default"], None);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "no");
+}

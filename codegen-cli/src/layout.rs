@@ -1,0 +1,130 @@
+//! kubebuilder's `config/` layout. Generated files (CRD bases, `role.yaml`, the CRD
+//! kustomization) are rewritten on every run; the files kubebuilder scaffolds once
+//! (the other kustomizations, RBAC bindings, the manager, samples) are written only when
+//! missing, so edits to them survive.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use askama::Template;
+use kubegen::rbac::RoleObject;
+
+use crate::manifests::Output;
+
+#[derive(Template)]
+#[template(path = "header.yaml")]
+struct Header<'a> {
+    lines: Vec<&'a str>,
+}
+
+#[derive(Template)]
+#[template(path = "crd_kustomization.yaml")]
+struct CrdKustomization<'a> {
+    files: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "samples_kustomization.yaml")]
+struct SamplesKustomization<'a> {
+    files: &'a [String],
+}
+
+#[derive(Template)]
+#[template(path = "rbac_kustomization.yaml")]
+struct RbacKustomization;
+
+#[derive(Template)]
+#[template(path = "service_account.yaml")]
+struct ServiceAccount;
+
+#[derive(Template)]
+#[template(path = "role_binding.yaml")]
+struct RoleBinding<'a> {
+    role_name: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "leader_election_role.yaml")]
+struct LeaderElectionRole;
+
+#[derive(Template)]
+#[template(path = "leader_election_role_binding.yaml")]
+struct LeaderElectionRoleBinding;
+
+#[derive(Template)]
+#[template(path = "manager.yaml")]
+struct Manager;
+
+#[derive(Template)]
+#[template(path = "manager_kustomization.yaml")]
+struct ManagerKustomization;
+
+#[derive(Template)]
+#[template(path = "default_kustomization.yaml")]
+struct DefaultKustomization<'a> {
+    project: &'a str,
+}
+
+/// A header file's text as YAML comments, for the top of every generated file.
+pub fn header(text: &str) -> Result<String> {
+    let lines = text.lines().map(|l| l.trim_start_matches('#').trim_start_matches(' ').trim_end()).collect();
+    Ok(Header { lines }.render()?)
+}
+
+fn rendered(t: &impl Template, what: &str) -> Result<String> {
+    let mut text = t.render().with_context(|| format!("rendering {what}"))?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+pub struct Inputs<'a> {
+    pub out: &'a Path,
+    pub crd_files: &'a [String],
+    pub samples: &'a [(String, String)],
+    pub roles: &'a [RoleObject],
+    pub role_name: &'a str,
+    pub project: &'a str,
+    pub header: &'a str,
+}
+
+/// Every file of the layout but the CRD bases.
+pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
+    let out = i.out;
+    let generated = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: true };
+    let scaffold = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: false };
+    let mut files = vec![generated("crd/kustomization.yaml", rendered(&CrdKustomization { files: i.crd_files }, "crd/kustomization.yaml")?)];
+
+    if !i.roles.is_empty() {
+        let mut role = i.header.to_string();
+        for r in i.roles {
+            let doc = match r {
+                RoleObject::Cluster(c) => kubegen::to_yaml(c),
+                RoleObject::Namespaced(r) => kubegen::to_yaml(r),
+            }
+            .context("rendering role.yaml")?;
+            role.push_str(&doc);
+        }
+        files.push(generated("rbac/role.yaml", role));
+    }
+    files.push(scaffold("rbac/kustomization.yaml", rendered(&RbacKustomization, "rbac/kustomization.yaml")?));
+    files.push(scaffold("rbac/service_account.yaml", rendered(&ServiceAccount, "rbac/service_account.yaml")?));
+    files.push(scaffold("rbac/role_binding.yaml", rendered(&RoleBinding { role_name: i.role_name }, "rbac/role_binding.yaml")?));
+    files.push(scaffold("rbac/leader_election_role.yaml", rendered(&LeaderElectionRole, "rbac/leader_election_role.yaml")?));
+    files.push(scaffold(
+        "rbac/leader_election_role_binding.yaml",
+        rendered(&LeaderElectionRoleBinding, "rbac/leader_election_role_binding.yaml")?,
+    ));
+    files.push(scaffold("manager/kustomization.yaml", rendered(&ManagerKustomization, "manager/kustomization.yaml")?));
+    files.push(scaffold("manager/manager.yaml", rendered(&Manager, "manager/manager.yaml")?));
+    files.push(scaffold("default/kustomization.yaml", rendered(&DefaultKustomization { project: i.project }, "default/kustomization.yaml")?));
+
+    let names: Vec<String> = i.samples.iter().map(|(name, _)| name.clone()).collect();
+    // The samples kustomization lists every sample, so it follows the kinds.
+    files.push(generated("samples/kustomization.yaml", rendered(&SamplesKustomization { files: &names }, "samples/kustomization.yaml")?));
+    for (name, text) in i.samples {
+        files.push(scaffold(&format!("samples/{name}"), text.clone()));
+    }
+    Ok(files)
+}

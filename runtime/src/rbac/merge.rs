@@ -1,0 +1,257 @@
+use std::collections::BTreeMap;
+
+use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Role};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use super::RbacRule;
+
+/// A generated ClusterRole (no namespace) or namespaced Role.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleObject {
+    Cluster(ClusterRole),
+    Namespaced(Role),
+}
+
+#[derive(Debug, Clone, Default)]
+struct Rule {
+    groups: Vec<String>,
+    resources: Vec<String>,
+    resource_names: Vec<String>,
+    verbs: Vec<String>,
+    urls: Vec<String>,
+}
+
+fn dedup_sort(v: &mut Vec<String>) {
+    v.sort();
+    v.dedup();
+}
+
+impl Rule {
+    fn normalize(&mut self) {
+        dedup_sort(&mut self.groups);
+        dedup_sort(&mut self.resources);
+        dedup_sort(&mut self.resource_names);
+        dedup_sort(&mut self.verbs);
+        dedup_sort(&mut self.urls);
+    }
+
+    /// controller-gen's `ruleKey` string: the fields `&`-joined, ` + `-separated.
+    fn key(&mut self) -> String {
+        self.normalize();
+        format!(
+            "{} + {} + {} + {}",
+            self.groups.join("&"),
+            self.resources.join("&"),
+            self.resource_names.join("&"),
+            self.urls.join("&")
+        )
+    }
+
+    fn key_without(&mut self, field: &str) -> String {
+        self.normalize();
+        let part = |name: &str, v: &Vec<String>| if name == field { String::new() } else { v.join("&") };
+        format!(
+            "{} + {} + {} + {} + {}",
+            part("groups", &self.groups),
+            part("resources", &self.resources),
+            part("resourceNames", &self.resource_names),
+            part("urls", &self.urls),
+            part("verbs", &self.verbs)
+        )
+    }
+
+    fn into_policy(self) -> PolicyRule {
+        let opt = |v: Vec<String>| if v.is_empty() { None } else { Some(v) };
+        PolicyRule {
+            api_groups: opt(self.groups),
+            resources: opt(self.resources),
+            resource_names: opt(self.resource_names),
+            non_resource_urls: opt(self.urls),
+            verbs: self.verbs,
+        }
+    }
+}
+
+/// Merges the rules that agree on every field but `field`, taking the union of `field`.
+fn merge_on(rules: Vec<Rule>, field: &str) -> Vec<Rule> {
+    let mut by_key: BTreeMap<String, Rule> = BTreeMap::new();
+    for mut rule in rules {
+        let key = rule.key_without(field);
+        match by_key.get_mut(&key) {
+            None => {
+                by_key.insert(key, rule);
+            }
+            Some(existing) => {
+                let (into, from) = match field {
+                    "groups" => (&mut existing.groups, rule.groups),
+                    "resources" => (&mut existing.resources, rule.resources),
+                    "urls" => (&mut existing.urls, rule.urls),
+                    _ => (&mut existing.verbs, rule.verbs),
+                };
+                into.extend(from);
+                existing.normalize();
+            }
+        }
+    }
+    by_key.into_values().collect()
+}
+
+/// controller-gen's `NormalizeRules`: split per resource, merge verbs, then resources,
+/// then groups, then URLs of otherwise equal rules; collapse `*` verbs; sort by key.
+fn normalize_rules(markers: &[&RbacRule]) -> Vec<PolicyRule> {
+    let mut rules = Vec::new();
+    for m in markers {
+        let groups: Vec<String> = m.groups.iter().map(|g| if g == "core" { String::new() } else { g.clone() }).collect();
+        let base = Rule {
+            groups,
+            resources: Vec::new(),
+            resource_names: m.resource_names.clone(),
+            verbs: m.verbs.clone(),
+            urls: m.urls.clone(),
+        };
+        if m.resources.is_empty() {
+            rules.push(base);
+        } else {
+            for r in &m.resources {
+                rules.push(Rule { resources: vec![r.clone()], ..base.clone() });
+            }
+        }
+    }
+    let rules = merge_on(rules, "verbs");
+    let rules = merge_on(rules, "resources");
+    let rules = merge_on(rules, "groups");
+    let rules = merge_on(rules, "urls");
+    let mut keyed: Vec<(String, Rule)> = rules
+        .into_iter()
+        .map(|mut r| {
+            if r.verbs.iter().any(|v| v == "*") {
+                r.verbs = vec!["*".into()];
+            }
+            (r.key(), r)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, r)| r.into_policy()).collect()
+}
+
+/// One ClusterRole per role name for rules without a namespace, one Role per
+/// (namespace, role name); ordered by namespace, then name.
+pub fn generate_roles(markers: &[RbacRule], default_role_name: &str) -> Vec<RoleObject> {
+    let mut buckets: BTreeMap<(String, String), Vec<&RbacRule>> = BTreeMap::new();
+    for m in markers {
+        let name = if m.role_name.is_empty() { default_role_name.to_string() } else { m.role_name.clone() };
+        buckets.entry((m.namespace.clone(), name)).or_default().push(m);
+    }
+    buckets
+        .into_iter()
+        .map(|((namespace, name), rules)| {
+            let rules = Some(normalize_rules(&rules));
+            if namespace.is_empty() {
+                RoleObject::Cluster(ClusterRole {
+                    metadata: ObjectMeta { name: Some(name), ..Default::default() },
+                    rules,
+                    aggregation_rule: None,
+                })
+            } else {
+                RoleObject::Namespaced(Role {
+                    metadata: ObjectMeta { name: Some(name), namespace: Some(namespace), ..Default::default() },
+                    rules,
+                })
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(args: &str) -> RbacRule {
+        RbacRule::parse_marker(args).expect("marker parses")
+    }
+
+    fn policies(objects: &[RoleObject]) -> Vec<Vec<PolicyRule>> {
+        objects
+            .iter()
+            .map(|o| match o {
+                RoleObject::Cluster(c) => c.rules.clone().unwrap_or_default(),
+                RoleObject::Namespaced(r) => r.rules.clone().unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    fn p(groups: &[&str], resources: &[&str], verbs: &[&str]) -> PolicyRule {
+        let v = |s: &[&str]| if s.is_empty() { None } else { Some(s.iter().map(|x| x.to_string()).collect()) };
+        PolicyRule {
+            api_groups: v(groups),
+            resources: v(resources),
+            verbs: verbs.iter().map(|x| x.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn merges_verbs_then_resources_then_groups() {
+        let roles = generate_roles(
+            &[
+                rule("groups=apps,resources=deployments,verbs=get;list"),
+                rule("groups=apps,resources=deployments,verbs=watch;get"),
+                rule("groups=apps,resources=replicasets,verbs=get;list;watch"),
+                rule("groups=batch,resources=replicasets,verbs=get;list;watch"),
+                rule("groups=core,resources=events,verbs=create;patch"),
+            ],
+            "manager-role",
+        );
+        assert_eq!(
+            policies(&roles),
+            [[
+                p(&[""], &["events"], &["create", "patch"]),
+                // Resources merge before groups, so apps' two resources join first and
+                // batch's replicasets stay apart, as with controller-gen.
+                p(&["apps"], &["deployments", "replicasets"], &["get", "list", "watch"]),
+                p(&["batch"], &["replicasets"], &["get", "list", "watch"]),
+            ]]
+        );
+    }
+
+    #[test]
+    fn star_verbs_collapse_and_namespaces_make_roles() {
+        let roles = generate_roles(
+            &[
+                rule("groups=art,resources=jobs,verbs=get;*"),
+                rule("groups=art,resources=jobs,verbs=get,namespace=zoo"),
+                rule("groups=art,resources=jobs,verbs=list,namespace=zoo,roleName=keeper"),
+            ],
+            "manager-role",
+        );
+        assert_eq!(policies(&roles)[0], [p(&["art"], &["jobs"], &["*"])]);
+        let names: Vec<(Option<String>, Option<String>)> = roles
+            .iter()
+            .map(|o| match o {
+                RoleObject::Cluster(c) => (None, c.metadata.name.clone()),
+                RoleObject::Namespaced(r) => (r.metadata.namespace.clone(), r.metadata.name.clone()),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (None, Some("manager-role".into())),
+                (Some("zoo".into()), Some("keeper".into())),
+                (Some("zoo".into()), Some("manager-role".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn urls_merge_for_otherwise_equal_rules() {
+        let roles = generate_roles(&[rule("urls=/metrics,verbs=get"), rule("urls=/healthz,verbs=get")], "r");
+        assert_eq!(
+            policies(&roles)[0],
+            [PolicyRule {
+                non_resource_urls: Some(vec!["/healthz".into(), "/metrics".into()]),
+                verbs: vec!["get".into()],
+                ..Default::default()
+            }]
+        );
+    }
+}

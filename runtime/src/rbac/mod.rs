@@ -1,0 +1,148 @@
+//! RBAC from markers: `+kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list`
+//! in a comment, or the typed `#[kubegen::rbac(...)]`, into ClusterRoles and Roles
+//! normalised and merged exactly as controller-gen does (`pkg/rbac/parser.go`), so the
+//! output is byte-stable whatever order the markers were found in.
+
+mod merge;
+
+pub use merge::{RoleObject, generate_roles};
+
+/// The verbs the API server's authorizers know. RBAC accepts any string, but a typo here
+/// silently grants nothing, so anything else is refused.
+pub const VERBS: &[&str] = &[
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+    "impersonate",
+    "bind",
+    "escalate",
+    "use",
+    "approve",
+    "sign",
+    "*",
+];
+
+/// One `+kubebuilder:rbac` marker.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RbacRule {
+    pub groups: Vec<String>,
+    pub resources: Vec<String>,
+    pub resource_names: Vec<String>,
+    pub verbs: Vec<String>,
+    pub urls: Vec<String>,
+    /// Empty: a ClusterRole rule; otherwise a Role in this namespace.
+    pub namespace: String,
+    /// Empty: the generator's role name (`--role-name`).
+    pub role_name: String,
+}
+
+/// Why a marker is not a rule.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RbacError {
+    #[error("`{0}` is not an argument of +kubebuilder:rbac (it takes groups, resources, resourceNames, verbs, urls, namespace, roleName)")]
+    UnknownArgument(String),
+    #[error("+kubebuilder:rbac needs `verbs=...`")]
+    MissingVerbs,
+    #[error("`{verb}` is not a verb the API server knows; use one of {}", VERBS.join(", "))]
+    UnknownVerb { verb: String },
+    #[error("`{0}` is not `key=value`")]
+    Malformed(String),
+}
+
+fn list(value: &str) -> Vec<String> {
+    let value = value.trim();
+    let inner = value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+    let parts: Vec<&str> = match inner {
+        Some(inner) => inner.split(',').collect(),
+        None => value.split(';').collect(),
+    };
+    // An empty item counts only when quoted: `groups=""` is the core group.
+    parts
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| p.trim_matches('"').trim_matches('`').to_string())
+        .collect()
+}
+
+impl RbacRule {
+    /// Parses the arguments after `+kubebuilder:rbac:`.
+    pub fn parse_marker(args: &str) -> Result<Self, RbacError> {
+        let mut rule = RbacRule::default();
+        for part in split_args(args) {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let (key, value) = part.split_once('=').ok_or_else(|| RbacError::Malformed(part.to_string()))?;
+            match key.trim() {
+                "groups" => rule.groups = list(value),
+                "resources" => rule.resources = list(value),
+                "resourceNames" => rule.resource_names = list(value),
+                "verbs" => rule.verbs = list(value),
+                "urls" => rule.urls = list(value),
+                "namespace" => rule.namespace = value.trim().trim_matches('"').to_string(),
+                "roleName" => rule.role_name = value.trim().trim_matches('"').to_string(),
+                other => return Err(RbacError::UnknownArgument(other.to_string())),
+            }
+        }
+        rule.check()?;
+        Ok(rule)
+    }
+
+    pub fn check(&self) -> Result<(), RbacError> {
+        if self.verbs.is_empty() {
+            return Err(RbacError::MissingVerbs);
+        }
+        for verb in &self.verbs {
+            if !VERBS.contains(&verb.as_str()) {
+                return Err(RbacError::UnknownVerb { verb: verb.clone() });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Splits at commas outside `{...}` and quotes.
+fn split_args(s: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let (mut depth, mut quoted) = (0usize, false);
+    for c in s.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => depth = depth.saturating_sub(1),
+            ',' if !quoted && depth == 0 => {
+                parts.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    parts.push(cur);
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_controller_gen_markers() {
+        let r = RbacRule::parse_marker("groups=apps,resources=deployments;deployments/status,verbs=get;list;watch,namespace=zoo")
+            .expect("parses");
+        assert_eq!(r.groups, ["apps"]);
+        assert_eq!(r.resources, ["deployments", "deployments/status"]);
+        assert_eq!(r.verbs, ["get", "list", "watch"]);
+        assert_eq!(r.namespace, "zoo");
+        assert_eq!(RbacRule::parse_marker("groups=apps,resources=pods,verbs=fetch").unwrap_err().to_string().split(';').next(), Some("`fetch` is not a verb the API server knows"));
+        assert_eq!(RbacRule::parse_marker("groups=apps").unwrap_err(), RbacError::MissingVerbs);
+    }
+}
