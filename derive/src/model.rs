@@ -110,6 +110,9 @@ fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
             (MarkerValue::Flag(true), "required") => {
                 out.insert("required".into(), true.into());
             }
+            (MarkerValue::Flag(true), "skip_description") => {
+                out.insert("skipDescription".into(), true.into());
+            }
             (MarkerValue::Flag(true), "schemaless") => {
                 out.insert("schemaless".into(), true.into());
             }

@@ -99,6 +99,8 @@ pub struct MenagerieSpec {
     pub selector: Option<LabelSelector>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vet: Option<ObjectReference>,
+    /// The pod template's own documentation is left out: it is most of this CRD's size.
+    #[kube(skip_description)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<PodTemplateSpec>,
 }

@@ -193,6 +193,9 @@ pub const MARKERS: &[MarkerDef] = &[
     m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false),
     m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false),
     m("items", &[], Items, Schema, false),
+    // Beyond controller-gen: drop this node's description and everything's below it
+    // (controller-tools#441), to keep a CRD under the size kubectl can apply.
+    m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false),
 ];
 
 /// The doc-comment prefix of markers applying to array items.

@@ -50,7 +50,27 @@ pub fn apply(node: &mut Map<String, Value>, markers: Value) -> Option<bool> {
             apply(item_node, items);
         }
     }
+    if markers.remove("skipDescription") == Some(Value::Bool(true)) {
+        strip_descriptions(node);
+    }
     markers.remove("required").and_then(|r| r.as_bool())
+}
+
+fn strip_descriptions(node: &mut Map<String, Value>) {
+    node.remove("description");
+    for (key, value) in node.iter_mut() {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(props)) => {
+                for p in props.values_mut() {
+                    if let Value::Object(p) = p {
+                        strip_descriptions(p);
+                    }
+                }
+            }
+            ("items" | "additionalProperties", Value::Object(inner)) => strip_descriptions(inner),
+            _ => {}
+        }
+    }
 }
 
 fn set_key(node: &mut Map<String, Value>, key: &str, value: Value) {
