@@ -165,11 +165,10 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
         ("min_items", "max_items"),
         ("min_properties", "max_properties"),
     ] {
-        if let (Some((a, _)), Some((b, span))) = (num(lo), num(hi)) {
-            if a > b {
+        if let (Some((a, _)), Some((b, span))) = (num(lo), num(hi))
+            && a > b {
                 errors.push(span, format!("`{hi}` ({b}) is below `{lo}` ({a}): no value can satisfy both"));
             }
-        }
     }
 }
 
@@ -188,11 +187,10 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
             rule.insert(camel.into(), v.clone());
         }
     }
-    if let Some(reason) = s.get("reason").and_then(Value::as_str) {
-        if !REASONS.contains(&reason) {
+    if let Some(reason) = s.get("reason").and_then(Value::as_str)
+        && !REASONS.contains(&reason) {
             errors.push(m.span, format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")));
         }
-    }
     Value::Object(rule)
 }
 

@@ -55,11 +55,10 @@ const UNCOUNTABLE: &[&str] = &[
 pub fn pluralize(word: &str) -> String {
     // Short irregulars only as whole words: `box` is not `b` + `ox`, `human` not `hu` + `man`.
     for (singular, plural) in IRREGULAR {
-        if let Some(prefix) = word.strip_suffix(singular) {
-            if prefix.is_empty() || singular.len() > 5 {
+        if let Some(prefix) = word.strip_suffix(singular)
+            && (prefix.is_empty() || singular.len() > 5) {
                 return format!("{prefix}{plural}");
             }
-        }
     }
     if UNCOUNTABLE.iter().any(|u| word.ends_with(u)) {
         return word.to_string();

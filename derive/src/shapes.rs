@@ -104,14 +104,13 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
                 }
                 EnumRepr::Internal { tag } => {
                     for v in &variants {
-                        if let Some(kind) = newtype(v).as_ref().and_then(json_kind) {
-                            if kind != "object" {
+                        if let Some(kind) = newtype(v).as_ref().and_then(json_kind)
+                            && kind != "object" {
                                 errors.push(
                                     v.ident.span(),
                                     format!("variant `{}` holds a {kind}, which serde cannot put beside the tag `{tag}` of an internally tagged enum; write a struct variant `{} {{ value: ... }}`", v.ident, v.ident),
                                 );
                             }
-                        }
                     }
                 }
                 EnumRepr::Untagged | EnumRepr::Adjacent { .. } => {

@@ -141,11 +141,10 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
         Style::Spec => match first {
             "metadata" | "apiVersion" | "kind" | "status" => {}
             "spec" => {
-                if let (Some(fields), Some(second)) = (fields, segments.next()) {
-                    if !second.is_empty() && !fields.iter().any(|f| f == second) {
+                if let (Some(fields), Some(second)) = (fields, segments.next())
+                    && !second.is_empty() && !fields.iter().any(|f| f == second) {
                         errors.push(span, format!("{what} `{path}` names no field of the spec: it has {}", fields.join(", ")));
                     }
-                }
             }
             other => errors.push(
                 span,
@@ -153,11 +152,10 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
             ),
         },
         Style::Root => {
-            if let Some(fields) = fields {
-                if !matches!(first, "metadata" | "apiVersion" | "kind") && !fields.iter().any(|f| f == first) {
+            if let Some(fields) = fields
+                && !matches!(first, "metadata" | "apiVersion" | "kind") && !fields.iter().any(|f| f == first) {
                     errors.push(span, format!("{what} `{path}` names no field of the object: it has {}", fields.join(", ")));
                 }
-            }
         }
     }
 }
@@ -269,11 +267,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             errors.push(m.span, format!("printer column type `{type_}` is not one the API server knows; use one of {}", COLUMN_TYPES.join(", ")));
         }
         let format = field_str(m, "format");
-        if let Some(f) = &format {
-            if !COLUMN_FORMATS.contains(&f.as_str()) {
+        if let Some(f) = &format
+            && !COLUMN_FORMATS.contains(&f.as_str()) {
                 errors.push(m.span, format!("printer column format `{f}` is not one the API server knows; use one of {}", COLUMN_FORMATS.join(", ")));
             }
-        }
         let json_path = field_str(m, "json_path").unwrap_or_default();
         check_path(&json_path, "printer column path", m.span, layout, &fields, errors);
         let priority = match &m.value {
@@ -303,11 +300,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         if !status.starts_with(".status.") {
             errors.push(m.span, format!("the scale subresource's status replicas path `{status}` must lie under `.status`, like `.status.replicas`"));
         }
-        if let Some(sel) = &selector {
-            if !sel.starts_with(".status.") && !sel.starts_with(".spec.") {
+        if let Some(sel) = &selector
+            && !sel.starts_with(".status.") && !sel.starts_with(".spec.") {
                 errors.push(m.span, format!("the scale subresource's label selector path `{sel}` must lie under `.spec` or `.status`"));
             }
-        }
         if spec.starts_with(".spec.") {
             check_path(&spec, "scale spec replicas path", m.span, layout, &fields, errors);
         }
@@ -328,7 +324,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     // several versions `codegen-cli` needs one marked.
     let storage_marked = parsed.get("storage").map(Marker::flag);
     let storage = storage_marked.unwrap_or(true);
-    let mut served = parsed.get("served").map_or(true, Marker::flag);
+    let mut served = parsed.get("served").is_none_or(Marker::flag);
     if parsed.get("unserved").is_some_and(Marker::flag) {
         served = false;
     }
@@ -403,13 +399,11 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             "`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules",
         );
     }
-    if let Some(m) = parsed.get("crates") {
-        if let MarkerValue::Struct(map) = &m.value {
-            if map.get("kubegen").is_some() {
+    if let Some(m) = parsed.get("crates")
+        && let MarkerValue::Struct(map) = &m.value
+            && map.get("kubegen").is_some() {
                 errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
             }
-        }
-    }
 
     let mut root_rules = Vec::new();
     let mut root_rule_exprs = Vec::new();

@@ -288,13 +288,12 @@ fn typed_value(
                 _ => return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key))),
             };
             // A one-argument marker takes its argument bare: `selectable = ".spec.x"`.
-            if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice() {
-                if !text.trim_start().starts_with('{') {
+            if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
+                && !text.trim_start().starts_with('{') {
                     let mut out = Map::new();
                     out.insert(only.key.into(), Value::String(text));
                     return Ok(MarkerValue::Struct(out));
                 }
-            }
             let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
                 return Err(syn::Error::new(expr.span(), format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key)));
             };

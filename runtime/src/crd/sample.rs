@@ -99,10 +99,9 @@ fn number_for(s: &JSONSchemaProps) -> f64 {
     if let Some(min) = s.minimum {
         n = if s.exclusive_minimum == Some(true) { min + 1.0 } else { min };
     }
-    if let Some(max) = s.maximum {
-        if n > max || (n == max && s.exclusive_maximum == Some(true)) {
+    if let Some(max) = s.maximum
+        && (n > max || (n == max && s.exclusive_maximum == Some(true))) {
             n = if s.exclusive_maximum == Some(true) { max - 1.0 } else { max };
         }
-    }
     n
 }

@@ -150,11 +150,10 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     if let Some(c) = obj.remove("const") {
         obj.entry("enum").or_insert_with(|| Value::Array(vec![c]));
     }
-    if let Some(Value::Array(mut examples)) = obj.remove("examples") {
-        if !examples.is_empty() {
+    if let Some(Value::Array(mut examples)) = obj.remove("examples")
+        && !examples.is_empty() {
             obj.entry("example").or_insert_with(|| examples.swap_remove(0));
         }
-    }
 
     for key in PASSTHROUGH {
         if let Some(v) = obj.remove(*key) {
@@ -175,11 +174,10 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
             out.insert(flag.into(), true.into());
         }
     }
-    if let Some(Value::String(format)) = out.get("format") {
-        if !KNOWN_FORMATS.contains(&format.as_str()) {
+    if let Some(Value::String(format)) = out.get("format")
+        && !KNOWN_FORMATS.contains(&format.as_str()) {
             out.remove("format");
         }
-    }
 
     // `allOf` parts all hold at once: merge them into this node.
     if let Some(Value::Array(parts)) = obj.remove("allOf") {
