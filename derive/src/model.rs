@@ -8,10 +8,43 @@ use crate::markers::{Marker, MarkerValue, Parsed};
 
 const REASONS: &[&str] = &["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
 
-/// Lowers the schema markers of one node. `None` when there are none.
-pub fn schema_markers(parsed: &Parsed, errors: &mut Errors) -> Option<Value> {
-    let doc = lower(&parsed.markers, errors);
+/// Lowers the schema markers of one node, checked against the node's Rust type where
+/// there is one (a field). `None` when there are none.
+pub fn schema_markers(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Option<Value> {
+    let doc = lower(&parsed.markers, ty, place, errors);
     if doc.is_empty() { None } else { Some(Value::Object(doc)) }
+}
+
+/// `Enum` values are written as text in a doc comment; on a number field they are numbers.
+fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: &mut Errors) -> Vec<Value> {
+    values
+        .iter()
+        .map(|v| match (kind, v) {
+            (Some("integer"), Value::String(s)) => s.trim().parse::<i64>().map(Value::from).unwrap_or_else(|_| {
+                errors.push(m.span, format!("enum value `{s}` is not an integer, and the field is an integer"));
+                v.clone()
+            }),
+            (Some("number"), Value::String(s)) => s
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+                .unwrap_or_else(|| {
+                    errors.push(m.span, format!("enum value `{s}` is not a number, and the field is a number"));
+                    v.clone()
+                }),
+            (Some("boolean"), Value::String(s)) => match s.trim() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => {
+                    errors.push(m.span, format!("enum value `{s}` is not true or false, and the field is a boolean"));
+                    v.clone()
+                }
+            },
+            _ => v.clone(),
+        })
+        .collect()
 }
 
 fn camel_key(key: &str) -> Option<&'static str> {
@@ -42,7 +75,13 @@ fn camel_key(key: &str) -> Option<&'static str> {
     })
 }
 
-fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
+fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Map<String, Value> {
+    let kind = ty.and_then(crate::shapes::json_kind);
+    crate::check::marker_types(markers, kind, place, errors);
+    let kind = crate::check::effective_kind(markers, kind);
+    let mut item_markers: Vec<Marker> = Vec::new();
+    let mut default_marker: Option<&Marker> = None;
+    let mut example_marker: Option<&Marker> = None;
     let mut set: Vec<Value> = Vec::new();
     let mut rules: Vec<Value> = Vec::new();
     let mut out = Map::new();
@@ -52,7 +91,7 @@ fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
 
     // The table's order is the application order.
     let mut ordered: Vec<&Marker> = markers.iter().collect();
-    let index = |m: &Marker| crate::markers::registry::MARKERS.iter().position(|d| std::ptr::eq(d, m.def));
+    let index = |m: &Marker| crate::markers::registry::MARKERS.iter().position(|d| d.key == m.def.key);
     ordered.sort_by_key(|m| index(m));
 
     for m in ordered {
@@ -81,7 +120,7 @@ fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
                 set.push(json!(["pattern", p]));
             }
             (MarkerValue::Json(v), "enum_values") => {
-                let values: Vec<Value> = v.as_array().cloned().unwrap_or_default();
+                let values = typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors);
                 set.push(json!(["enum", values]));
             }
             (MarkerValue::Flag(true), k) if camel_key(k).is_some() => {
@@ -91,8 +130,15 @@ fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
                 set.push(json!([camel_key(k), v]));
             }
             (MarkerValue::Struct(s), "external_docs") => set.push(json!(["externalDocs", s])),
-            (MarkerValue::Json(v), "example" | "example_json") => example = Some(v.clone()),
-            (MarkerValue::Json(v), "default" | "default_json") => default = Some(v.clone()),
+            (MarkerValue::Json(v), "example" | "example_json") => {
+                example = Some(v.clone());
+                example_marker = Some(m);
+            }
+            (MarkerValue::Json(v), "default" | "default_json") => {
+                // controller-gen's `{}` is also the empty list.
+                default = Some(if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() });
+                default_marker = Some(m);
+            }
             (MarkerValue::Struct(s), "validation") => rules.push(rule_json(m, s, errors)),
             (MarkerValue::Expr(_), "validation") => errors.push(
                 m.span,
@@ -116,22 +162,62 @@ fn lower(markers: &[Marker], errors: &mut Errors) -> Map<String, Value> {
             (MarkerValue::Flag(true), "schemaless") => {
                 out.insert("schemaless".into(), true.into());
             }
-            (MarkerValue::Items(nested), "items") => {
-                let items = lower(nested, errors);
-                if !items.is_empty() {
-                    out.insert("items".into(), Value::Object(items));
-                }
-            }
+            (MarkerValue::Items(nested), "items") => item_markers.extend(nested.iter().cloned()),
             _ => errors.push(m.span, format!("`{key}` does not take this value")),
+        }
+    }
+    if !item_markers.is_empty() {
+        let item_ty = ty.and_then(crate::shapes::item_type);
+        let items = lower(&item_markers, item_ty, &format!("an item of {place}"), errors);
+        if !items.is_empty() {
+            out.insert("items".into(), Value::Object(items));
+        }
+    }
+    let list_type = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(Marker::str);
+    let item_kind = ty.and_then(crate::shapes::item_type).and_then(crate::shapes::json_kind);
+    if let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys") {
+        if list_type != Some("map") {
+            errors.push(m.span, "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field");
+        }
+    }
+    if let Some(m) = markers.iter().rev().find(|m| m.def.key == "list_type") {
+        match (list_type, item_kind) {
+            (Some("map"), Some(k)) if k != "object" => errors.push(
+                m.span,
+                format!("`list_type = \"map\"` needs items that are objects with key fields; these items are {k}s: use `list_type = \"set\"`"),
+            ),
+            (Some("map"), _) if list_map_keys.is_empty() => errors.push(
+                m.span,
+                "`list_type = \"map\"` needs the key fields: add `list_map_keys = [\"name\"]` (`+listMapKey=name`)",
+            ),
+            (Some("set"), Some("object" | "array")) => errors.push(
+                m.span,
+                "`list_type = \"set\"` needs scalar items; for objects use `list_type = \"map\"` with `list_map_keys`, or `\"atomic\"`",
+            ),
+            _ => {}
         }
     }
     if !list_map_keys.is_empty() {
         set.push(json!(["x-kubernetes-list-map-keys", list_map_keys]));
     }
-    if let Some(e) = example {
+    // The enum marker holds typed values now; check defaults and examples against them.
+    let mut typed_markers: Vec<Marker> = markers.to_vec();
+    for m in typed_markers.iter_mut().filter(|m| m.def.key == "enum_values") {
+        if let MarkerValue::Json(Value::Array(values)) = &m.value {
+            let mut quiet = Errors::default();
+            m.value = MarkerValue::Json(Value::Array(typed_enum(m, values, kind, &mut quiet)));
+        }
+    }
+    if let (Some(e), Some(m)) = (&example, example_marker) {
+        if let Some(why) = crate::check::violation(e, &typed_markers, kind) {
+            errors.push(m.span, format!("the example {e} does not fit the field: {why}"));
+        }
         set.push(json!(["example", e]));
     }
-    if let Some(d) = default {
+    if let (Some(d), Some(m)) = (&default, default_marker) {
+        if let Some(why) = crate::check::violation(d, &typed_markers, kind) {
+            errors.push(m.span, format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"));
+        }
         set.push(json!(["default", d]));
     }
     check_bounds(markers, errors);

@@ -10,7 +10,7 @@ use crate::errors::Errors;
 use crate::serde_attrs::{self, EnumRepr};
 
 /// The JSON type serde writes for a Rust type, where the source alone tells.
-fn json_kind(ty: &Type) -> Option<&'static str> {
+pub fn json_kind(ty: &Type) -> Option<&'static str> {
     match ty {
         Type::Reference(r) => json_kind(&r.elem),
         Type::Array(_) | Type::Slice(_) => Some("array"),
@@ -34,12 +34,44 @@ fn json_kind(ty: &Type) -> Option<&'static str> {
                 "bool" => Some("boolean"),
                 "Vec" | "VecDeque" | "HashSet" | "BTreeSet" => Some("array"),
                 "HashMap" | "BTreeMap" => Some("object"),
+                // k8s-openapi's own schemas.
+                "Quantity" | "IntOrString" => Some("int-or-string"),
+                "Time" | "MicroTime" => Some("string"),
                 "Option" | "Box" => inner().and_then(json_kind),
                 _ => None,
             }
         }
         _ => None,
     }
+}
+
+/// The item type of a list type (`Vec<T>`, `Option<Vec<T>>`, sets, arrays).
+pub fn item_type(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Array(a) => Some(&a.elem),
+        Type::Slice(s) => Some(&s.elem),
+        Type::Reference(r) => item_type(&r.elem),
+        Type::Path(p) => {
+            let seg = p.path.segments.last()?;
+            let PathArguments::AngleBracketed(a) = &seg.arguments else { return None };
+            let inner = a.args.iter().find_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })?;
+            match seg.ident.to_string().as_str() {
+                "Vec" | "VecDeque" | "HashSet" | "BTreeSet" => Some(inner),
+                "Option" | "Box" => item_type(inner),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether serde may leave the field out: an `Option`, or a field with a default.
+pub fn is_optional(field: &syn::Field, container_default: bool) -> bool {
+    let is_option = matches!(&field.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
+    is_option || container_default || crate::serde_attrs::has(&field.attrs, "default")
 }
 
 fn structural_kinds(kinds: &[&str]) -> bool {

@@ -3,5 +3,6 @@
 //! the end-to-end tier applies them to a real API server and round-trips values.
 
 pub mod aviary;
+pub mod markers;
 pub mod menagerie;
 pub mod pavilion;

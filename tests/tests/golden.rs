@@ -77,3 +77,9 @@ fn merge_rejects_conflicts() {
     assert_eq!(err.to_string(), "version \"v1\" of pavilions.zoo.kubegen.dev is given twice");
     assert_eq!(kubegen::merge_crds(vec![], "v1").unwrap_err(), kubegen::MergeError::Empty);
 }
+
+#[test]
+fn marker_zoo() {
+    assert_golden(&kubegen_tests::markers::Inspection::crd(), &root().join("tests/golden/zoo.kubegen.dev_inspections.yaml"));
+    assert_golden(&kubegen_tests::markers::Ledger::crd(), &root().join("tests/golden/zoo.kubegen.dev_ledgers.yaml"));
+}

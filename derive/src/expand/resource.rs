@@ -407,7 +407,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
 
     let mut root_rules = Vec::new();
     let mut root_rule_exprs = Vec::new();
-    for m in parsed.all("validation") {
+    for m in parsed.all("validation").filter(|m| !m.from_doc) {
         match &m.value {
             MarkerValue::Struct(map) => root_rules.push(crate::model::rule_json(m, map, errors)),
             MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
@@ -526,9 +526,11 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     let parsed = parse_attrs(&input.attrs, &[Target::Resource, Target::Type, Target::Schema], "on the resource type", &mut errors);
     let resource = build(input, &parsed, style, &mut errors);
 
-    // Type-level schema markers (all but the root rules) shape the spec or root schema.
+    // Type-level schema markers shape the spec or root schema. `#[kube(validation = ..)]`
+    // is kube-derive's rule on the root object; `+kubebuilder:validation:XValidation` in
+    // the doc comment is controller-gen's rule on the type it documents.
     let mut type_markers = parsed.clone();
-    type_markers.markers.retain(|m| m.def.target != Target::Resource && m.def.key != "validation");
+    type_markers.markers.retain(|m| m.def.target != Target::Resource && (m.def.key != "validation" || m.from_doc));
     if style == Style::Spec {
         type_markers.description = parsed.description.clone();
     }

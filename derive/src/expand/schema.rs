@@ -21,12 +21,12 @@ fn keep(attr: &Attribute) -> bool {
     ["serde", "schemars", "cfg", "validate", "garde"].iter().any(|k| attr.path().is_ident(k))
 }
 
-fn node_attrs(parsed: &Parsed, errors: &mut Errors) -> TokenStream {
+fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> TokenStream {
     let mut out = TokenStream::new();
     if let Some(d) = &parsed.description {
         out.extend(quote!(#[schemars(description = #d)]));
     }
-    if let Some(doc) = schema_markers(parsed, errors) {
+    if let Some(doc) = schema_markers(parsed, ty, place, errors) {
         let json = doc.to_string();
         out.extend(quote!(#[schemars(transform = ::kubegen::__private::Markers(#json))]));
     }
@@ -41,7 +41,11 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
         };
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], &place, errors);
         let kept = f.attrs.iter().filter(|a| keep(a));
-        let extra = node_attrs(&parsed, errors);
+        let field = match &f.ident {
+            Some(i) => format!("field `{i}`"),
+            None => "the field".to_string(),
+        };
+        let extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
         let ty = &f.ty;
         match &f.ident {
             Some(ident) => quote!(#(#kept)* #extra #ident: #ty),
@@ -61,6 +65,77 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
     }
 }
 
+/// Rules and checks that need the struct's fields together: an optional immutable field
+/// is immutable once set (a rule on the struct, as controller-gen writes it); one-of
+/// groups name optional fields; CEL rules on the struct name fields it has.
+fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
+    let Fields::Named(named) = fields else { return quote!() };
+    let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
+    let container_default = crate::serde_attrs::has(&input.attrs, "default");
+    let flattened = named.named.iter().any(|f| crate::serde_attrs::has(&f.attrs, "flatten"));
+    let mut wire: Vec<(String, bool)> = Vec::new();
+    let mut rules: Vec<serde_json::Value> = Vec::new();
+    for f in &named.named {
+        let Some(ident) = &f.ident else { continue };
+        if crate::serde_attrs::has(&f.attrs, "skip") || crate::serde_attrs::has(&f.attrs, "flatten") {
+            continue;
+        }
+        let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
+        let mut quiet = Errors::default();
+        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        let optional = shapes::is_optional(f, container_default) && parsed.get("required").is_none()
+            || parsed.get("optional").is_some_and(|m| m.flag());
+        if optional && parsed.get("immutable").is_some_and(|m| m.flag()) {
+            rules.push(serde_json::json!({
+                "rule": format!("!has(oldSelf.{name}) || has(self.{name})"),
+                "message": format!("field {name} is immutable once set"),
+            }));
+        }
+        wire.push((name, optional));
+    }
+    for m in type_markers.markers.iter().filter(|m| matches!(m.def.key, "at_most_one_of" | "exactly_one_of" | "at_least_one_of")) {
+        for field in m.strs() {
+            match wire.iter().find(|(n, _)| *n == field) {
+                None if !flattened => errors.push(
+                    m.span,
+                    format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.def.key, input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
+                ),
+                Some((_, false)) => errors.push(
+                    m.span,
+                    format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.def.key),
+                ),
+                _ => {}
+            }
+        }
+    }
+    if !flattened {
+        for m in type_markers.all("validation") {
+            let Some(rule) = (match &m.value {
+                crate::markers::MarkerValue::Struct(map) => map.get("rule").and_then(|r| r.as_str()),
+                _ => None,
+            }) else {
+                continue;
+            };
+            for referenced in crate::check::self_fields(rule) {
+                if !wire.iter().any(|(n, _)| *n == referenced) {
+                    let hint = crate::markers::registry::suggest(&referenced, wire.iter().map(|(n, _)| n.as_str()))
+                        .map(|s| format!("; did you mean `self.{s}`?"))
+                        .unwrap_or_default();
+                    errors.push(
+                        m.span,
+                        format!("the rule `{rule}` reads `self.{referenced}`, but `{}` has no field `{referenced}` on the wire (it has {}){hint}", input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
+                    );
+                }
+            }
+        }
+    }
+    if rules.is_empty() {
+        return quote!();
+    }
+    let doc = serde_json::json!({ "rules": rules }).to_string();
+    quote!(#[schemars(transform = ::kubegen::__private::Markers(#doc))])
+}
+
 /// The schema derive for `input`. `type_markers` are the already parsed markers of the
 /// type itself (the caller decides which targets they may have).
 pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
@@ -70,8 +145,11 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let generics = &input.generics;
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
-    let type_attrs = node_attrs(type_markers, errors);
+    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
     shapes::check(input, errors);
+    if let Data::Struct(s) = &input.data {
+        type_attrs.extend(struct_rules(input, &s.fields, type_markers, errors));
+    }
 
     let (body, default_impl) = match &input.data {
         Data::Struct(s) => {
@@ -111,7 +189,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                     let place = format!("on variant `{}`", v.ident);
                     let parsed = parse_attrs(&v.attrs, &[], &place, errors);
                     let kept = v.attrs.iter().filter(|a| keep(a));
-                    let extra = node_attrs(&parsed, errors);
+                    let extra = node_attrs(&parsed, None, &place, errors);
                     let ident = &v.ident;
                     let fields = mirror_fields(&v.fields, errors);
                     let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));

@@ -27,6 +27,8 @@ pub struct Marker {
     pub def: &'static MarkerDef,
     pub value: MarkerValue,
     pub span: Span,
+    /// Written as a doc-comment marker (controller-gen's spelling), not `#[kube(...)]`.
+    pub from_doc: bool,
 }
 
 impl Marker {
@@ -106,7 +108,7 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
                     return Ok(());
                 }
                 match typed_value(def, &meta, allowed, place, errors) {
-                    Ok(value) => parsed.markers.push(Marker { def, value, span }),
+                    Ok(value) => parsed.markers.push(Marker { def, value, span, from_doc: false }),
                     Err(e) => {
                         parsed.failed.push(def.key);
                         errors.push_syn(e);
@@ -134,7 +136,7 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
 
 fn check_repeats(markers: &[Marker], errors: &mut Errors) {
     for (i, m) in markers.iter().enumerate() {
-        if !m.def.repeatable && markers[..i].iter().any(|o| std::ptr::eq(o.def, m.def)) {
+        if !m.def.repeatable && markers[..i].iter().any(|o| o.def.key == m.def.key) {
             errors.push(m.span, format!("`{}` is given twice; keep one", m.def.key));
         }
     }
@@ -404,7 +406,7 @@ fn parse_doc_marker(line: &str, span: Span, allowed: &[Target], place: &str, err
         parse_doc_marker(&inner, span, &[Target::Schema, Target::Field], place, errors, &mut nested);
         if !nested.is_empty() {
             let def = registry::by_key("items").expect("items is in the marker table");
-            out.push(Marker { def, value: MarkerValue::Items(nested), span });
+            out.push(Marker { def, value: MarkerValue::Items(nested), span, from_doc: true });
         }
         return;
     }
@@ -428,7 +430,7 @@ fn parse_doc_marker(line: &str, span: Span, allowed: &[Target], place: &str, err
         return;
     }
     match doc_value(def, spelling, rest) {
-        Ok(value) => out.push(Marker { def, value, span }),
+        Ok(value) => out.push(Marker { def, value, span, from_doc: true }),
         Err(msg) => errors.push(span, msg),
     }
 }

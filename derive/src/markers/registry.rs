@@ -120,7 +120,7 @@ use Target::*;
 /// The table. Order within the schema markers is the order they are applied in, which
 /// follows controller-gen's priorities (`pkg/crd/markers/priority.go`): the type and
 /// int-or-string overrides and list types first, `+default` before `+kubebuilder:default`.
-pub const MARKERS: &[MarkerDef] = &[
+pub static MARKERS: &[MarkerDef] = &[
     // --- resource identity (kube-derive's keys and controller-gen's CRD markers) ---
     m("group", &["groupName"], Str, Resource, false),
     m("version", &["versionName"], Str, Resource, false),
@@ -192,7 +192,7 @@ pub const MARKERS: &[MarkerDef] = &[
     m("at_least_one_of", &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true),
     m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false),
     m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false),
-    m("items", &[], Items, Schema, false),
+    m("items", &[], Items, Schema, true),
     // Beyond controller-gen: drop this node's description and everything's below it
     // (controller-tools#441), to keep a CRD under the size kubectl can apply.
     m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false),

@@ -95,6 +95,11 @@ fn set_key(node: &mut Map<String, Value>, key: &str, value: Value) {
             node.insert("x-kubernetes-int-or-string".into(), true.into());
             node.insert("anyOf".into(), json!([{ "type": "integer" }, { "type": "string" }]));
         }
+        // An embedded object is an object to the API server, whatever the Rust type.
+        "x-kubernetes-embedded-resource" => {
+            node.entry("type").or_insert_with(|| "object".into());
+            node.insert(key.into(), value);
+        }
         _ => {
             node.insert(key.into(), value);
         }

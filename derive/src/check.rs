@@ -1,0 +1,218 @@
+//! Checks of a node's markers against each other and against the JSON type of the field
+//! they stand on, where the source tells it: the checks controller-gen makes when it
+//! applies markers, and the ones the API server makes when it reads the CRD, moved to
+//! compile time.
+
+use serde_json::Value;
+
+use crate::errors::Errors;
+use crate::markers::{Marker, MarkerValue};
+
+/// What JSON type a marker needs.
+fn needs(key: &str) -> Option<&'static [&'static str]> {
+    Some(match key {
+        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => &["integer", "number"],
+        "min_length" | "max_length" | "pattern" => &["string"],
+        "min_items" | "max_items" | "unique_items" | "list_type" | "list_map_keys" | "items" => &["array"],
+        "min_properties" | "max_properties" | "map_type" | "struct_type" => &["object"],
+        _ => return None,
+    })
+}
+
+fn example(key: &str) -> &'static str {
+    match key {
+        "min_length" | "max_length" | "pattern" => "a string (`String`)",
+        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => "a number (`i32`, `f64`, ...)",
+        "min_items" | "max_items" | "unique_items" | "list_type" | "list_map_keys" | "items" => "a list (`Vec<T>`)",
+        _ => "an object (a struct or a map)",
+    }
+}
+
+/// The field's JSON type after the markers that change it.
+pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<&'static str> {
+    if markers.iter().any(|m| m.def.key == "int_or_string" && m.flag()) {
+        return Some("int-or-string");
+    }
+    if let Some(t) = markers.iter().rev().find(|m| m.def.key == "schema_type").and_then(Marker::str) {
+        return Some(match t {
+            "string" => "string",
+            "integer" => "integer",
+            "number" => "number",
+            "boolean" => "boolean",
+            "array" => "array",
+            "object" => "object",
+            _ => return None,
+        });
+    }
+    if markers.iter().any(|m| matches!(m.def.key, "preserve_unknown_fields" | "schemaless") && m.flag()) {
+        return None;
+    }
+    kind
+}
+
+/// Markers that need another JSON type than the field's.
+pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str, errors: &mut Errors) {
+    let Some(kind) = effective_kind(markers, kind) else { return };
+    for m in markers {
+        let Some(allowed) = needs(m.def.key) else { continue };
+        let fits = allowed.contains(&kind)
+            || (kind == "int-or-string" && (allowed.contains(&"string") || allowed.contains(&"integer")));
+        if !fits && !matches!(m.value, MarkerValue::Flag(false)) {
+            errors.push(
+                m.span,
+                format!("`{}` applies to {}, but {place} is {}; remove it, or use a marker for {kind} values", m.def.key, example(m.def.key), article(kind)),
+            );
+        }
+    }
+}
+
+fn article(kind: &str) -> String {
+    match kind {
+        "integer" | "object" | "array" | "int-or-string" => format!("an {kind}"),
+        _ => format!("a {kind}"),
+    }
+}
+
+/// The JSON type of a value, as a schema names it.
+fn value_kind(v: &Value) -> &'static str {
+    match v {
+        Value::String(_) => "string",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Bool(_) => "boolean",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+        Value::Null => "null",
+    }
+}
+
+fn fits_kind(v: &Value, kind: &str) -> bool {
+    let vk = value_kind(v);
+    vk == kind || (kind == "number" && vk == "integer") || (kind == "int-or-string" && matches!(vk, "integer" | "string"))
+}
+
+fn num(markers: &[Marker], key: &str) -> Option<f64> {
+    markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
+        MarkerValue::Json(Value::Number(n)) => n.as_f64(),
+        _ => None,
+    })
+}
+
+fn flag(markers: &[Marker], key: &str) -> bool {
+    markers.iter().any(|m| m.def.key == key && m.flag())
+}
+
+/// Why `v` does not satisfy the field's own markers, if it does not. The API server
+/// refuses a CRD whose default violates its schema.
+pub fn violation(v: &Value, markers: &[Marker], kind: Option<&'static str>) -> Option<String> {
+    if let Some(kind) = effective_kind(markers, kind) {
+        if !fits_kind(v, kind) {
+            return Some(format!("it is {} but the field is {}", article(value_kind(v)), article(kind)));
+        }
+    }
+    if let Some(x) = v.as_f64() {
+        if let Some(min) = num(markers, "minimum") {
+            if x < min || (x == min && flag(markers, "exclusive_minimum")) {
+                return Some(format!("{x} is below the minimum {min}"));
+            }
+        }
+        if let Some(max) = num(markers, "maximum") {
+            if x > max || (x == max && flag(markers, "exclusive_maximum")) {
+                return Some(format!("{x} is above the maximum {max}"));
+            }
+        }
+        if let Some(m) = num(markers, "multiple_of") {
+            if m != 0.0 && (x / m).fract() != 0.0 {
+                return Some(format!("{x} is not a multiple of {m}"));
+            }
+        }
+    }
+    if let Some(s) = v.as_str() {
+        let len = s.chars().count() as f64;
+        if num(markers, "min_length").is_some_and(|min| len < min) {
+            return Some(format!("\"{s}\" is shorter than the minimum length"));
+        }
+        if num(markers, "max_length").is_some_and(|max| len > max) {
+            return Some(format!("\"{s}\" is longer than the maximum length"));
+        }
+        if let Some(p) = markers.iter().rev().find(|m| m.def.key == "pattern").and_then(Marker::str) {
+            if let Ok(re) = regex::Regex::new(p) {
+                if !re.is_match(s) {
+                    return Some(format!("\"{s}\" does not match the pattern `{p}`"));
+                }
+            }
+        }
+    }
+    if let Some(items) = v.as_array() {
+        let n = items.len() as f64;
+        if num(markers, "min_items").is_some_and(|min| n < min) {
+            return Some(format!("it has {n} items, fewer than the minimum"));
+        }
+        if num(markers, "max_items").is_some_and(|max| n > max) {
+            return Some(format!("it has {n} items, more than the maximum"));
+        }
+    }
+    if let Some(values) = markers.iter().rev().find(|m| m.def.key == "enum_values").and_then(|m| match &m.value {
+        MarkerValue::Json(Value::Array(a)) => Some(a.clone()),
+        _ => None,
+    }) {
+        if !values.contains(v) {
+            return Some(format!("{v} is not one of the enum values"));
+        }
+    }
+    None
+}
+
+/// The fields a CEL rule reads directly off `self` (`self.a`, `has(self.a)`), not those
+/// of nested values (`self.a.b` reads `a` only) or of other variables.
+pub fn self_fields(rule: &str) -> Vec<String> {
+    let bytes = rule.as_bytes();
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    let mut in_str: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                in_str = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'\'' || c == b'"' {
+            in_str = Some(c);
+            i += 1;
+            continue;
+        }
+        let starts_word = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
+        if starts_word && rule[i..].starts_with("self.") {
+            let rest = &rule[i + 5..];
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            // `self.x(` is a method call on self, not a field.
+            let after = rest[name.len()..].chars().next();
+            if !name.is_empty() && after != Some('(') && !out.contains(&name) {
+                out.push(name);
+            }
+            i += 5;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::self_fields;
+
+    #[test]
+    fn finds_fields_read_off_self() {
+        assert_eq!(self_fields("has(self.a) && self.b.c > 0 && oldSelf.d == 1"), ["a", "b"]);
+        assert_eq!(self_fields("self.name != 'self.nope'"), ["name"]);
+        assert_eq!(self_fields("self.size() > 1 || self.x.startsWith('a')"), ["x"]);
+    }
+}
