@@ -18,10 +18,15 @@ pub struct InspectionSpec {
     /// +kubebuilder:default=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
-    /// A ratio in (0, 1], in steps of a quarter.
-    #[kube(minimum = 0, exclusive_minimum, maximum = 1, multiple_of = 0.25)]
+    /// A ratio in (0, 1].
+    #[kube(minimum = 0, exclusive_minimum, maximum = 1)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratio: Option<f64>,
+    /// In steps of five. (A fractional multipleOf makes 1.20's validator divide by zero
+    /// on whole numbers: kube-openapi's MultipleOfInt.)
+    /// +kubebuilder:validation:MultipleOf=5
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<i32>,
     /// +kubebuilder:validation:MinLength=3
     /// +kubebuilder:validation:MaxLength=12
     /// +kubebuilder:validation:Pattern=`^[a-z][a-z0-9-]*$`

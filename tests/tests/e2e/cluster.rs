@@ -19,9 +19,14 @@ pub fn root() -> PathBuf {
 
 /// Runs kubectl against the test server, with `stdin` piped in when given.
 pub fn kubectl(args: &[&str], stdin: Option<&str>) -> Output {
+    // A cache per test process: kubectl's cached OpenAPI would otherwise validate against
+    // the CRDs a previous run installed.
+    let cache = std::env::temp_dir().join(format!("kubegen-e2e-kubectl-cache-{}", std::process::id()));
     let mut child = Command::new("kubectl")
         .arg("--kubeconfig")
         .arg(kubeconfig())
+        .arg("--cache-dir")
+        .arg(cache)
         .args(args)
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())

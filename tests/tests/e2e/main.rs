@@ -310,3 +310,80 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
     let out = cluster::kubectl(&["auth", "can-i", "get", "secrets", "--as", sa, "-n", "default"], None);
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "no");
 }
+
+fn inspection(name: &str, spec: &serde_json::Value) -> String {
+    json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Inspection", "metadata": {"name": name}, "spec": spec}).to_string()
+}
+
+fn valid_inspection() -> serde_json::Value {
+    json!({"inspector": "insp-1", "ports": [80, 443], "reviewer": "ann", "checks": [{"name": "a"}], "labels": {"team": "x"}})
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn marker_families_on_the_server() {
+    let ns = namespace("e2e-markers");
+    let mut full = valid_inspection();
+    let extra = json!({
+        "note": null, "raw": {"deep": {"kept": [1]}},
+        "subject": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "b"}},
+        "target": "http", "ratio": 0.5, "step": 10, "level": 2, "due": "2026-01-02T03:04:05Z", "hosts": ["web-1"],
+        "limits": {"cpu": "1"}, "window": {"start": "a", "end": "b"}
+    });
+    for (k, v) in extra.as_object().expect("object") {
+        full[k] = v.clone();
+    }
+    kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("valid", &full)));
+    let got: serde_json::Value =
+        serde_json::from_str(&kubectl_ok(&["get", "inspection", "valid", "-n", &ns, "-o", "json"], None)).expect("json");
+    let spec = &got["spec"];
+    // Defaults the server filled in, from both spellings.
+    assert_eq!(spec["replicas"], json!(3));
+    assert_eq!(spec["mode"], json!("safe"));
+    assert_eq!(spec["checks"][0]["enabled"], json!(true));
+    // Kept as sent: preserve-unknown-fields, embedded resource, nullable.
+    assert_eq!(spec["raw"], json!({"deep": {"kept": [1]}}));
+    assert_eq!(spec["subject"]["data"], json!({"a": "b"}));
+    assert_eq!(spec["note"], json!(null));
+    let back: kubegen_tests::markers::Inspection = serde_json::from_value(got).expect("reads back into the Rust type");
+    assert_eq!(back.spec.replicas, Some(3));
+
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        ("max", json!({"replicas": 11}), "spec.replicas in body should be less than or equal to 10"),
+        ("min", json!({"replicas": 0}), "spec.replicas in body should be greater than or equal to 1"),
+        ("exclusive", json!({"ratio": 0}), "spec.ratio in body should be greater than 0"),
+        ("multiple", json!({"step": 7}), "spec.step in body should be a multiple of 5"),
+        ("min-length", json!({"inspector": "ab"}), "spec.inspector in body should be at least 3 chars long"),
+        ("max-length", json!({"inspector": "abcdefghijklm"}), "spec.inspector in body should be at most 12 chars long"),
+        ("pattern", json!({"inspector": "Bad_Name"}), "spec.inspector in body should match '^[a-z][a-z0-9-]*$'"),
+        ("enum", json!({"mode": "slow"}), "spec.mode: Unsupported value: \"slow\""),
+        ("int-enum", json!({"level": 4}), "spec.level: Unsupported value: 4"),
+        ("min-items", json!({"ports": []}), "spec.ports in body should have at least 1 items"),
+        ("max-items", json!({"ports": [1, 2, 3, 4, 5]}), "spec.ports in body should have at most 4 items"),
+        ("items-min", json!({"ports": [0]}), "in body should be greater than or equal to 1"),
+        ("list-set", json!({"ports": [80, 80]}), "spec.ports[1]: Duplicate value: 80"),
+        ("items-pattern", json!({"hosts": ["Web"]}), "in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'"),
+        ("min-properties", json!({"labels": {}}), "spec.labels in body should have at least 1 properties"),
+        ("max-properties", json!({"labels": {"a": "b", "c": "d", "e": "f", "g": "h"}}), "spec.labels in body should have at most 3 properties"),
+        ("list-map", json!({"checks": [{"name": "a"}, {"name": "a"}]}), "spec.checks[1]: Duplicate value"),
+        ("format", json!({"due": "yesterday"}), "spec.due in body must be of type date-time"),
+        ("type-min-properties", json!({"limits": {}}), "spec.limits in body should have at least 1 properties"),
+        ("embedded", json!({"subject": {"data": {"a": "b"}}}), "spec.subject.kind: Required value"),
+    ];
+    let mut failures = Vec::new();
+    for (name, change, message) in cases {
+        let mut spec = valid_inspection();
+        for (k, v) in change.as_object().expect("object") {
+            spec[k] = v.clone();
+        }
+        let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&inspection(name, &spec)));
+        if !err.contains(message) {
+            failures.push(format!("{name}: expected `{message}` in:\n{err}"));
+        }
+    }
+    let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))));
+    if !err.contains("spec.reviewer: Required value") {
+        failures.push(format!("required: {err}"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
