@@ -634,6 +634,9 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             fn shortnames() -> &'static [&'static str] { &[#(#short_names),*] }
         }
 
+        #[automatically_derived]
+        impl ::kubegen::Validate for #root {}
+
         #private::inventory::submit! {
             #private::Registration {
                 crd: <#root as #private::kube_core::CustomResourceExt>::crd,

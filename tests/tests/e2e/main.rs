@@ -8,6 +8,8 @@ mod cluster;
 use cluster::{kubectl_err, kubectl_ok, namespace};
 use foo_controller::{Foo, FooSpec, FooStatus};
 use kube::api::{Api, Patch, PatchParams, PostParams};
+use kubegen::CustomResourceExt;
+use kubegen_tests::markers::Inspection;
 use kubegen_tests::menagerie::*;
 use serde_json::json;
 
@@ -376,14 +378,29 @@ fn marker_families_on_the_server() {
         for (k, v) in change.as_object().expect("object") {
             spec[k] = v.clone();
         }
-        let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&inspection(name, &spec)));
+        let object: serde_json::Value = serde_json::from_str(&inspection(name, &spec)).expect("json");
+        let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&object.to_string()));
         if !err.contains(message) {
             failures.push(format!("{name}: expected `{message}` in:\n{err}"));
         }
+        // kubegen's in-process validation agrees: same decision, same words.
+        match kubegen::validate::validate_value(&Inspection::crd(), &object, None) {
+            Ok(()) => failures.push(format!("{name}: the server rejects it, Validate accepts it")),
+            Err(v) if !v.to_string().contains(message) => failures.push(format!("{name}: Validate says `{v}`, the server `{message}`")),
+            Err(_) => {}
+        }
+    }
+    let valid: serde_json::Value = serde_json::from_str(&inspection("valid", &full)).expect("json");
+    if let Err(v) = kubegen::validate::validate_value(&Inspection::crd(), &valid, None) {
+        failures.push(format!("valid: the server accepts it, Validate says {v}"));
     }
     let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))));
     if !err.contains("spec.reviewer: Required value") {
         failures.push(format!("required: {err}"));
+    }
+    let missing: serde_json::Value = serde_json::from_str(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))).expect("json");
+    if !kubegen::validate::validate_value(&Inspection::crd(), &missing, None).is_err_and(|v| v.to_string().contains("spec.reviewer: Required value")) {
+        failures.push("required: Validate does not report spec.reviewer".into());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
