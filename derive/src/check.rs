@@ -216,3 +216,13 @@ mod tests {
         assert_eq!(self_fields("self.size() > 1 || self.x.startsWith('a')"), ["x"]);
     }
 }
+
+#[cfg(test)]
+mod cel_tests {
+    #[test]
+    fn cel_parser_rejects_broken_rules() {
+        assert!(cel::Program::compile("self.size( > 1").is_err());
+        assert!(cel::Program::compile("self.a == ").is_err());
+        assert!(cel::Program::compile("has(self.a) && self.b.all(x, x > 0)").is_ok());
+    }
+}

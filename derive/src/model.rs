@@ -274,9 +274,20 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
         }
     }
     if let Some(reason) = s.get("reason").and_then(Value::as_str)
-        && !REASONS.contains(&reason) {
-            errors.push(m.span, format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")));
+        && !REASONS.contains(&reason)
+    {
+        errors.push(m.span, format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")));
+    }
+    // The API server compiles every rule when it reads the CRD; so do we.
+    for (key, what) in [("rule", "rule"), ("message_expression", "messageExpression")] {
+        if let Some(expr) = s.get(key).and_then(Value::as_str)
+            && let Err(e) = cel::Program::compile(expr)
+        {
+            let detail = e.to_string();
+            let detail = detail.lines().next().unwrap_or_default();
+            errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
+    }
     Value::Object(rule)
 }
 

@@ -11,3 +11,9 @@ pub struct Spec {
 }
 
 fn main() {}
+
+#[derive(KubeSchema, Serialize, Deserialize)]
+pub struct Broken {
+    #[kube(validation(rule = "self.size( > 1", message = "broken"))]
+    pub names: Vec<String>,
+}
