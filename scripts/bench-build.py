@@ -12,12 +12,23 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench-build"
 
 
-def kind_source(i, flavour):
+def kind_source(i, flavour, markers):
     kubegen = flavour == "kubegen"
     schema_derive = "KubeSchema" if kubegen else "JsonSchema"
     root_derive = "CustomResource" if kubegen else "CustomResource, JsonSchema"
     rng = '#[kube(minimum = 1, maximum = 10)]' if kubegen else '#[schemars(range(min = 1, max = 10))]'
     length = '#[kube(min_length = 1, max_length = 63)]' if kubegen else '#[schemars(length(min = 1, max = 63))]'
+    # --markers: a marker on every field, each with its schemars equivalent.
+    def mk(k, s):
+        return (k if kubegen else s) if markers else ""
+    pattern = mk('#[kube(pattern = "^[a-z]+$")]', '#[schemars(regex(pattern = "^[a-z]+$"))]')
+    items = mk('#[kube(max_items = 8)]', '#[schemars(length(max = 8))]')
+    props = mk('#[kube(max_properties = 8)]', '#[schemars(extend("maxProperties" = 8))]')
+    fmt = mk('#[kube(format = "date-time")]', '#[schemars(extend("format" = "date-time"))]')
+    title = mk('#[kube(title = "Mode")]', '#[schemars(title = "Mode")]')
+    desc = mk('#[kube(title = "Thing")]', '#[schemars(title = "Thing")]')
+    wmin = mk('#[kube(minimum = 0, maximum = 100)]', '#[schemars(range(min = 0, max = 100))]')
+    klen = mk('#[kube(max_length = 253)]', '#[schemars(length(max = 253))]')
     return f'''
 pub mod kind{i} {{
     use std::collections::BTreeMap;
@@ -37,12 +48,19 @@ pub mod kind{i} {{
         /// Replicas.
         {rng}
         pub replicas: Option<i32>,
+        {title}
         pub mode: Mode{i},
+        {desc}
         pub action: Option<Action{i}>,
+        {items}
         pub items: Vec<Item{i}>,
+        {props}
         pub labels: BTreeMap<String, String>,
+        {desc}
         pub memory: Option<Quantity>,
+        {desc}
         pub selector: Option<LabelSelector>,
+        {fmt}
         pub since: Option<Time>,
     }}
 
@@ -50,7 +68,9 @@ pub mod kind{i} {{
     #[derive({schema_derive}, Serialize, Deserialize, Clone, Debug, Default)]
     #[serde(rename_all = "camelCase")]
     pub struct Kind{i}Status {{
+        {wmin}
         pub ready_replicas: i32,
+        {klen}
         pub message: Option<String>,
     }}
 
@@ -58,8 +78,11 @@ pub mod kind{i} {{
     #[derive({schema_derive}, Serialize, Deserialize, Clone, Debug)]
     #[serde(rename_all = "camelCase")]
     pub struct Item{i} {{
+        {pattern}
         pub key: String,
+        {wmin}
         pub weight: Option<u32>,
+        {desc}
         pub enabled: bool,
     }}
 
@@ -78,7 +101,7 @@ pub mod kind{i} {{
 '''
 
 
-def write_crate(flavour, kinds):
+def write_crate(flavour, kinds, markers):
     d = OUT / flavour
     (d / "src").mkdir(parents=True, exist_ok=True)
     if flavour == "kubegen":
@@ -100,7 +123,7 @@ serde_json = "1"
 
 [workspace]
 ''')
-    body = prelude + "".join(kind_source(i, flavour) for i in range(kinds))
+    body = prelude + "".join(kind_source(i, flavour, markers) for i in range(kinds))
     (d / "src" / "lib.rs").write_text(body)
     lock = ROOT / "Cargo.lock"
     if lock.exists() and not (d / "Cargo.lock").exists():
@@ -119,17 +142,18 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--kinds", type=int, default=50)
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--markers", action="store_true", help="a validation marker on every field")
     a = p.parse_args()
     results = {}
     for flavour in ["kubegen", "kube-derive"]:
-        d = write_crate(flavour, a.kinds)
+        d = write_crate(flavour, a.kinds, a.markers)
         build(d)  # dependencies, once
         times = []
         for _ in range(a.runs):
             (d / "src" / "lib.rs").touch()
             times.append(build(d))
         results[flavour] = statistics.median(times)
-        print(f"{flavour:<12} {a.kinds} kinds: median {results[flavour]:.2f}s over {a.runs} rebuilds ({', '.join(f'{t:.2f}' for t in times)})")
+        print(f"{flavour:<12} {a.kinds} kinds{' with markers' if a.markers else ''}: median {results[flavour]:.2f}s over {a.runs} rebuilds ({', '.join(f'{t:.2f}' for t in times)})")
     print(f"ratio kubegen / kube-derive: {results['kubegen'] / results['kube-derive']:.2f}")
 
 
