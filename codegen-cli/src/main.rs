@@ -79,6 +79,10 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let mut outputs = Vec::new();
     let mut crd_files = Vec::new();
     let mut samples = Vec::new();
+    let problems: Vec<String> = crds.iter().flat_map(kubegen::crd::lint).collect();
+    if !problems.is_empty() {
+        anyhow::bail!("the API server would refuse these CRDs:\n  {}", problems.join("\n  "));
+    }
     for crd in &mut crds {
         if let Some(max) = args.max_desc_len {
             kubegen::crd::truncate_descriptions(crd, max);

@@ -142,6 +142,11 @@ fn push(out: &mut Vec<Violation>, path: &str, message: String) {
     out.push(Violation { path: path.to_string(), message });
 }
 
+/// Checks one value against one schema node (no defaults applied, no CEL).
+pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    check(schema, v, path, out)
+}
+
 fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
     let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
     // A null is either allowed (`nullable`) or pruned by the server before it validates.

@@ -83,3 +83,38 @@ fn marker_zoo() {
     assert_golden(&kubegen_tests::markers::Inspection::crd(), &root().join("tests/golden/zoo.kubegen.dev_inspections.yaml"));
     assert_golden(&kubegen_tests::markers::Ledger::crd(), &root().join("tests/golden/zoo.kubegen.dev_ledgers.yaml"));
 }
+
+#[test]
+fn every_zoo_crd_passes_the_offline_checks() {
+    for crd in [
+        foo_controller::Foo::crd(),
+        sample::Sample::crd(),
+        menagerie::Menagerie::crd(),
+        pavilion::v1::Pavilion::crd(),
+        aviary::Birdhouse::crd(),
+        aviary::Roost::crd(),
+        kubegen_tests::markers::Inspection::crd(),
+        kubegen_tests::markers::Ledger::crd(),
+    ] {
+        assert_eq!(kubegen::crd::lint(&crd), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn offline_checks_find_what_the_server_refuses() {
+    let mut crd = kubegen_tests::markers::Inspection::crd();
+    let schema = crd.spec.versions[0].schema.as_mut().unwrap().open_api_v3_schema.as_mut().unwrap();
+    let spec = schema.properties.as_mut().unwrap().get_mut("spec").unwrap();
+    let checks = spec.properties.as_mut().unwrap().get_mut("checks").unwrap();
+    checks.x_kubernetes_list_map_keys = Some(vec!["name".into(), "enabled".into(), "missing".into()]);
+    let replicas = spec.properties.as_mut().unwrap().get_mut("replicas").unwrap();
+    replicas.default = Some(k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON(serde_json::json!(20)));
+    let problems = kubegen::crd::lint(&crd);
+    assert_eq!(
+        problems,
+        [
+            "inspections.zoo.kubegen.dev v1: spec.checks: list-map key `missing` is not a field of the items",
+            "inspections.zoo.kubegen.dev v1: spec.replicas: the default 20 does not fit its own schema (spec.replicas in body should be less than or equal to 10); the API server refuses the CRD",
+        ]
+    );
+}

@@ -2,11 +2,13 @@
 //! time ([`ResourceDef`]), assembled with its structural schema into a v1 CRD.
 
 mod descriptions;
+mod lint;
 mod merge;
 mod sample;
 mod yaml;
 
 pub use descriptions::{LAST_APPLIED_LIMIT, applied_size, truncate_descriptions};
+pub use lint::lint;
 pub use merge::{MergeError, merge_crds};
 pub use sample::sample_object;
 pub use yaml::{YamlError, to_yaml};
