@@ -19,6 +19,8 @@
 //! ```
 
 pub mod crd;
+#[cfg(feature = "runtime")]
+pub mod host;
 pub mod rbac;
 pub mod registry;
 mod root;

@@ -1,12 +1,16 @@
 //! The API of Kubernetes' sample-controller, ported: a `Foo` asks for a Deployment with
 //! a name and a replica count; its status reports how many replicas are available.
-//! The controller itself lands with the reconciler host.
+//! The controller is in [`controller`]; the binary (`src/main.rs`) runs it.
 //!
 //! What the controller may do, as sample-controller's ClusterRole grants it:
 //! +kubebuilder:rbac:groups=samplecontroller.k8s.io,resources=foos,verbs=get;list;watch;update;patch
 //! +kubebuilder:rbac:groups=samplecontroller.k8s.io,resources=foos/status,verbs=get;update;patch
 //! +kubebuilder:rbac:groups=apps,resources=deployments,verbs=get;list;watch;create;update;patch;delete
 //! +kubebuilder:rbac:groups=core,resources=events,verbs=create;patch
+//! The manager's leader election:
+//! +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
+
+pub mod controller;
 
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};

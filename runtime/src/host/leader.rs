@@ -1,0 +1,144 @@
+//! Lease-based leader election (coordination.k8s.io/v1), as client-go's
+//! `leaderelection` does it: take the Lease when it is free or expired, renew it every
+//! retry period, and give up leading when renewals fail for longer than the renew
+//! deadline. A small module on `Api<Lease>` rather than another dependency that must
+//! move in step with kube's releases.
+
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
+use k8s_openapi::jiff::Timestamp;
+use kube::Api;
+use kube::api::{ObjectMeta, PostParams};
+
+/// Where the Lease lives and how long a term lasts. Defaults are controller-runtime's:
+/// 15 s lease, 10 s renew deadline, 2 s retry period.
+#[derive(Debug, Clone)]
+pub struct LeaderElection {
+    pub namespace: String,
+    pub name: String,
+    pub identity: String,
+    pub lease_duration: Duration,
+    pub renew_deadline: Duration,
+    pub retry_period: Duration,
+}
+
+impl LeaderElection {
+    pub fn new(namespace: &str, name: &str, identity: &str) -> Self {
+        LeaderElection {
+            namespace: namespace.into(),
+            name: name.into(),
+            identity: identity.into(),
+            lease_duration: Duration::from_secs(15),
+            renew_deadline: Duration::from_secs(10),
+            retry_period: Duration::from_secs(2),
+        }
+    }
+}
+
+fn now() -> MicroTime {
+    MicroTime(Timestamp::now())
+}
+
+/// One attempt: `Ok(true)` when this identity holds the lease afterwards.
+pub(crate) async fn try_acquire_or_renew(api: &Api<Lease>, cfg: &LeaderElection) -> Result<bool, kube::Error> {
+    let duration = i32::try_from(cfg.lease_duration.as_secs()).unwrap_or(i32::MAX);
+    let lease = match api.get_opt(&cfg.name).await? {
+        Some(lease) => lease,
+        None => {
+            let lease = Lease {
+                metadata: ObjectMeta { name: Some(cfg.name.clone()), ..Default::default() },
+                spec: Some(LeaseSpec {
+                    holder_identity: Some(cfg.identity.clone()),
+                    lease_duration_seconds: Some(duration),
+                    acquire_time: Some(now()),
+                    renew_time: Some(now()),
+                    lease_transitions: Some(0),
+                    ..Default::default()
+                }),
+            };
+            return match api.create(&PostParams::default(), &lease).await {
+                Ok(_) => Ok(true),
+                Err(kube::Error::Api(s)) if s.code == 409 => Ok(false),
+                Err(e) => Err(e),
+            };
+        }
+    };
+    let spec = lease.spec.clone().unwrap_or_default();
+    let holder = spec.holder_identity.clone().unwrap_or_default();
+    let ours = holder == cfg.identity;
+    if !ours && !holder.is_empty() {
+        let renewed = spec.renew_time.as_ref().map(|t| t.0).unwrap_or(Timestamp::UNIX_EPOCH);
+        let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(duration).max(0) as u64);
+        let expires = renewed.checked_add(term).unwrap_or(renewed);
+        if Timestamp::now() < expires {
+            return Ok(false);
+        }
+    }
+    let mut next = lease.clone();
+    let mut new_spec = spec.clone();
+    new_spec.holder_identity = Some(cfg.identity.clone());
+    new_spec.lease_duration_seconds = Some(duration);
+    new_spec.renew_time = Some(now());
+    if !ours {
+        new_spec.acquire_time = Some(now());
+        new_spec.lease_transitions = Some(spec.lease_transitions.unwrap_or(0) + 1);
+    }
+    next.spec = Some(new_spec);
+    // `replace` carries the resourceVersion we read: a racing candidate gets a conflict.
+    match api.replace(&cfg.name, &PostParams::default(), &next).await {
+        Ok(_) => Ok(true),
+        Err(kube::Error::Api(s)) if s.code == 409 => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Waits until this identity leads.
+pub(crate) async fn acquire(api: &Api<Lease>, cfg: &LeaderElection) {
+    loop {
+        match try_acquire_or_renew(api, cfg).await {
+            Ok(true) => {
+                tracing::info!(lease = %cfg.name, identity = %cfg.identity, "became leader");
+                return;
+            }
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "leader election: cannot reach the lease"),
+        }
+        tokio::time::sleep(cfg.retry_period).await;
+    }
+}
+
+/// Renews until a renewal has not succeeded for the renew deadline; returns then.
+pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
+    let mut last_success = Instant::now();
+    loop {
+        tokio::time::sleep(cfg.retry_period).await;
+        match try_acquire_or_renew(api, cfg).await {
+            Ok(true) => last_success = Instant::now(),
+            Ok(false) => {
+                tracing::warn!(lease = %cfg.name, "leadership taken by another candidate");
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "leader election: renewal failed"),
+        }
+        if last_success.elapsed() > cfg.renew_deadline {
+            tracing::warn!(lease = %cfg.name, "leadership lost: no renewal within the renew deadline");
+            return;
+        }
+    }
+}
+
+/// Gives the lease up on a clean exit, so the next candidate need not wait for it to
+/// expire.
+pub(crate) async fn release(api: &Api<Lease>, cfg: &LeaderElection) {
+    if let Ok(Some(mut lease)) = api.get_opt(&cfg.name).await {
+        if let Some(spec) = lease.spec.as_mut() {
+            if spec.holder_identity.as_deref() == Some(cfg.identity.as_str()) {
+                spec.holder_identity = None;
+                spec.lease_duration_seconds = Some(1);
+                let _ = api.replace(&cfg.name, &PostParams::default(), &lease).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! The manager: several controllers in one process, sharing a client, the probes and
+//! the metrics, started once this replica leads, stopped together on SIGTERM/SIGINT —
+//! no new work, in-flight reconciles finish within the shutdown timeout.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use k8s_openapi::api::coordination::v1::Lease;
+use kube::{Api, Client};
+
+use super::controller::{Controller, Reconciler, Watched};
+use super::leader::{self, LeaderElection};
+use super::metrics::Metrics;
+use super::probes::{self, Health};
+
+/// Why the manager stopped other than by a signal.
+#[derive(Debug, thiserror::Error)]
+pub enum ManagerError {
+    #[error("cannot serve the probes on {addr}: {source}")]
+    Probes { addr: SocketAddr, source: std::io::Error },
+    #[error("leadership of lease {0} was lost")]
+    LeadershipLost(String),
+    #[error("in-flight reconciles did not finish within {0:?} of the shutdown signal")]
+    ShutdownTimeout(Duration),
+}
+
+type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>) -> BoxFuture<'static, ()> + Send>;
+
+/// A stop signal every controller can wait on (a `Send + Sync` future, as
+/// kube-runtime's graceful shutdown needs).
+#[derive(Clone, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    pub fn trigger(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_triggered(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+
+    pub async fn wait(self) {
+        while !self.is_triggered() {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+}
+
+pub struct Manager {
+    client: Client,
+    runners: Vec<Runner>,
+    probes: Option<SocketAddr>,
+    leader_election: Option<LeaderElection>,
+    shutdown_timeout: Duration,
+    metrics: Arc<Metrics>,
+    health: Arc<Health>,
+    stop: Stop,
+}
+
+impl Manager {
+    pub fn new(client: Client) -> Self {
+        Manager {
+            client,
+            runners: Vec::new(),
+            probes: None,
+            leader_election: None,
+            shutdown_timeout: Duration::from_secs(30),
+            metrics: Arc::default(),
+            health: Arc::default(),
+            stop: Stop::default(),
+        }
+    }
+
+    pub fn client(&self) -> Client {
+        self.client.clone()
+    }
+
+    /// Adds a controller and the reconciler it calls.
+    pub fn add<K, R>(mut self, controller: Controller<K>, reconciler: Arc<R>) -> Self
+    where
+        K: Watched,
+        K::DynamicType: std::fmt::Debug + Unpin,
+        R: Reconciler<K>,
+    {
+        self.runners.push(Box::new(move |stop: Stop, metrics, health| {
+            Box::pin(controller.run(reconciler, stop.wait(), metrics, health))
+        }));
+        self
+    }
+
+    /// Serves `/healthz`, `/readyz` and `/metrics` on `addr`.
+    pub fn probes(mut self, addr: SocketAddr) -> Self {
+        self.probes = Some(addr);
+        self
+    }
+
+    /// Reconciles only while this replica holds the lease.
+    pub fn leader_election(mut self, cfg: LeaderElection) -> Self {
+        self.leader_election = Some(cfg);
+        self
+    }
+
+    /// How long in-flight reconciles may take after the stop signal (default 30 s).
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
+        self.shutdown_timeout = timeout;
+        self
+    }
+
+    pub fn metrics(&self) -> Arc<Metrics> {
+        self.metrics.clone()
+    }
+
+    /// A handle that stops the manager as SIGTERM would.
+    pub fn stop_handle(&self) -> Stop {
+        self.stop.clone()
+    }
+
+    /// Runs until SIGTERM/SIGINT (or the stop handle), then drains. Returns the address
+    /// the probes were bound to through `on_probes`, if any.
+    pub async fn run(self) -> Result<(), ManagerError> {
+        let Manager { client, runners, probes, leader_election, shutdown_timeout, metrics, health, stop } = self;
+        if let Some(addr) = probes {
+            let bound = probes::serve(addr, health.clone(), metrics.clone())
+                .await
+                .map_err(|source| ManagerError::Probes { addr, source })?;
+            tracing::info!(%bound, "serving /healthz /readyz /metrics");
+        }
+        let signals = stop.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            tracing::info!("stop signal: finishing in-flight reconciles");
+            signals.trigger();
+        });
+
+        let lost = Arc::new(AtomicBool::new(false));
+        let leases = leader_election.as_ref().map(|cfg| (Api::<Lease>::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
+        if let Some((api, cfg)) = &leases {
+            tokio::select! {
+                _ = leader::acquire(api, cfg) => {}
+                _ = stop.clone().wait() => return Ok(()),
+            }
+            health.leader.store(true, Ordering::SeqCst);
+            let (api, cfg, stop, lost) = (api.clone(), cfg.clone(), stop.clone(), lost.clone());
+            tokio::spawn(async move {
+                tokio::select! {
+                    _ = leader::keep(&api, &cfg) => {
+                        lost.store(true, Ordering::SeqCst);
+                        stop.trigger();
+                    }
+                    _ = stop.clone().wait() => {}
+                }
+            });
+        }
+
+        health.started.store(true, Ordering::SeqCst);
+        let tasks: Vec<_> =
+            runners.into_iter().map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone()))).collect();
+        stop.clone().wait().await;
+        let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks)).await;
+        if let Some((api, cfg)) = &leases {
+            if !lost.load(Ordering::SeqCst) {
+                leader::release(api, cfg).await;
+            }
+        }
+        if lost.load(Ordering::SeqCst) {
+            let name = leases.map(|(_, c)| c.name).unwrap_or_default();
+            return Err(ManagerError::LeadershipLost(name));
+        }
+        drained.map(|_| ()).map_err(|_| ManagerError::ShutdownTimeout(shutdown_timeout))
+    }
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

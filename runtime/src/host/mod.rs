@@ -1,0 +1,24 @@
+//! The reconciler host (feature `runtime`): the control loop of Kubernetes'
+//! sample-controller — watch, work queue, reconcile, status, events — as a thin layer on
+//! kube-runtime, with what it leaves to every user: client-go's rate-limited retries,
+//! a manager for several controllers with graceful shutdown, Lease-based leader
+//! election, `/healthz` `/readyz` `/metrics`, and helpers for events, status, owner
+//! references, finalizers and server-side apply.
+
+mod controller;
+mod helpers;
+mod leader;
+mod manager;
+mod metrics;
+mod probes;
+mod retry;
+
+pub use controller::{Controller, Reconciler, Watched};
+pub use helpers::{Events, apply, controller_owner_ref, patch_status};
+pub use kube::runtime::controller::Action;
+pub use kube::runtime::finalizer::{Event as FinalizerEvent, finalizer};
+pub use leader::LeaderElection;
+pub use manager::{Manager, ManagerError, Stop};
+pub use metrics::Metrics;
+pub use probes::Health;
+pub use retry::{RateLimiter, RetryPolicy};
