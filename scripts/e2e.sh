@@ -12,4 +12,6 @@ cleanup() { scripts/kube-apiserver.sh stop "$RUN_DIR" || true; }
 trap cleanup EXIT INT TERM
 scripts/kube-apiserver.sh start "$RUN_DIR"
 export KUBEGEN_E2E_KUBECONFIG=$RUN_DIR/kubeconfig
+cargo build -q -p foo-controller
+export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
 cargo test -p kubegen-tests --test e2e -- --ignored "$@"

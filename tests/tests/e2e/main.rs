@@ -404,3 +404,107 @@ fn marker_families_on_the_server() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+mod controller;
+
+const WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
+    let ns = namespace("e2e-controller");
+    let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "reconcile");
+    controller::apply(&ns, &controller::foo("web", "web-deploy", 2));
+    controller::eventually(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
+    let owner = kubectl_ok(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}/{.metadata.ownerReferences[0].controller}"], None);
+    assert_eq!(owner, "Foo/web/true");
+    let labels = kubectl_ok(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.template.metadata.labels.app}/{.spec.template.metadata.labels.controller}/{.spec.template.spec.containers[0].image}"], None);
+    assert_eq!(labels, "nginx/web/nginx:latest");
+
+    // The Foo's replicas change: the Deployment follows.
+    kubectl_ok(&["patch", "foo", "web", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":3}}"#], None);
+    controller::eventually(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "3", WAIT);
+
+    // The "kubelet" reports the pods available: the Foo's status follows.
+    kubectl_ok(
+        &["patch", "deployment", "web-deploy", "-n", &ns, "--subresource=status", "--type=merge", "-p", r#"{"status":{"replicas":3,"readyReplicas":3,"availableReplicas":3}}"#],
+        None,
+    );
+    controller::eventually(&["get", "foo", "web", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"], "3", WAIT);
+
+    // A Deployment of that name that the Foo does not own: a Warning event.
+    kubectl_ok(&["create", "deployment", "squatter", "-n", &ns, "--image=nginx"], None);
+    controller::apply(&ns, &controller::foo("squat", "squatter", 1));
+    controller::eventually(
+        &["get", "events", "-n", &ns, "--field-selector", "reason=ErrResourceExists,involvedObject.name=squat", "-o", "jsonpath={.items[0].message}"],
+        "Resource \"squatter\" already exists and is not managed by Foo",
+        WAIT,
+    );
+    controller::eventually(
+        &["get", "events", "-n", &ns, "--field-selector", "reason=Synced,involvedObject.name=web", "-o", "jsonpath={.items[0].message}"],
+        "Foo synced successfully",
+        WAIT,
+    );
+    let logs = running.logs();
+    assert!(!logs.contains("Forbidden"), "{logs}");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn leader_election_one_reconciles_and_the_other_takes_over() {
+    let ns = namespace("e2e-leader");
+    let args = |id: &'static str| ["--namespace", "NS", "--leader-elect", "--leader-election-namespace", "NS", "--identity", id];
+    let with_ns = |a: [&'static str; 7]| a.iter().map(|s| if *s == "NS" { ns.clone() } else { s.to_string() }).collect::<Vec<_>>();
+    let a_args = with_ns(args("replica-a"));
+    let b_args = with_ns(args("replica-b"));
+    let mut a = controller::start(&controller::default_kubeconfig(), &a_args.iter().map(String::as_str).collect::<Vec<_>>(), "leader-a");
+    controller::eventually(&["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"], "replica-a", WAIT);
+    let b = controller::start(&controller::default_kubeconfig(), &b_args.iter().map(String::as_str).collect::<Vec<_>>(), "leader-b");
+
+    controller::apply(&ns, &controller::foo("first", "first-deploy", 1));
+    controller::eventually(&["get", "deployment", "first-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "1", WAIT);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(a.logs().contains("became leader"), "{}", a.logs());
+    assert!(!b.logs().contains("became leader") && !b.logs().contains("cache synced"), "the follower does not start its controllers:\n{}", b.logs());
+
+    // The leader dies without releasing the lease: the follower takes over once it expires.
+    let killed = std::time::Instant::now();
+    a.kill();
+    controller::eventually(&["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"], "replica-b", std::time::Duration::from_secs(25));
+    let took = killed.elapsed();
+    assert!(took <= std::time::Duration::from_secs(15 + 2 + 3), "takeover took {took:?}");
+    controller::apply(&ns, &controller::foo("second", "second-deploy", 2));
+    controller::eventually(&["get", "deployment", "second-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
+    assert!(b.logs().contains("became leader"), "{}", b.logs());
+    eprintln!("takeover after {took:?}");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn foo_controller_needs_only_the_rbac_its_markers_generate() {
+    let ns = namespace("e2e-rbac-only");
+    let config = cluster::root().join("config/default");
+    kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
+    // The controller acts as its ServiceAccount (impersonated: this server runs no token
+    // controller), with only the ClusterRole from role.yaml.
+    let admin = std::fs::read_to_string(cluster::kubeconfig()).expect("kubeconfig");
+    let as_sa = admin.replacen("    token:", "    as: system:serviceaccount:kubegen-system:kubegen-controller-manager\n    token:", 1);
+    let path = std::env::temp_dir().join(format!("kubegen-e2e-sa-{}.kubeconfig", std::process::id()));
+    std::fs::write(&path, as_sa).expect("write kubeconfig");
+    let running = controller::start(&path, &["--leader-elect", "--leader-election-namespace", &ns], "rbac");
+    controller::apply(&ns, &controller::foo("restricted", "restricted-deploy", 2));
+    controller::eventually(&["get", "deployment", "restricted-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
+    kubectl_ok(
+        &["patch", "deployment", "restricted-deploy", "-n", &ns, "--subresource=status", "--type=merge", "-p", r#"{"status":{"replicas":2,"readyReplicas":2,"availableReplicas":2}}"#],
+        None,
+    );
+    controller::eventually(&["get", "foo", "restricted", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"], "2", WAIT);
+    controller::eventually(
+        &["get", "events", "-n", &ns, "--field-selector", "reason=Synced,involvedObject.name=restricted", "-o", "jsonpath={.items[0].reason}"],
+        "Synced",
+        WAIT,
+    );
+    let logs = running.logs();
+    assert!(!logs.contains("Forbidden") && !logs.contains("forbidden"), "{logs}");
+    let _ = std::fs::remove_file(path);
+}

@@ -1,0 +1,77 @@
+//! The Foo controller as a process against the real API server; the test plays the
+//! kubelet and controller-manager where it must (Deployment status).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::cluster::{self, kubectl, kubectl_ok};
+
+/// A running controller, killed when dropped; its output goes to a log file.
+pub struct Running {
+    child: Child,
+    pub log: PathBuf,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Running {
+    pub fn logs(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn start(kubeconfig: &std::path::Path, args: &[&str], tag: &str) -> Running {
+    let binary = std::env::var("KUBEGEN_FOO_CONTROLLER").expect("KUBEGEN_FOO_CONTROLLER: run scripts/e2e.sh");
+    let log = std::env::temp_dir().join(format!("foo-controller-{tag}-{}.log", std::process::id()));
+    let out = std::fs::File::create(&log).expect("log file");
+    let child = Command::new(binary)
+        .arg("--kubeconfig")
+        .arg(kubeconfig)
+        .args(["--health-probe-bind-address", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::from(out.try_clone().expect("clone")))
+        .stderr(Stdio::from(out))
+        .spawn()
+        .expect("foo-controller starts");
+    Running { child, log }
+}
+
+/// Polls `kubectl get ... -o jsonpath=...` until it prints `want`.
+pub fn eventually(args: &[&str], want: &str, within: Duration) -> String {
+    let deadline = Instant::now() + within;
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        let out = kubectl(args, None);
+        last = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if last == want {
+            return last;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    panic!("kubectl {} printed {last:?}, not {want:?}, within {within:?}", args.join(" "));
+}
+
+pub fn foo(name: &str, deployment: &str, replicas: i32) -> String {
+    format!("apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {{deploymentName: {deployment}, replicas: {replicas}}}\n")
+}
+
+pub fn default_kubeconfig() -> PathBuf {
+    cluster::kubeconfig()
+}
+
+pub fn apply(ns: &str, yaml: &str) {
+    kubectl_ok(&["apply", "-n", ns, "-f", "-"], Some(yaml));
+}
