@@ -508,3 +508,55 @@ fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     assert!(!logs.contains("Forbidden") && !logs.contains("forbidden"), "{logs}");
     let _ = std::fs::remove_file(path);
 }
+
+/// Stops the API server for several seconds and starts it again with the same flags
+/// (etcd keeps running, so nothing is lost); the pid file `scripts/kube-apiserver.sh
+/// stop` reads is updated.
+fn restart_apiserver(down_for: std::time::Duration) {
+    let run_dir = cluster::kubeconfig().parent().expect("run dir").to_path_buf();
+    let pid_file = run_dir.join("kube-apiserver.pid");
+    let pid: u32 = std::fs::read_to_string(&pid_file).expect("pid file").trim().parse().expect("pid");
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).expect("cmdline");
+    let args: Vec<String> = cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(down_for);
+    let log = std::fs::File::create(run_dir.join("kube-apiserver.restarted.log")).expect("log");
+    let child = std::process::Command::new(&args[0])
+        .args(&args[1..])
+        .stdout(log.try_clone().expect("clone"))
+        .stderr(log)
+        .spawn()
+        .expect("restart kube-apiserver");
+    std::fs::write(&pid_file, child.id().to_string()).expect("pid file");
+    std::mem::forget(child);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        if cluster::kubectl(&["get", "--raw", "/readyz"], None).status.success() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    panic!("kube-apiserver did not come back");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn zz_foo_controller_survives_an_api_server_restart() {
+    // Named to run last in its binary's order: the server is down for a while.
+    let ns = namespace("e2e-restart");
+    let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "restart");
+    controller::apply(&ns, &controller::foo("before", "before-deploy", 1));
+    controller::eventually(&["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "1", WAIT);
+
+    restart_apiserver(std::time::Duration::from_secs(5));
+
+    // Reconnected without a restart of its own: new and changed Foos converge.
+    controller::apply(&ns, &controller::foo("after", "after-deploy", 2));
+    kubectl_ok(&["patch", "foo", "before", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":4}}"#], None);
+    controller::eventually(&["get", "deployment", "after-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", std::time::Duration::from_secs(60));
+    controller::eventually(&["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "4", std::time::Duration::from_secs(60));
+    assert!(running.logs().contains("cache synced"));
+}
