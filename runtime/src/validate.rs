@@ -225,17 +225,7 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
     }
 
     if let Value::Array(items) = v {
-        let n = items.len() as u64;
-        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
-            if n > max {
-                push(out, path, format!("{path} in body should have at most {max} items"));
-            }
-        }
-        if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
-            if n < min {
-                push(out, path, format!("{path} in body should have at least {min} items"));
-            }
-        }
+        count_bounds(schema, items.len(), ("minItems", "maxItems", "items"), path, out);
         if let Some(item) = schema.get("items") {
             for (i, it) in items.iter().enumerate() {
                 check(item, it, &format!("{path}[{i}]"), out);
@@ -268,17 +258,7 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
     }
 
     if let Value::Object(fields) = v {
-        let n = fields.len() as u64;
-        if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64) {
-            if n > max {
-                push(out, path, format!("{path} in body should have at most {max} properties"));
-            }
-        }
-        if let Some(min) = schema.get("minProperties").and_then(Value::as_u64) {
-            if n < min {
-                push(out, path, format!("{path} in body should have at least {min} properties"));
-            }
-        }
+        count_bounds(schema, fields.len(), ("minProperties", "maxProperties", "properties"), path, out);
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (name, sub) in props {
                 if let Some(fv) = fields.get(name) {
@@ -316,6 +296,17 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
                 push(out, path, format!("{path} in body must match {} of the schemas in {junctor}", if exactly { "exactly one" } else { "at least one" }));
             }
         }
+    }
+}
+
+/// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does.
+fn count_bounds(schema: &Value, n: usize, (min_key, max_key, what): (&str, &str, &str), path: &str, out: &mut Vec<Violation>) {
+    let n = n as u64;
+    if let Some(max) = schema.get(max_key).and_then(Value::as_u64).filter(|max| n > *max) {
+        push(out, path, format!("{path} in body should have at most {max} {what}"));
+    }
+    if let Some(min) = schema.get(min_key).and_then(Value::as_u64).filter(|min| n < *min) {
+        push(out, path, format!("{path} in body should have at least {min} {what}"));
     }
 }
 
