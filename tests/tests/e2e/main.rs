@@ -447,6 +447,12 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     );
     let logs = running.logs();
     assert!(!logs.contains("Forbidden"), "{logs}");
+
+    // SIGTERM: stop taking work, finish what runs, exit 0.
+    let mut running = running;
+    let status = running.terminate(std::time::Duration::from_secs(35)).expect("exits after SIGTERM");
+    assert!(status.success(), "{status:?}\n{}", running.logs());
+    assert!(running.logs().contains("stop signal"), "{}", running.logs());
 }
 
 #[test]
