@@ -94,7 +94,10 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     let out = i.out;
     let generated = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: true };
     let scaffold = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: false };
-    let mut files = vec![generated("crd/kustomization.yaml", rendered(&CrdKustomization { files: i.crd_files }, "crd/kustomization.yaml")?)];
+    let mut files = vec![generated(
+        "crd/kustomization.yaml",
+        rendered(&CrdKustomization { files: i.crd_files }, "crd/kustomization.yaml")?,
+    )];
 
     if !i.roles.is_empty() {
         let mut role = i.header.to_string();
@@ -110,19 +113,31 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     }
     files.push(scaffold("rbac/kustomization.yaml", rendered(&RbacKustomization, "rbac/kustomization.yaml")?));
     files.push(scaffold("rbac/service_account.yaml", rendered(&ServiceAccount, "rbac/service_account.yaml")?));
-    files.push(scaffold("rbac/role_binding.yaml", rendered(&RoleBinding { role_name: i.role_name }, "rbac/role_binding.yaml")?));
-    files.push(scaffold("rbac/leader_election_role.yaml", rendered(&LeaderElectionRole, "rbac/leader_election_role.yaml")?));
+    files.push(scaffold(
+        "rbac/role_binding.yaml",
+        rendered(&RoleBinding { role_name: i.role_name }, "rbac/role_binding.yaml")?,
+    ));
+    files.push(scaffold(
+        "rbac/leader_election_role.yaml",
+        rendered(&LeaderElectionRole, "rbac/leader_election_role.yaml")?,
+    ));
     files.push(scaffold(
         "rbac/leader_election_role_binding.yaml",
         rendered(&LeaderElectionRoleBinding, "rbac/leader_election_role_binding.yaml")?,
     ));
     files.push(scaffold("manager/kustomization.yaml", rendered(&ManagerKustomization, "manager/kustomization.yaml")?));
     files.push(scaffold("manager/manager.yaml", rendered(&Manager, "manager/manager.yaml")?));
-    files.push(scaffold("default/kustomization.yaml", rendered(&DefaultKustomization { project: i.project }, "default/kustomization.yaml")?));
+    files.push(scaffold(
+        "default/kustomization.yaml",
+        rendered(&DefaultKustomization { project: i.project }, "default/kustomization.yaml")?,
+    ));
 
     let names: Vec<String> = i.samples.iter().map(|(name, _)| name.clone()).collect();
     // The samples kustomization lists every sample, so it follows the kinds.
-    files.push(generated("samples/kustomization.yaml", rendered(&SamplesKustomization { files: &names }, "samples/kustomization.yaml")?));
+    files.push(generated(
+        "samples/kustomization.yaml",
+        rendered(&SamplesKustomization { files: &names }, "samples/kustomization.yaml")?,
+    ));
     for (name, text) in i.samples {
         files.push(scaffold(&format!("samples/{name}"), text.clone()));
     }

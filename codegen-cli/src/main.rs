@@ -67,7 +67,8 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let out = ws.root.join(&args.out);
     let header = match &args.header {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
             layout::header(&text)?
         }
         None => String::new(),
@@ -97,9 +98,14 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
         }
         let file = manifests::crd_file(crd);
         let yaml = kubegen::to_yaml(&*crd).with_context(|| format!("rendering {name} as YAML"))?;
-        outputs.push(manifests::Output { path: out.join("crd/bases").join(&file), contents: format!("{header}{yaml}"), overwrite: true });
+        outputs.push(manifests::Output {
+            path: out.join("crd/bases").join(&file),
+            contents: format!("{header}{yaml}"),
+            overwrite: true,
+        });
         crd_files.push(file);
-        let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd)).with_context(|| format!("rendering the sample of {name}"))?;
+        let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd))
+            .with_context(|| format!("rendering the sample of {name}"))?;
         samples.push((manifests::sample_file(crd), sample));
     }
 
@@ -119,7 +125,11 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     if args.check {
         let stale = manifests::check(&outputs, &ws.root);
         if stale.is_empty() {
-            eprintln!("manifests are up to date ({} files, {kind_count} kinds, {} RBAC rules)", outputs.len(), rules.len());
+            eprintln!(
+                "manifests are up to date ({} files, {kind_count} kinds, {} RBAC rules)",
+                outputs.len(),
+                rules.len()
+            );
             return Ok(ExitCode::SUCCESS);
         }
         for diff in &stale {
@@ -133,7 +143,12 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     let written = manifests::write(&outputs)?;
-    eprintln!("{} files for {kind_count} kinds and {} RBAC rules in {} ({written} written)", outputs.len(), rules.len(), out.display());
+    eprintln!(
+        "{} files for {kind_count} kinds and {} RBAC rules in {} ({written} written)",
+        outputs.len(),
+        rules.len(),
+        out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

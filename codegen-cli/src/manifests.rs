@@ -87,7 +87,8 @@ pub fn write(outputs: &[Output]) -> Result<usize> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let tmp = dir.join(format!(".{}.tmp", o.path.file_name().and_then(|n| n.to_str()).unwrap_or("out")));
         std::fs::write(&tmp, &o.contents).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &o.path).with_context(|| format!("renaming {} to {}", tmp.display(), o.path.display()))?;
+        std::fs::rename(&tmp, &o.path)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), o.path.display()))?;
         written += 1;
     }
     Ok(written)
@@ -129,35 +130,50 @@ mod tests {
 
     #[test]
     fn the_marked_version_is_stored() {
-        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), Some(true), false)])
-            .expect("merges");
+        let crd = merge(
+            "pavilions",
+            vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), Some(true), false)],
+        )
+        .expect("merges");
         let versions: Vec<(&str, bool)> = crd.spec.versions.iter().map(|v| (v.name.as_str(), v.storage)).collect();
         assert_eq!(versions, [("v1", true), ("v1beta1", false)]);
     }
 
     #[test]
     fn the_only_version_not_marked_false_is_stored() {
-        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), Some(false), false), kind(v1::Pavilion::crd(), None, false)])
-            .expect("merges");
+        let crd = merge(
+            "pavilions",
+            vec![kind(v1beta1::Pavilion::crd(), Some(false), false), kind(v1::Pavilion::crd(), None, false)],
+        )
+        .expect("merges");
         assert!(crd.spec.versions.iter().any(|v| v.name == "v1" && v.storage));
     }
 
     #[test]
     fn no_or_two_storage_versions_are_errors_naming_the_types() {
-        let err = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), None, false)])
-            .unwrap_err()
-            .to_string();
+        let err = merge(
+            "pavilions",
+            vec![kind(v1beta1::Pavilion::crd(), None, false), kind(v1::Pavilion::crd(), None, false)],
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("none is the storage version") && err.contains("zoo::Pavilion (zoo.rs:1)"), "{err}");
-        let err = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), Some(true), false), kind(v1::Pavilion::crd(), Some(true), false)])
-            .unwrap_err()
-            .to_string();
+        let err = merge(
+            "pavilions",
+            vec![kind(v1beta1::Pavilion::crd(), Some(true), false), kind(v1::Pavilion::crd(), Some(true), false)],
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("marks 2 versions as the storage version (v1beta1, v1)"), "{err}");
     }
 
     #[test]
     fn skipped_versions_are_left_out() {
-        let crd = merge("pavilions", vec![kind(v1beta1::Pavilion::crd(), None, true), kind(v1::Pavilion::crd(), None, false)])
-            .expect("merges");
+        let crd = merge(
+            "pavilions",
+            vec![kind(v1beta1::Pavilion::crd(), None, true), kind(v1::Pavilion::crd(), None, false)],
+        )
+        .expect("merges");
         let names: Vec<&str> = crd.spec.versions.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["v1"]);
     }

@@ -38,7 +38,10 @@ fn writes_the_layout_then_checks_it_and_keeps_scaffolded_edits() {
     }
     // The same as the committed config/.
     let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/rbac/role.yaml");
-    assert_eq!(std::fs::read_to_string(out.join("rbac/role.yaml")).unwrap(), std::fs::read_to_string(committed).unwrap());
+    assert_eq!(
+        std::fs::read_to_string(out.join("rbac/role.yaml")).unwrap(),
+        std::fs::read_to_string(committed).unwrap()
+    );
 
     assert!(run(&out, &["--check"]).status.success());
 
@@ -52,7 +55,10 @@ fn writes_the_layout_then_checks_it_and_keeps_scaffolded_edits() {
     let check = run(&out, &["--check"]);
     assert_eq!(check.status.code(), Some(1));
     let diff = String::from_utf8_lossy(&check.stdout);
-    assert!(diff.contains("rbac/role.yaml") && diff.contains("-stale") && diff.contains("+kind: ClusterRole"), "{diff}");
+    assert!(
+        diff.contains("rbac/role.yaml") && diff.contains("-stale") && diff.contains("+kind: ClusterRole"),
+        "{diff}"
+    );
     assert_eq!(std::fs::read_to_string(out.join("rbac/role.yaml")).unwrap(), "stale\n", "--check writes nothing");
     assert!(run(&out, &[]).status.success());
     assert!(run(&out, &["--check"]).status.success());

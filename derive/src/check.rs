@@ -22,7 +22,9 @@ fn needs(key: &str) -> Option<&'static [&'static str]> {
 fn example(key: &str) -> &'static str {
     match key {
         "min_length" | "max_length" | "pattern" => "a string (`String`)",
-        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => "a number (`i32`, `f64`, ...)",
+        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => {
+            "a number (`i32`, `f64`, ...)"
+        }
         "min_items" | "max_items" | "unique_items" | "list_type" | "list_map_keys" | "items" => "a list (`Vec<T>`)",
         _ => "an object (a struct or a map)",
     }
@@ -60,7 +62,12 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
         if !fits && !matches!(m.value, MarkerValue::Flag(false)) {
             errors.push(
                 m.span,
-                format!("`{}` applies to {}, but {place} is {}; remove it, or use a marker for {kind} values", m.def.key, example(m.def.key), article(kind)),
+                format!(
+                    "`{}` applies to {}, but {place} is {}; remove it, or use a marker for {kind} values",
+                    m.def.key,
+                    example(m.def.key),
+                    article(kind)
+                ),
             );
         }
     }
@@ -88,7 +95,9 @@ fn value_kind(v: &Value) -> &'static str {
 
 fn fits_kind(v: &Value, kind: &str) -> bool {
     let vk = value_kind(v);
-    vk == kind || (kind == "number" && vk == "integer") || (kind == "int-or-string" && matches!(vk, "integer" | "string"))
+    vk == kind
+        || (kind == "number" && vk == "integer")
+        || (kind == "int-or-string" && matches!(vk, "integer" | "string"))
 }
 
 fn num(markers: &[Marker], key: &str) -> Option<f64> {
@@ -188,7 +197,8 @@ pub fn self_fields(rule: &str) -> Vec<String> {
             i += 1;
             continue;
         }
-        let starts_word = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
+        let starts_word =
+            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
         if starts_word && rule[i..].starts_with("self.") {
             let rest = &rule[i + 5..];
             let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();

@@ -24,16 +24,14 @@ fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: 
                 errors.push(m.span, format!("enum value `{s}` is not an integer, and the field is an integer"));
                 v.clone()
             }),
-            (Some("number"), Value::String(s)) => s
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number)
-                .unwrap_or_else(|| {
-                    errors.push(m.span, format!("enum value `{s}` is not a number, and the field is a number"));
-                    v.clone()
-                }),
+            (Some("number"), Value::String(s)) => {
+                s.trim().parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number).unwrap_or_else(
+                    || {
+                        errors.push(m.span, format!("enum value `{s}` is not a number, and the field is a number"));
+                        v.clone()
+                    },
+                )
+            }
             (Some("boolean"), Value::String(s)) => match s.trim() {
                 "true" => Value::Bool(true),
                 "false" => Value::Bool(false),
@@ -177,7 +175,10 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
     let item_kind = ty.and_then(crate::shapes::item_type).and_then(crate::shapes::json_kind);
     if let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys") {
         if list_type != Some("map") {
-            errors.push(m.span, "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field");
+            errors.push(
+                m.span,
+                "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field",
+            );
         }
     }
     if let Some(m) = markers.iter().rev().find(|m| m.def.key == "list_type") {
@@ -216,7 +217,10 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
     }
     if let (Some(d), Some(m)) = (&default, default_marker) {
         if let Some(why) = crate::check::violation(d, &typed_markers, kind) {
-            errors.push(m.span, format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"));
+            errors.push(
+                m.span,
+                format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"),
+            );
         }
         set.push(json!(["default", d]));
     }
@@ -252,9 +256,10 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
         ("min_properties", "max_properties"),
     ] {
         if let (Some((a, _)), Some((b, span))) = (num(lo), num(hi))
-            && a > b {
-                errors.push(span, format!("`{hi}` ({b}) is below `{lo}` ({a}): no value can satisfy both"));
-            }
+            && a > b
+        {
+            errors.push(span, format!("`{hi}` ({b}) is below `{lo}` ({a}): no value can satisfy both"));
+        }
     }
 }
 
@@ -276,7 +281,10 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
     if let Some(reason) = s.get("reason").and_then(Value::as_str)
         && !REASONS.contains(&reason)
     {
-        errors.push(m.span, format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")));
+        errors.push(
+            m.span,
+            format!("reason `{reason}` is not one the API server knows; use one of {}", REASONS.join(", ")),
+        );
     }
     // The API server compiles every rule when it reads the CRD; so do we.
     for (key, what) in [("rule", "rule"), ("message_expression", "messageExpression")] {
@@ -297,8 +305,12 @@ fn one_of_rule(key: &str, fields: &[String]) -> Value {
     let list = format!("[{}]", fields.join(" "));
     let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
     match key {
-        "at_most_one_of" => json!({"rule": format!("{counted} <= 1"), "message": format!("at most one of the fields in {list} may be set")}),
-        "exactly_one_of" => json!({"rule": format!("{counted} == 1"), "message": format!("exactly one of the fields in {list} must be set")}),
+        "at_most_one_of" => {
+            json!({"rule": format!("{counted} <= 1"), "message": format!("at most one of the fields in {list} may be set")})
+        }
+        "exactly_one_of" => {
+            json!({"rule": format!("{counted} == 1"), "message": format!("exactly one of the fields in {list} must be set")})
+        }
         _ => json!({
             "rule": fields.iter().map(|f| format!("has(self.{f})")).collect::<Vec<_>>().join(" || "),
             "message": format!("at least one of the fields in {list} must be set"),

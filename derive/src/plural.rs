@@ -47,8 +47,23 @@ const IRREGULAR: &[(&str, &str)] = &[
 
 /// Words that are their own plural.
 const UNCOUNTABLE: &[&str] = &[
-    "equipment", "information", "rice", "money", "species", "series", "fish", "sheep", "deer", "news", "metadata",
-    "data", "config", "software", "hardware", "feedback", "traffic",
+    "equipment",
+    "information",
+    "rice",
+    "money",
+    "species",
+    "series",
+    "fish",
+    "sheep",
+    "deer",
+    "news",
+    "metadata",
+    "data",
+    "config",
+    "software",
+    "hardware",
+    "feedback",
+    "traffic",
 ];
 
 /// The plural of a lowercased kind.
@@ -56,9 +71,10 @@ pub fn pluralize(word: &str) -> String {
     // Short irregulars only as whole words: `box` is not `b` + `ox`, `human` not `hu` + `man`.
     for (singular, plural) in IRREGULAR {
         if let Some(prefix) = word.strip_suffix(singular)
-            && (prefix.is_empty() || singular.len() > 5) {
-                return format!("{prefix}{plural}");
-            }
+            && (prefix.is_empty() || singular.len() > 5)
+        {
+            return format!("{prefix}{plural}");
+        }
     }
     if UNCOUNTABLE.iter().any(|u| word.ends_with(u)) {
         return word.to_string();

@@ -11,8 +11,21 @@ use crate::errors::Errors;
 
 /// Kept in step with `kubegen::rbac::VERBS`.
 const VERBS: &[&str] = &[
-    "get", "list", "watch", "create", "update", "patch", "delete", "deletecollection", "impersonate", "bind", "escalate",
-    "use", "approve", "sign", "*",
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+    "impersonate",
+    "bind",
+    "escalate",
+    "use",
+    "approve",
+    "sign",
+    "*",
 ];
 const LIST_KEYS: &[&str] = &["groups", "resources", "resource_names", "verbs", "urls"];
 const STRING_KEYS: &[&str] = &["namespace", "role_name"];
@@ -46,7 +59,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 has_verbs = true;
                 for (verb, span) in values {
                     if !VERBS.contains(&verb.as_str()) {
-                        errors.push(span, format!("`{verb}` is not a verb the API server knows; use one of {}", VERBS.join(", ")));
+                        errors.push(
+                            span,
+                            format!("`{verb}` is not a verb the API server knows; use one of {}", VERBS.join(", ")),
+                        );
                     }
                 }
             }
@@ -59,7 +75,10 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             let hint = crate::markers::registry::suggest(&key, LIST_KEYS.iter().chain(STRING_KEYS).copied())
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
-            errors.push(meta.path.span(), format!("`{key}` is not an argument of #[kubegen::rbac] (it takes {known}){hint}"));
+            errors.push(
+                meta.path.span(),
+                format!("`{key}` is not an argument of #[kubegen::rbac] (it takes {known}){hint}"),
+            );
         }
         Ok(())
     });

@@ -25,9 +25,10 @@ fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Option<String>)> {
                 meta.parse_nested_meta(|inner| {
                     let expr: Expr = inner.value()?.parse()?;
                     if inner.path.is_ident("deserialize")
-                        && let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = expr {
-                            de = Some(s.value());
-                        }
+                        && let Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) = expr
+                    {
+                        de = Some(s.value());
+                    }
                     Ok(())
                 })?;
                 out.push((key, de));

@@ -97,7 +97,9 @@ fn check_tuple(fields: &Fields, what: &str, span: proc_macro2::Span, errors: &mu
 
 pub fn check(input: &DeriveInput, errors: &mut Errors) {
     match &input.data {
-        Data::Struct(s) => check_tuple(&s.fields, &format!("tuple struct `{}`", input.ident), input.ident.span(), errors),
+        Data::Struct(s) => {
+            check_tuple(&s.fields, &format!("tuple struct `{}`", input.ident), input.ident.span(), errors)
+        }
         Data::Enum(e) => {
             let repr = serde_attrs::enum_repr(&input.attrs);
             let variants: Vec<_> = e.variants.iter().filter(|v| !serde_attrs::has(&v.attrs, "skip")).collect();
@@ -137,12 +139,13 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
                 EnumRepr::Internal { tag } => {
                     for v in &variants {
                         if let Some(kind) = newtype(v).as_ref().and_then(json_kind)
-                            && kind != "object" {
-                                errors.push(
+                            && kind != "object"
+                        {
+                            errors.push(
                                     v.ident.span(),
                                     format!("variant `{}` holds a {kind}, which serde cannot put beside the tag `{tag}` of an internally tagged enum; write a struct variant `{} {{ value: ... }}`", v.ident, v.ident),
                                 );
-                            }
+                        }
                     }
                 }
                 EnumRepr::Untagged | EnumRepr::Adjacent { .. } => {
@@ -153,9 +156,12 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
                         .collect();
                     let only: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
                     if !structural_kinds(&only) {
-                        let listed = kinds.iter().map(|(v, k)| format!("`{}` ({k})", v.ident)).collect::<Vec<_>>().join(", ");
+                        let listed =
+                            kinds.iter().map(|(v, k)| format!("`{}` ({k})", v.ident)).collect::<Vec<_>>().join(", ");
                         let (span, place) = match &repr {
-                            EnumRepr::Adjacent { content, .. } => (input.ident.span(), format!("the content `{content}` of enum `{}`", input.ident)),
+                            EnumRepr::Adjacent { content, .. } => {
+                                (input.ident.span(), format!("the content `{content}` of enum `{}`", input.ident))
+                            }
                             _ => (input.ident.span(), format!("untagged enum `{}`", input.ident)),
                         };
                         errors.push(

@@ -30,8 +30,8 @@ pub mod validate;
 pub use crd::{MergeError, merge_crds, to_yaml};
 pub use kube_core::CustomResourceExt;
 pub use kube_core::{Message, Reason, Rule};
-pub use validate::{Validate, Violation, Violations};
 pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
+pub use validate::{Validate, Violation, Violations};
 
 /// What generated code names. Not a public API: it changes without notice.
 #[doc(hidden)]

@@ -162,7 +162,11 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
                 Value::String(s) => format!("\"{s}\""),
                 other => other.to_string(),
             };
-            push(out, path, format!("{path}: Invalid value: \"{actual}\": {path} in body must be of type {t}: {shown}"));
+            push(
+                out,
+                path,
+                format!("{path}: Invalid value: \"{actual}\": {path} in body must be of type {t}: {shown}"),
+            );
             return;
         }
     } else if int_or_string && !matches!(type_name(v), "integer" | "string") {
@@ -245,10 +249,12 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
                     .and_then(Value::as_array)
                     .map(|k| k.iter().filter_map(Value::as_str).collect())
                     .unwrap_or_default();
-                let key_of = |it: &Value| keys.iter().map(|k| it.get(*k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
+                let key_of =
+                    |it: &Value| keys.iter().map(|k| it.get(*k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
                 for (i, it) in items.iter().enumerate() {
                     if items[..i].iter().any(|o| key_of(o) == key_of(it)) {
-                        let shown: Map<String, Value> = keys.iter().map(|k| (k.to_string(), it.get(*k).cloned().unwrap_or(Value::Null))).collect();
+                        let shown: Map<String, Value> =
+                            keys.iter().map(|k| (k.to_string(), it.get(*k).cloned().unwrap_or(Value::Null))).collect();
                         push(out, path, format!("{path}[{i}]: Duplicate value: {}", Value::Object(shown)));
                     }
                 }
@@ -293,14 +299,27 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
                 })
                 .count();
             if (exactly && fitting != 1) || (!exactly && fitting == 0) {
-                push(out, path, format!("{path} in body must match {} of the schemas in {junctor}", if exactly { "exactly one" } else { "at least one" }));
+                push(
+                    out,
+                    path,
+                    format!(
+                        "{path} in body must match {} of the schemas in {junctor}",
+                        if exactly { "exactly one" } else { "at least one" }
+                    ),
+                );
             }
         }
     }
 }
 
 /// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does.
-fn count_bounds(schema: &Value, n: usize, (min_key, max_key, what): (&str, &str, &str), path: &str, out: &mut Vec<Violation>) {
+fn count_bounds(
+    schema: &Value,
+    n: usize,
+    (min_key, max_key, what): (&str, &str, &str),
+    path: &str,
+    out: &mut Vec<Violation>,
+) {
     let n = n as u64;
     if let Some(max) = schema.get(max_key).and_then(Value::as_u64).filter(|max| n > *max) {
         push(out, path, format!("{path} in body should have at most {max} {what}"));
@@ -341,7 +360,8 @@ fn is_date_time(s: &str) -> bool {
 fn cel(schema: &Value, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
     if let Err(errors) = kube_core::cel::Validator::new().validate(schema, object, old) {
         for e in errors.into_vec() {
-            let message = if e.field_path.is_empty() { e.message.clone() } else { format!("{}: {}", e.field_path, e.message) };
+            let message =
+                if e.field_path.is_empty() { e.message.clone() } else { format!("{}: {}", e.field_path, e.message) };
             out.push(Violation { path: e.field_path, message });
         }
     }

@@ -6,7 +6,10 @@ use std::time::{Duration, Instant};
 
 use kubegen::CustomResourceExt;
 
-fn bench(name: &str, f: fn() -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition) {
+fn bench(
+    name: &str,
+    f: fn() -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+) {
     // Warm up, then run for about a second.
     for _ in 0..10 {
         black_box(f());

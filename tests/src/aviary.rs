@@ -22,7 +22,12 @@ pub struct AviarySpec {
 
 /// A bird.
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[kube(validation(rule = "self.name != ''", message = "a bird has a name", reason = "FieldValueRequired", field_path = ".name"))]
+#[kube(validation(
+    rule = "self.name != ''",
+    message = "a bird has a name",
+    reason = "FieldValueRequired",
+    field_path = ".name"
+))]
 pub struct Bird {
     pub name: String,
 }

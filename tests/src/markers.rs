@@ -88,7 +88,10 @@ pub struct InspectionSpec {
     #[kube(optional)]
     #[serde(default)]
     pub comment: String,
-    #[kube(title = "Limits", external_docs(url = "https://kubernetes.io/docs/concepts/policy/limit-range/", description = "Limit ranges"))]
+    #[kube(
+        title = "Limits",
+        external_docs(url = "https://kubernetes.io/docs/concepts/policy/limit-range/", description = "Limit ranges")
+    )]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<Limits>,
     /// +structType=atomic

@@ -33,7 +33,13 @@ use serde::{Deserialize, Serialize};
     derive = "PartialEq",
     attr = "allow(clippy::large_enum_variant)"
 )]
-#[kube(printcolumn(name = "Keeper", type_ = "string", json_path = ".spec.keeper", description = "Who feeds them", priority = 0))]
+#[kube(printcolumn(
+    name = "Keeper",
+    type_ = "string",
+    json_path = ".spec.keeper",
+    description = "Who feeds them",
+    priority = 0
+))]
 #[kube(printcolumn = r#"{"name":"Count","type":"integer","jsonPath":".spec.count","format":"int32","priority":1}"#)]
 #[kube(scale(
     spec_replicas_path = ".spec.count",

@@ -21,14 +21,20 @@ fn assert_golden(crd: &CustomResourceDefinition, path: &Path) {
         std::fs::write(path, &rendered).expect("write golden");
         return;
     }
-    let expected = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}; bless with KUBEGEN_BLESS=1", path.display()));
+    let expected =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}; bless with KUBEGEN_BLESS=1", path.display()));
     if expected != rendered {
         for (i, (a, b)) in expected.lines().zip(rendered.lines()).enumerate() {
             if a != b {
                 panic!("{} differs at line {}:\n  golden:   {a}\n  rendered: {b}", path.display(), i + 1);
             }
         }
-        panic!("{} differs in length ({} vs {} lines)", path.display(), expected.lines().count(), rendered.lines().count());
+        panic!(
+            "{} differs in length ({} vs {} lines)",
+            path.display(),
+            expected.lines().count(),
+            rendered.lines().count()
+        );
     }
 }
 
@@ -73,14 +79,18 @@ fn merge_rejects_conflicts() {
     assert!(err.to_string().contains("kind"), "{err}");
     let err = kubegen::merge_crds(vec![pavilion::v1::Pavilion::crd()], "v2").unwrap_err();
     assert_eq!(err.to_string(), "storage version \"v2\" is not among the versions of pavilions.zoo.kubegen.dev (v1)");
-    let err = kubegen::merge_crds(vec![pavilion::v1::Pavilion::crd(), pavilion::v1::Pavilion::crd()], "v1").unwrap_err();
+    let err =
+        kubegen::merge_crds(vec![pavilion::v1::Pavilion::crd(), pavilion::v1::Pavilion::crd()], "v1").unwrap_err();
     assert_eq!(err.to_string(), "version \"v1\" of pavilions.zoo.kubegen.dev is given twice");
     assert_eq!(kubegen::merge_crds(vec![], "v1").unwrap_err(), kubegen::MergeError::Empty);
 }
 
 #[test]
 fn marker_zoo() {
-    assert_golden(&kubegen_tests::markers::Inspection::crd(), &root().join("tests/golden/zoo.kubegen.dev_inspections.yaml"));
+    assert_golden(
+        &kubegen_tests::markers::Inspection::crd(),
+        &root().join("tests/golden/zoo.kubegen.dev_inspections.yaml"),
+    );
     assert_golden(&kubegen_tests::markers::Ledger::crd(), &root().join("tests/golden/zoo.kubegen.dev_ledgers.yaml"));
 }
 
@@ -108,7 +118,8 @@ fn offline_checks_find_what_the_server_refuses() {
     let checks = spec.properties.as_mut().unwrap().get_mut("checks").unwrap();
     checks.x_kubernetes_list_map_keys = Some(vec!["name".into(), "enabled".into(), "missing".into()]);
     let replicas = spec.properties.as_mut().unwrap().get_mut("replicas").unwrap();
-    replicas.default = Some(k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON(serde_json::json!(20)));
+    replicas.default =
+        Some(k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON(serde_json::json!(20)));
     let problems = kubegen::crd::lint(&crd);
     assert_eq!(
         problems,

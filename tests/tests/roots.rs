@@ -9,7 +9,12 @@ use serde_json::json;
 fn root_writes_api_version_and_kind_first() {
     let mut foo = Foo::new("web", FooSpec { deployment_name: "web".into(), replicas: Some(2) });
     let text = serde_json::to_string(&foo).expect("serialize");
-    assert!(text.starts_with(r#"{"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"web"},"spec":"#), "{text}");
+    assert!(
+        text.starts_with(
+            r#"{"apiVersion":"samplecontroller.k8s.io/v1alpha1","kind":"Foo","metadata":{"name":"web"},"spec":"#
+        ),
+        "{text}"
+    );
     assert!(!text.contains("status"), "no status when there is none: {text}");
     foo.status = Some(FooStatus { available_replicas: 1 });
     let value = serde_json::to_value(&foo).expect("serialize");

@@ -222,7 +222,8 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         match scope.as_str() {
             "Namespaced" => namespaced = true,
             "Cluster" => namespaced = false,
-            other => errors.push(resource.map_or(whole, |r| r.span), format!("scope is `Namespaced` or `Cluster`, not `{other}`")),
+            other => errors
+                .push(resource.map_or(whole, |r| r.span), format!("scope is `Namespaced` or `Cluster`, not `{other}`")),
         }
     }
     if let Some(m) = parsed.get("namespaced") {
@@ -253,7 +254,13 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let status_subresource = status.is_some() || parsed.get("status_subresource").is_some_and(Marker::flag);
     if style == Style::Root && status_subresource && !has_field(input, "status") {
         let span = parsed.get("status_subresource").map_or(whole, |m| m.span);
-        errors.push(span, format!("the status subresource needs a `status` field on `{}`: add `pub status: Option<{kind}Status>`", input.ident));
+        errors.push(
+            span,
+            format!(
+                "the status subresource needs a `status` field on `{}`: add `pub status: Option<{kind}Status>`",
+                input.ident
+            ),
+        );
     }
 
     let fields = wire_fields(input);
@@ -264,13 +271,26 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     for m in parsed.all("printcolumn") {
         let type_ = field_str(m, "type").unwrap_or_default();
         if !COLUMN_TYPES.contains(&type_.as_str()) {
-            errors.push(m.span, format!("printer column type `{type_}` is not one the API server knows; use one of {}", COLUMN_TYPES.join(", ")));
+            errors.push(
+                m.span,
+                format!(
+                    "printer column type `{type_}` is not one the API server knows; use one of {}",
+                    COLUMN_TYPES.join(", ")
+                ),
+            );
         }
         let format = field_str(m, "format");
         if let Some(f) = &format
-            && !COLUMN_FORMATS.contains(&f.as_str()) {
-                errors.push(m.span, format!("printer column format `{f}` is not one the API server knows; use one of {}", COLUMN_FORMATS.join(", ")));
-            }
+            && !COLUMN_FORMATS.contains(&f.as_str())
+        {
+            errors.push(
+                m.span,
+                format!(
+                    "printer column format `{f}` is not one the API server knows; use one of {}",
+                    COLUMN_FORMATS.join(", ")
+                ),
+            );
+        }
         let json_path = field_str(m, "json_path").unwrap_or_default();
         check_path(&json_path, "printer column path", m.span, layout, &fields, errors);
         let priority = match &m.value {
@@ -278,7 +298,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             _ => None,
         };
         if priority.is_some_and(|p| p < 0 || p > i64::from(i32::MAX)) {
-            errors.push(m.span, "printer column priority is 0 (shown by default) or a positive number (shown with `-o wide`)");
+            errors.push(
+                m.span,
+                "printer column priority is 0 (shown by default) or a positive number (shown with `-o wide`)",
+            );
         }
         printer_columns.push(PrinterColumn {
             name: field_str(m, "name").unwrap_or_default(),
@@ -401,9 +424,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     }
     if let Some(m) = parsed.get("crates")
         && let MarkerValue::Struct(map) = &m.value
-            && map.get("kubegen").is_some() {
-                errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
-            }
+        && map.get("kubegen").is_some()
+    {
+        errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
+    }
 
     let mut root_rules = Vec::new();
     let mut root_rule_exprs = Vec::new();
@@ -516,14 +540,23 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
             .to_compile_error();
     };
     if !matches!(data.fields, Fields::Named(_)) {
-        return syn::Error::new(input.ident.span(), "#[derive(CustomResource)] needs a struct with named fields").to_compile_error();
-    }
-    if !input.generics.params.is_empty() {
-        return syn::Error::new(input.generics.span(), "#[derive(CustomResource)] does not take generic parameters: a CRD describes one concrete type")
+        return syn::Error::new(input.ident.span(), "#[derive(CustomResource)] needs a struct with named fields")
             .to_compile_error();
     }
+    if !input.generics.params.is_empty() {
+        return syn::Error::new(
+            input.generics.span(),
+            "#[derive(CustomResource)] does not take generic parameters: a CRD describes one concrete type",
+        )
+        .to_compile_error();
+    }
     let style = if has_field(input, "metadata") { Style::Root } else { Style::Spec };
-    let parsed = parse_attrs(&input.attrs, &[Target::Resource, Target::Type, Target::Schema], "on the resource type", &mut errors);
+    let parsed = parse_attrs(
+        &input.attrs,
+        &[Target::Resource, Target::Type, Target::Schema],
+        "on the resource type",
+        &mut errors,
+    );
     let resource = build(input, &parsed, style, &mut errors);
 
     // Type-level schema markers shape the spec or root schema. `#[kube(validation = ..)]`
@@ -657,7 +690,9 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
     let private = quote!(::kubegen::__private);
     let derives = &r.derives;
     let attrs = &r.attrs;
-    let doc = r.doc.clone().unwrap_or_else(|| format!("The `{kind}` resource, generated by `#[derive(CustomResource)]` around [`{spec}`]."));
+    let doc = r.doc.clone().unwrap_or_else(|| {
+        format!("The `{kind}` resource, generated by `#[derive(CustomResource)]` around [`{spec}`].")
+    });
     let flat = r.no_spec;
     let (status_field, status_init, status_ty, status_ref) = match &r.status {
         Some(status) => (
@@ -669,7 +704,12 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
             quote!(#status),
             quote!(self.status.as_ref()),
         ),
-        None => (quote!(), quote!(), quote!(#private::NoStatus), quote!(::core::option::Option::None::<&#private::NoStatus>)),
+        None => (
+            quote!(),
+            quote!(),
+            quote!(#private::NoStatus),
+            quote!(::core::option::Option::None::<&#private::NoStatus>),
+        ),
     };
     let status_read = r.status.as_ref().map(|_| quote!(status: parts.status,));
     let has_status_impl = r.status.as_ref().map(|status| {

@@ -93,7 +93,11 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         }
         wire.push((name, optional));
     }
-    for m in type_markers.markers.iter().filter(|m| matches!(m.def.key, "at_most_one_of" | "exactly_one_of" | "at_least_one_of")) {
+    for m in type_markers
+        .markers
+        .iter()
+        .filter(|m| matches!(m.def.key, "at_most_one_of" | "exactly_one_of" | "at_least_one_of"))
+    {
         for field in m.strs() {
             match wire.iter().find(|(n, _)| *n == field) {
                 None if !flattened => errors.push(
@@ -205,9 +209,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     };
 
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
-    where_clause
-        .predicates
-        .push(syn::parse_quote!(#mirror #ty_generics: ::kubegen::__private::schemars::JsonSchema));
+    where_clause.predicates.push(syn::parse_quote!(#mirror #ty_generics: ::kubegen::__private::schemars::JsonSchema));
 
     quote! {
         const _: () = {

@@ -143,7 +143,8 @@ fn check_repeats(markers: &[Marker], errors: &mut Errors) {
 }
 
 fn target_allowed(def: &MarkerDef, allowed: &[Target]) -> bool {
-    allowed.contains(&def.target) || (def.target == Target::Schema && allowed.iter().any(|t| matches!(t, Target::Field | Target::Type)))
+    allowed.contains(&def.target)
+        || (def.target == Target::Schema && allowed.iter().any(|t| matches!(t, Target::Field | Target::Type)))
 }
 
 fn misplaced(spelling: &str, def: &MarkerDef, place: &str) -> String {
@@ -221,10 +222,13 @@ fn typed_scalar(arg: Arg, key: &str, expr: &Expr) -> syn::Result<Value> {
         (Arg::Any, Some(v)) => Ok(v),
         (Arg::Any, None) => Err(syn::Error::new(
             span,
-            format!("`{key}` takes a literal (`{key} = 3`, `{key} = \"text\"`, `{key} = true`); for lists and objects write `{key}_json = r#\"[1, 2]\"#`"),
+            format!(
+                "`{key}` takes a literal (`{key} = 3`, `{key} = \"text\"`, `{key} = true`); for lists and objects write `{key}_json = r#\"[1, 2]\"#`"
+            ),
         )),
-        (Arg::JsonText, Some(Value::String(s))) => serde_json::from_str(&s)
-            .map_err(|e| syn::Error::new(span, format!("`{key}` is not valid JSON: {e}"))),
+        (Arg::JsonText, Some(Value::String(s))) => {
+            serde_json::from_str(&s).map_err(|e| syn::Error::new(span, format!("`{key}` is not valid JSON: {e}")))
+        }
         (Arg::JsonText, _) => Err(want("JSON text in a string", key, example_for(arg), span)),
         (Arg::StrList, Some(v @ Value::String(_))) => Ok(Value::Array(vec![v])),
         (Arg::StrList, _) => match expr {
@@ -291,13 +295,17 @@ fn typed_value(
             };
             // A one-argument marker takes its argument bare: `selectable = ".spec.x"`.
             if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
-                && !text.trim_start().starts_with('{') {
-                    let mut out = Map::new();
-                    out.insert(only.key.into(), Value::String(text));
-                    return Ok(MarkerValue::Struct(out));
-                }
+                && !text.trim_start().starts_with('{')
+            {
+                let mut out = Map::new();
+                out.insert(only.key.into(), Value::String(text));
+                return Ok(MarkerValue::Struct(out));
+            }
             let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
-                return Err(syn::Error::new(expr.span(), format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key)));
+                return Err(syn::Error::new(
+                    expr.span(),
+                    format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key),
+                ));
             };
             let mut out = Map::new();
             for (k, v) in obj {
@@ -358,7 +366,10 @@ fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
             let known = subs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ");
-            return Err(syn::Error::new(inner.path.span(), format!("`{key}` has no argument `{name}` (it takes {known}){hint}")));
+            return Err(syn::Error::new(
+                inner.path.span(),
+                format!("`{key}` has no argument `{name}` (it takes {known}){hint}"),
+            ));
         };
         let value = if s.arg == Arg::Flag && !inner.input.peek(syn::Token![=]) {
             Value::Bool(true)
@@ -399,7 +410,14 @@ fn camel(snake: &str) -> String {
 }
 
 /// Parses one doc-comment marker (the line after `+`).
-fn parse_doc_marker(line: &str, span: Span, allowed: &[Target], place: &str, errors: &mut Errors, out: &mut Vec<Marker>) {
+fn parse_doc_marker(
+    line: &str,
+    span: Span,
+    allowed: &[Target],
+    place: &str,
+    errors: &mut Errors,
+    out: &mut Vec<Marker>,
+) {
     if let Some(rest) = line.strip_prefix(ITEMS_PREFIX) {
         let inner = format!("kubebuilder:validation:{rest}");
         let mut nested = Vec::new();
@@ -468,7 +486,9 @@ fn doc_value(def: &MarkerDef, spelling: &str, rest: &str) -> Result<MarkerValue,
             let Some(value) = value else {
                 return Err(format!("`+{spelling}` takes a value: write `+{spelling}=...`"));
             };
-            doc_scalar(arg, value.trim()).map(MarkerValue::Json).map_err(|what| format!("`+{spelling}={value}`: {what}"))
+            doc_scalar(arg, value.trim())
+                .map(MarkerValue::Json)
+                .map_err(|what| format!("`+{spelling}={value}`: {what}"))
         }
     }
 }
@@ -488,7 +508,8 @@ fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String,
                 .unwrap_or_default();
             return Err(format!("`+{spelling}` has no argument `{}` (it takes {known}){hint}", k.trim()));
         };
-        let value = doc_scalar(s.arg, v.trim()).map_err(|what| format!("`+{spelling}` argument `{}`: {what}", s.doc))?;
+        let value =
+            doc_scalar(s.arg, v.trim()).map_err(|what| format!("`+{spelling}` argument `{}`: {what}", s.doc))?;
         out.insert(s.key.into(), value);
     }
     for s in subs.iter().filter(|s| s.required) {
@@ -546,7 +567,8 @@ fn unquote(s: &str) -> Result<String, String> {
         return Ok(inner.to_string());
     }
     if s.starts_with('"') {
-        return serde_json::from_str::<String>(s).map_err(|_| format!("the string {s} is not closed or has a bad escape"));
+        return serde_json::from_str::<String>(s)
+            .map_err(|_| format!("the string {s} is not closed or has a bad escape"));
     }
     Ok(s.to_string())
 }
@@ -558,7 +580,13 @@ fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
         Arg::Number => v
             .parse::<f64>()
             .ok()
-            .map(|f| if f.fract() == 0.0 && f.abs() < 9e15 { Value::from(f as i64) } else { serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null) })
+            .map(|f| {
+                if f.fract() == 0.0 && f.abs() < 9e15 {
+                    Value::from(f as i64)
+                } else {
+                    serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
+                }
+            })
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("expected a number, found `{v}`")),
         Arg::Str => unquote(v).map(Value::String),

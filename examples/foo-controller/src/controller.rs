@@ -58,7 +58,11 @@ pub fn new_deployment(foo: &Foo) -> Deployment {
             template: PodTemplateSpec {
                 metadata: Some(ObjectMeta { labels: Some(labels), ..Default::default() }),
                 spec: Some(PodSpec {
-                    containers: vec![Container { name: "nginx".into(), image: Some("nginx:latest".into()), ..Default::default() }],
+                    containers: vec![Container {
+                        name: "nginx".into(),
+                        image: Some("nginx:latest".into()),
+                        ..Default::default()
+                    }],
                     ..Default::default()
                 }),
             },
@@ -86,7 +90,10 @@ impl Reconciler<Foo> for FooReconciler {
             None => deployments.create(&PostParams::default(), &new_deployment(&foo)).await?,
         };
 
-        let ours = deployment.owner_references().iter().any(|r| r.controller == Some(true) && Some(&r.uid) == foo.uid().as_ref());
+        let ours = deployment
+            .owner_references()
+            .iter()
+            .any(|r| r.controller == Some(true) && Some(&r.uid) == foo.uid().as_ref());
         if !ours {
             let message = format!("Resource {name:?} already exists and is not managed by Foo");
             self.events.warning(foo.as_ref(), ERR_RESOURCE_EXISTS, &message).await?;

@@ -54,9 +54,12 @@ async fn main() -> anyhow::Result<()> {
         .add(controller(client, args.namespace.as_deref()).concurrency(args.concurrency), reconciler);
     if args.leader_elect {
         let identity = args.identity.clone().unwrap_or_else(|| {
-            std::fs::read_to_string("/etc/hostname").map(|h| h.trim().to_string()).unwrap_or_else(|_| format!("foo-controller-{}", std::process::id()))
+            std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_string())
+                .unwrap_or_else(|_| format!("foo-controller-{}", std::process::id()))
         });
-        manager = manager.leader_election(LeaderElection::new(&args.leader_election_namespace, "foo-controller", &identity));
+        manager =
+            manager.leader_election(LeaderElection::new(&args.leader_election_namespace, "foo-controller", &identity));
     }
     manager.run().await?;
     Ok(())

@@ -25,7 +25,10 @@ fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
         let mut scratch = Vec::new();
         crate::validate::check_value(s, default, here, &mut scratch);
         for v in scratch {
-            out.push(format!("{here}: the default {default} does not fit its own schema ({}); the API server refuses the CRD", v.message));
+            out.push(format!(
+                "{here}: the default {default} does not fit its own schema ({}); the API server refuses the CRD",
+                v.message
+            ));
         }
     }
     if s.get("uniqueItems") == Some(&Value::Bool(true)) {
@@ -38,7 +41,13 @@ fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        for key in s.get("x-kubernetes-list-map-keys").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        for key in s
+            .get("x-kubernetes-list-map-keys")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             match item.and_then(|i| i.get("properties")).and_then(|p| p.get(key)) {
                 None => out.push(format!("{here}: list-map key `{key}` is not a field of the items")),
                 Some(prop) if !required.contains(&key) && prop.get("default").is_none() => out.push(format!(

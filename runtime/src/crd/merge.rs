@@ -9,7 +9,9 @@ pub enum MergeError {
     MissingStorageVersion { crd: String, storage: String, versions: String },
     #[error("version {version:?} of {crd} is given twice")]
     DuplicateVersion { crd: String, version: String },
-    #[error("{crd}: version {version:?} has {field} {found:?}, but version {first_version:?} has {expected:?}; every version of a kind must agree on it")]
+    #[error(
+        "{crd}: version {version:?} has {field} {found:?}, but version {first_version:?} has {expected:?}; every version of a kind must agree on it"
+    )]
     Conflict {
         crd: String,
         field: &'static str,
@@ -46,14 +48,7 @@ pub fn merge_crds(crds: Vec<CustomResourceDefinition>, storage: &str) -> Result<
         ];
         for (field, expected, found) in checks {
             if expected != found {
-                return Err(MergeError::Conflict {
-                    crd: crd_name,
-                    field,
-                    first_version,
-                    expected,
-                    version,
-                    found,
-                });
+                return Err(MergeError::Conflict { crd: crd_name, field, first_version, expected, version, found });
             }
         }
         for v in crd.spec.versions {

@@ -103,9 +103,7 @@ impl RootSchema {
                 set_status(&mut props, status);
             }
             RootSchema::Flat { fields, status } => {
-                let Value::Object(mut fields) = fields else {
-                    unreachable_flat()
-                };
+                let Value::Object(mut fields) = fields else { unreachable_flat() };
                 if let Some(Value::Object(field_props)) = fields.remove("properties") {
                     for (name, schema) in field_props {
                         if !matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {

@@ -68,10 +68,8 @@ fn object_for(s: &JSONSchemaProps, root: bool) -> Value {
     for (name, prop) in s.properties.iter().flatten() {
         // The root's spec is always written; below it, what is required or has an example
         // or default.
-        let wanted = required.contains(name)
-            || prop.example.is_some()
-            || prop.default.is_some()
-            || (root && name == "spec");
+        let wanted =
+            required.contains(name) || prop.example.is_some() || prop.default.is_some() || (root && name == "spec");
         if wanted {
             out.insert(name.clone(), value_for(prop, false));
         }
@@ -100,8 +98,9 @@ fn number_for(s: &JSONSchemaProps) -> f64 {
         n = if s.exclusive_minimum == Some(true) { min + 1.0 } else { min };
     }
     if let Some(max) = s.maximum
-        && (n > max || (n == max && s.exclusive_maximum == Some(true))) {
-            n = if s.exclusive_maximum == Some(true) { max - 1.0 } else { max };
-        }
+        && (n > max || (n == max && s.exclusive_maximum == Some(true)))
+    {
+        n = if s.exclusive_maximum == Some(true) { max - 1.0 } else { max };
+    }
     n
 }

@@ -23,17 +23,34 @@ impl Events {
     }
 
     /// A Normal event about `obj`.
-    pub async fn normal<K: Resource<DynamicType = ()>>(&self, obj: &K, reason: &str, note: &str) -> Result<(), kube::Error> {
+    pub async fn normal<K: Resource<DynamicType = ()>>(
+        &self,
+        obj: &K,
+        reason: &str,
+        note: &str,
+    ) -> Result<(), kube::Error> {
         self.publish(obj, EventType::Normal, reason, note).await
     }
 
     /// A Warning event about `obj`.
-    pub async fn warning<K: Resource<DynamicType = ()>>(&self, obj: &K, reason: &str, note: &str) -> Result<(), kube::Error> {
+    pub async fn warning<K: Resource<DynamicType = ()>>(
+        &self,
+        obj: &K,
+        reason: &str,
+        note: &str,
+    ) -> Result<(), kube::Error> {
         self.publish(obj, EventType::Warning, reason, note).await
     }
 
-    async fn publish<K: Resource<DynamicType = ()>>(&self, obj: &K, type_: EventType, reason: &str, note: &str) -> Result<(), kube::Error> {
-        let event = Event { type_, reason: reason.into(), note: Some(note.into()), action: reason.into(), secondary: None };
+    async fn publish<K: Resource<DynamicType = ()>>(
+        &self,
+        obj: &K,
+        type_: EventType,
+        reason: &str,
+        note: &str,
+    ) -> Result<(), kube::Error> {
+        let event =
+            Event { type_, reason: reason.into(), note: Some(note.into()), action: reason.into(), secondary: None };
         self.recorder.publish(&event, &obj.object_ref(&())).await
     }
 }

@@ -137,7 +137,8 @@ impl Manager {
         });
 
         let lost = Arc::new(AtomicBool::new(false));
-        let leases = leader_election.as_ref().map(|cfg| (Api::<Lease>::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
+        let leases =
+            leader_election.as_ref().map(|cfg| (Api::<Lease>::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
         if let Some((api, cfg)) = &leases {
             tokio::select! {
                 _ = leader::acquire(api, cfg) => {}

@@ -33,7 +33,11 @@ impl Default for Metrics {
         registry.register("controller_runtime_reconcile", "Reconciles by controller and result", reconciles.clone());
         registry.register("controller_runtime_reconcile_errors", "Reconciles that returned an error", errors.clone());
         registry.register("workqueue_retries", "Objects requeued after an error", retries.clone());
-        registry.register("controller_runtime_active_workers", "Reconciles running now (the work in flight)", active.clone());
+        registry.register(
+            "controller_runtime_active_workers",
+            "Reconciles running now (the work in flight)",
+            active.clone(),
+        );
         registry.register("controller_runtime_reconcile_time_seconds", "Time per reconcile", duration.clone());
         Metrics { registry: Mutex::new(registry), reconciles, errors, retries, active, duration }
     }

@@ -56,9 +56,11 @@ pub async fn serve(addr: SocketAddr, health: Arc<Health>, metrics: Arc<Metrics>)
                             "/healthz" | "/livez" => respond(StatusCode::OK, text, "ok".into()),
                             "/readyz" if health.ready() => respond(StatusCode::OK, text, "ok".into()),
                             "/readyz" => respond(StatusCode::SERVICE_UNAVAILABLE, text, "caches not synced".into()),
-                            "/metrics" => {
-                                respond(StatusCode::OK, "application/openmetrics-text; version=1.0.0; charset=utf-8", metrics.encode())
-                            }
+                            "/metrics" => respond(
+                                StatusCode::OK,
+                                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                                metrics.encode(),
+                            ),
                             _ => respond(StatusCode::NOT_FOUND, text, "not found".into()),
                         })
                     }

@@ -32,7 +32,11 @@ pub struct RateLimiter {
 
 impl RateLimiter {
     pub fn new(policy: RetryPolicy) -> Self {
-        RateLimiter { policy, failures: Mutex::default(), bucket: Mutex::new((f64::from(policy.burst), Instant::now())) }
+        RateLimiter {
+            policy,
+            failures: Mutex::default(),
+            bucket: Mutex::new((f64::from(policy.burst), Instant::now())),
+        }
     }
 
     /// The delay before `key` is retried after one more failure.
@@ -67,7 +71,8 @@ impl RateLimiter {
         let mut bucket = self.bucket.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         let (tokens, last) = *bucket;
-        let refilled = (tokens + now.duration_since(last).as_secs_f64() * self.policy.qps).min(f64::from(self.policy.burst));
+        let refilled =
+            (tokens + now.duration_since(last).as_secs_f64() * self.policy.qps).min(f64::from(self.policy.burst));
         let left = refilled - 1.0;
         *bucket = (left, now);
         if left >= 0.0 { Duration::ZERO } else { Duration::from_secs_f64(-left / self.policy.qps) }

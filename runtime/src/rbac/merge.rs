@@ -101,7 +101,8 @@ fn merge_on(rules: Vec<Rule>, field: &str) -> Vec<Rule> {
 fn normalize_rules(markers: &[&RbacRule]) -> Vec<PolicyRule> {
     let mut rules = Vec::new();
     for m in markers {
-        let groups: Vec<String> = m.groups.iter().map(|g| if g == "core" { String::new() } else { g.clone() }).collect();
+        let groups: Vec<String> =
+            m.groups.iter().map(|g| if g == "core" { String::new() } else { g.clone() }).collect();
         let base = Rule {
             groups,
             resources: Vec::new(),

@@ -44,7 +44,9 @@ pub struct RbacRule {
 /// Why a marker is not a rule.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum RbacError {
-    #[error("`{0}` is not an argument of +kubebuilder:rbac (it takes groups, resources, resourceNames, verbs, urls, namespace, roleName)")]
+    #[error(
+        "`{0}` is not an argument of +kubebuilder:rbac (it takes groups, resources, resourceNames, verbs, urls, namespace, roleName)"
+    )]
     UnknownArgument(String),
     #[error("+kubebuilder:rbac needs `verbs=...`")]
     MissingVerbs,
@@ -136,13 +138,18 @@ mod tests {
 
     #[test]
     fn parses_controller_gen_markers() {
-        let r = RbacRule::parse_marker("groups=apps,resources=deployments;deployments/status,verbs=get;list;watch,namespace=zoo")
-            .expect("parses");
+        let r = RbacRule::parse_marker(
+            "groups=apps,resources=deployments;deployments/status,verbs=get;list;watch,namespace=zoo",
+        )
+        .expect("parses");
         assert_eq!(r.groups, ["apps"]);
         assert_eq!(r.resources, ["deployments", "deployments/status"]);
         assert_eq!(r.verbs, ["get", "list", "watch"]);
         assert_eq!(r.namespace, "zoo");
-        assert_eq!(RbacRule::parse_marker("groups=apps,resources=pods,verbs=fetch").unwrap_err().to_string().split(';').next(), Some("`fetch` is not a verb the API server knows"));
+        assert_eq!(
+            RbacRule::parse_marker("groups=apps,resources=pods,verbs=fetch").unwrap_err().to_string().split(';').next(),
+            Some("`fetch` is not a verb the API server knows")
+        );
         assert_eq!(RbacRule::parse_marker("groups=apps").unwrap_err(), RbacError::MissingVerbs);
     }
 }

@@ -33,9 +33,10 @@ pub fn apply(node: &mut Map<String, Value>, markers: Value) -> Option<bool> {
     if let Some(Value::Array(set)) = markers.remove("set") {
         for pair in set {
             if let Value::Array(pair) = pair
-                && let [Value::String(key), value] = pair.as_slice() {
-                    set_key(node, key, value.clone());
-                }
+                && let [Value::String(key), value] = pair.as_slice()
+            {
+                set_key(node, key, value.clone());
+            }
         }
     }
     if let Some(Value::Array(rules)) = markers.remove("rules") {
@@ -45,9 +46,10 @@ pub fn apply(node: &mut Map<String, Value>, markers: Value) -> Option<bool> {
         }
     }
     if let Some(items) = markers.remove("items")
-        && let Some(Value::Object(item_node)) = node.get_mut("items") {
-            apply(item_node, items);
-        }
+        && let Some(Value::Object(item_node)) = node.get_mut("items")
+    {
+        apply(item_node, items);
+    }
     if markers.remove("skipDescription") == Some(Value::Bool(true)) {
         strip_descriptions(node);
     }

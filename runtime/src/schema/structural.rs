@@ -151,9 +151,10 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
         obj.entry("enum").or_insert_with(|| Value::Array(vec![c]));
     }
     if let Some(Value::Array(mut examples)) = obj.remove("examples")
-        && !examples.is_empty() {
-            obj.entry("example").or_insert_with(|| examples.swap_remove(0));
-        }
+        && !examples.is_empty()
+    {
+        obj.entry("example").or_insert_with(|| examples.swap_remove(0));
+    }
 
     for key in PASSTHROUGH {
         if let Some(v) = obj.remove(*key) {
@@ -175,9 +176,10 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
         }
     }
     if let Some(Value::String(format)) = out.get("format")
-        && !KNOWN_FORMATS.contains(&format.as_str()) {
-            out.remove("format");
-        }
+        && !KNOWN_FORMATS.contains(&format.as_str())
+    {
+        out.remove("format");
+    }
 
     // `allOf` parts all hold at once: merge them into this node.
     if let Some(Value::Array(parts)) = obj.remove("allOf") {
@@ -408,8 +410,7 @@ fn union(branches: Vec<Value>, exclusive: bool) -> Map<String, Value> {
             strip_annotations(&mut b);
             skeleton = merge_objects(skeleton, b);
         }
-        let validations: Vec<Value> =
-            branches.iter().map(|b| Value::Object(value_validations(b, &skeleton))).collect();
+        let validations: Vec<Value> = branches.iter().map(|b| Value::Object(value_validations(b, &skeleton))).collect();
         let distinct = validations.iter().any(|v| v != &validations[0]);
         if distinct {
             skeleton.insert(if exclusive { "oneOf" } else { "anyOf" }.into(), Value::Array(validations));
@@ -551,7 +552,8 @@ fn value_validations(branch: &Map<String, Value>, skeleton: &Map<String, Value>)
             let (Value::Object(schema), Some(Value::Object(skel))) = (schema, skel_props.get(name)) else {
                 continue;
             };
-            if skel.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && !skel.contains_key("type")
+            if skel.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
+                && !skel.contains_key("type")
             {
                 continue;
             }
@@ -645,7 +647,9 @@ mod tests {
 
     #[test]
     fn string_or_object_degrades_to_preserve_unknown_fields() {
-        let s = structural(json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]}));
+        let s = structural(
+            json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]}),
+        );
         assert_eq!(s, json!({"x-kubernetes-preserve-unknown-fields": true}));
     }
 

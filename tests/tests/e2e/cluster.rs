@@ -61,7 +61,12 @@ pub fn kubectl_err(args: &[&str], stdin: Option<&str>) -> String {
     }
     let args = args.as_slice();
     let out = kubectl(args, stdin);
-    assert!(!out.status.success(), "kubectl {} succeeded but should have failed:\n{}", args.join(" "), String::from_utf8_lossy(&out.stdout));
+    assert!(
+        !out.status.success(),
+        "kubectl {} succeeded but should have failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stdout)
+    );
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
@@ -101,7 +106,10 @@ pub fn install_crds() {
         let minor = server_minor();
         for file in crd_files() {
             if needs_new_server(&file) && minor < 30 {
-                eprintln!("skipping {} on a 1.{minor} server (needs 1.30 for CEL rules and selectable fields)", file.display());
+                eprintln!(
+                    "skipping {} on a 1.{minor} server (needs 1.30 for CEL rules and selectable fields)",
+                    file.display()
+                );
                 continue;
             }
             let path = file.display().to_string();

@@ -78,7 +78,9 @@ pub fn eventually(args: &[&str], want: &str, within: Duration) -> String {
 }
 
 pub fn foo(name: &str, deployment: &str, replicas: i32) -> String {
-    format!("apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {{deploymentName: {deployment}, replicas: {replicas}}}\n")
+    format!(
+        "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {{deploymentName: {deployment}, replicas: {replicas}}}\n"
+    )
 }
 
 pub fn default_kubeconfig() -> PathBuf {

@@ -23,9 +23,15 @@ fn every_generated_crd_is_established() {
             continue;
         }
         let name = &cluster::crd_name(&file);
-        let status = kubectl_ok(&["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"], None);
+        let status = kubectl_ok(
+            &["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"],
+            None,
+        );
         assert_eq!(status, "True", "{name} is not Established");
-        let structural = kubectl_ok(&["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"NonStructuralSchema\")].status}"], None);
+        let structural = kubectl_ok(
+            &["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"NonStructuralSchema\")].status}"],
+            None,
+        );
         assert_eq!(structural, "", "{name} has a NonStructuralSchema condition");
     }
 }
@@ -42,7 +48,10 @@ fn sample_objects_and_printer_column() {
     let header = table.lines().next().unwrap_or_default();
     assert!(header.contains("TEST STRING"), "{table}");
     assert!(table.contains("hello kubegen"), "{table}");
-    let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {name: two}\n"));
+    let err = kubectl_err(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {name: two}\n"),
+    );
     assert!(err.contains("testString: Required value"), "{err}");
 
     // What the server stores reads back into the Rust type.
@@ -129,7 +138,10 @@ fn menagerie_value() -> Menagerie {
     let mut pens = std::collections::BTreeMap::new();
     pens.insert(
         "north".to_string(),
-        Pen { capacity: 12, extra: [("heated".to_string(), json!(true)), ("shape".to_string(), json!({"sides": 6}))].into() },
+        Pen {
+            capacity: 12,
+            extra: [("heated".to_string(), json!(true)), ("shape".to_string(), json!({"sides": 6}))].into(),
+        },
     );
     let template: k8s_openapi::api::core::v1::PodTemplateSpec = serde_json::from_value(json!({
         "metadata": {"labels": {"app": "zoo"}},
@@ -195,12 +207,16 @@ async fn zoo_values_round_trip_through_the_server() {
     // enum at once, and a tag serde does not know.
     let err = kubectl_err(
         &["apply", "-n", &ns, "-f", "-"],
-        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Carnivore, enclosure: {open: {area_m2: 1}, empty: {}}}\n"),
+        Some(
+            "apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Carnivore, enclosure: {open: {area_m2: 1}, empty: {}}}\n",
+        ),
     );
     assert!(err.contains("spec.enclosure"), "{err}");
     let err = kubectl_err(
         &["apply", "-n", &ns, "-f", "-"],
-        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Insects}\n"),
+        Some(
+            "apiVersion: zoo.kubegen.dev/v1\nkind: Menagerie\nmetadata: {name: bad}\nspec: {keeper: a, habitat-name: b, diet: Insects}\n",
+        ),
     );
     assert!(err.contains("spec.diet: Unsupported value: \"Insects\""), "{err}");
 }
@@ -223,7 +239,12 @@ fn several_versions_in_one_crd() {
     assert_eq!(kubectl_ok(&["get", "pavilion", "main", "-o", "jsonpath={.spec.replicas}"], None), "4");
     // v1beta1 is known but not served.
     let err = kubectl_err(&["get", "pavilions.v1beta1.zoo.kubegen.dev", "main"], None);
-    assert!(err.contains("the server doesn't have a resource type") || err.contains("NotFound") || err.contains("not found"), "{err}");
+    assert!(
+        err.contains("the server doesn't have a resource type")
+            || err.contains("NotFound")
+            || err.contains("not found"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -232,7 +253,9 @@ fn schema_disabled_keeps_everything() {
     let ns = namespace("e2e-roost");
     kubectl_ok(
         &["apply", "-n", &ns, "-f", "-"],
-        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Roost\nmetadata: {name: r}\nspec: {anything: {nested: [1, 2]}}\nextra: kept\n"),
+        Some(
+            "apiVersion: zoo.kubegen.dev/v1\nkind: Roost\nmetadata: {name: r}\nspec: {anything: {nested: [1, 2]}}\nextra: kept\n",
+        ),
     );
     let got = kubectl_ok(&["get", "roost", "r", "-n", &ns, "-o", "jsonpath={.extra} {.spec.anything.nested}"], None);
     assert_eq!(got, "kept [1,2]");
@@ -250,11 +273,15 @@ fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
     namespace("e2e-aviary");
     kubectl_ok(
         &["apply", "-f", "-"],
-        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-one}\nspecies: finch\ncapacity: 2\nbirds: [{name: a}]\n"),
+        Some(
+            "apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-one}\nspecies: finch\ncapacity: 2\nbirds: [{name: a}]\n",
+        ),
     );
     let err = kubectl_err(
         &["apply", "-f", "-"],
-        Some("apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-two}\nspecies: dodo\ncapacity: 0\nbirds: [{name: a}]\n"),
+        Some(
+            "apiVersion: zoo.kubegen.dev/v1\nkind: Aviary\nmetadata: {name: aviary-two}\nspecies: dodo\ncapacity: 0\nbirds: [{name: a}]\n",
+        ),
     );
     assert!(err.contains("too many birds") && err.contains("extinct"), "{err}");
     let found = kubectl_ok(&["get", "aviaries", "--field-selector", "species=finch", "-o", "name"], None);
@@ -266,7 +293,8 @@ fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
 fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
     cluster::install_crds();
     let config = cluster::root().join("config/default");
-    let applied = kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
+    let applied =
+        kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
     for object in [
         "namespace/kubegen-system",
         "serviceaccount/kubegen-controller-manager",
@@ -283,7 +311,8 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
     // Every rule of role.yaml, as the server stores it: each verb it grants is allowed to
     // the controller's ServiceAccount, and a verb it does not grant is denied.
     let role: k8s_openapi::api::rbac::v1::ClusterRole =
-        serde_json::from_str(&kubectl_ok(&["get", "clusterrole", "kubegen-manager-role", "-o", "json"], None)).expect("ClusterRole");
+        serde_json::from_str(&kubectl_ok(&["get", "clusterrole", "kubegen-manager-role", "-o", "json"], None))
+            .expect("ClusterRole");
     let sa = "system:serviceaccount:kubegen-system:kubegen-controller-manager";
     let mut checked = 0;
     for rule in role.rules.unwrap_or_default() {
@@ -302,7 +331,10 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
                     assert_eq!(can_i(verb), "yes", "{sa} may {verb} {target} {sub:?}");
                     checked += 1;
                 }
-                let denied = kubegen::rbac::VERBS.iter().find(|v| **v != "*" && !rule.verbs.iter().any(|r| r == *v)).expect("a verb not granted");
+                let denied = kubegen::rbac::VERBS
+                    .iter()
+                    .find(|v| **v != "*" && !rule.verbs.iter().any(|r| r == *v))
+                    .expect("a verb not granted");
                 assert_eq!(can_i(denied), "no", "{sa} may not {denied} {target} {sub:?}");
             }
         }
@@ -314,7 +346,8 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
 }
 
 fn inspection(name: &str, spec: &serde_json::Value) -> String {
-    json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Inspection", "metadata": {"name": name}, "spec": spec}).to_string()
+    json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Inspection", "metadata": {"name": name}, "spec": spec})
+        .to_string()
 }
 
 fn valid_inspection() -> serde_json::Value {
@@ -337,7 +370,8 @@ fn marker_families_on_the_server() {
     }
     kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("valid", &full)));
     let got: serde_json::Value =
-        serde_json::from_str(&kubectl_ok(&["get", "inspection", "valid", "-n", &ns, "-o", "json"], None)).expect("json");
+        serde_json::from_str(&kubectl_ok(&["get", "inspection", "valid", "-n", &ns, "-o", "json"], None))
+            .expect("json");
     let spec = &got["spec"];
     // Defaults the server filled in, from both spellings.
     assert_eq!(spec["replicas"], json!(3));
@@ -366,7 +400,11 @@ fn marker_families_on_the_server() {
         ("list-set", json!({"ports": [80, 80]}), "spec.ports[1]: Duplicate value: 80"),
         ("items-pattern", json!({"hosts": ["Web"]}), "in body should match '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'"),
         ("min-properties", json!({"labels": {}}), "spec.labels in body should have at least 1 properties"),
-        ("max-properties", json!({"labels": {"a": "b", "c": "d", "e": "f", "g": "h"}}), "spec.labels in body should have at most 3 properties"),
+        (
+            "max-properties",
+            json!({"labels": {"a": "b", "c": "d", "e": "f", "g": "h"}}),
+            "spec.labels in body should have at most 3 properties",
+        ),
         ("list-map", json!({"checks": [{"name": "a"}, {"name": "a"}]}), "spec.checks[1]: Duplicate value"),
         ("format", json!({"due": "yesterday"}), "spec.due in body must be of type date-time"),
         ("type-min-properties", json!({"limits": {}}), "spec.limits in body should have at least 1 properties"),
@@ -386,7 +424,9 @@ fn marker_families_on_the_server() {
         // kubegen's in-process validation agrees: same decision, same words.
         match kubegen::validate::validate_value(&Inspection::crd(), &object, None) {
             Ok(()) => failures.push(format!("{name}: the server rejects it, Validate accepts it")),
-            Err(v) if !v.to_string().contains(message) => failures.push(format!("{name}: Validate says `{v}`, the server `{message}`")),
+            Err(v) if !v.to_string().contains(message) => {
+                failures.push(format!("{name}: Validate says `{v}`, the server `{message}`"))
+            }
             Err(_) => {}
         }
     }
@@ -394,12 +434,18 @@ fn marker_families_on_the_server() {
     if let Err(v) = kubegen::validate::validate_value(&Inspection::crd(), &valid, None) {
         failures.push(format!("valid: the server accepts it, Validate says {v}"));
     }
-    let err = kubectl_err(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))));
+    let err = kubectl_err(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))),
+    );
     if !err.contains("spec.reviewer: Required value") {
         failures.push(format!("required: {err}"));
     }
-    let missing: serde_json::Value = serde_json::from_str(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))).expect("json");
-    if !kubegen::validate::validate_value(&Inspection::crd(), &missing, None).is_err_and(|v| v.to_string().contains("spec.reviewer: Required value")) {
+    let missing: serde_json::Value =
+        serde_json::from_str(&inspection("required", &json!({"inspector": "insp", "ports": [1]}))).expect("json");
+    if !kubegen::validate::validate_value(&Inspection::crd(), &missing, None)
+        .is_err_and(|v| v.to_string().contains("spec.reviewer: Required value"))
+    {
         failures.push("required: Validate does not report spec.reviewer".into());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -415,19 +461,59 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     let ns = namespace("e2e-controller");
     let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "reconcile");
     controller::apply(&ns, &controller::foo("web", "web-deploy", 2));
-    controller::eventually(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
-    let owner = kubectl_ok(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}/{.metadata.ownerReferences[0].controller}"], None);
+    controller::eventually(
+        &["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "2",
+        WAIT,
+    );
+    let owner = kubectl_ok(
+        &[
+            "get",
+            "deployment",
+            "web-deploy",
+            "-n",
+            &ns,
+            "-o",
+            "jsonpath={.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}/{.metadata.ownerReferences[0].controller}",
+        ],
+        None,
+    );
     assert_eq!(owner, "Foo/web/true");
-    let labels = kubectl_ok(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.template.metadata.labels.app}/{.spec.template.metadata.labels.controller}/{.spec.template.spec.containers[0].image}"], None);
+    let labels = kubectl_ok(
+        &[
+            "get",
+            "deployment",
+            "web-deploy",
+            "-n",
+            &ns,
+            "-o",
+            "jsonpath={.spec.template.metadata.labels.app}/{.spec.template.metadata.labels.controller}/{.spec.template.spec.containers[0].image}",
+        ],
+        None,
+    );
     assert_eq!(labels, "nginx/web/nginx:latest");
 
     // The Foo's replicas change: the Deployment follows.
     kubectl_ok(&["patch", "foo", "web", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":3}}"#], None);
-    controller::eventually(&["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "3", WAIT);
+    controller::eventually(
+        &["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "3",
+        WAIT,
+    );
 
     // The "kubelet" reports the pods available: the Foo's status follows.
     kubectl_ok(
-        &["patch", "deployment", "web-deploy", "-n", &ns, "--subresource=status", "--type=merge", "-p", r#"{"status":{"replicas":3,"readyReplicas":3,"availableReplicas":3}}"#],
+        &[
+            "patch",
+            "deployment",
+            "web-deploy",
+            "-n",
+            &ns,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            r#"{"status":{"replicas":3,"readyReplicas":3,"availableReplicas":3}}"#,
+        ],
         None,
     );
     controller::eventually(&["get", "foo", "web", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"], "3", WAIT);
@@ -436,12 +522,30 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     kubectl_ok(&["create", "deployment", "squatter", "-n", &ns, "--image=nginx"], None);
     controller::apply(&ns, &controller::foo("squat", "squatter", 1));
     controller::eventually(
-        &["get", "events", "-n", &ns, "--field-selector", "reason=ErrResourceExists,involvedObject.name=squat", "-o", "jsonpath={.items[0].message}"],
+        &[
+            "get",
+            "events",
+            "-n",
+            &ns,
+            "--field-selector",
+            "reason=ErrResourceExists,involvedObject.name=squat",
+            "-o",
+            "jsonpath={.items[0].message}",
+        ],
         "Resource \"squatter\" already exists and is not managed by Foo",
         WAIT,
     );
     controller::eventually(
-        &["get", "events", "-n", &ns, "--field-selector", "reason=Synced,involvedObject.name=web", "-o", "jsonpath={.items[0].message}"],
+        &[
+            "get",
+            "events",
+            "-n",
+            &ns,
+            "--field-selector",
+            "reason=Synced,involvedObject.name=web",
+            "-o",
+            "jsonpath={.items[0].message}",
+        ],
         "Foo synced successfully",
         WAIT,
     );
@@ -459,28 +563,60 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 fn leader_election_one_reconciles_and_the_other_takes_over() {
     let ns = namespace("e2e-leader");
-    let args = |id: &'static str| ["--namespace", "NS", "--leader-elect", "--leader-election-namespace", "NS", "--identity", id];
-    let with_ns = |a: [&'static str; 7]| a.iter().map(|s| if *s == "NS" { ns.clone() } else { s.to_string() }).collect::<Vec<_>>();
+    let args = |id: &'static str| {
+        ["--namespace", "NS", "--leader-elect", "--leader-election-namespace", "NS", "--identity", id]
+    };
+    let with_ns = |a: [&'static str; 7]| {
+        a.iter().map(|s| if *s == "NS" { ns.clone() } else { s.to_string() }).collect::<Vec<_>>()
+    };
     let a_args = with_ns(args("replica-a"));
     let b_args = with_ns(args("replica-b"));
-    let mut a = controller::start(&controller::default_kubeconfig(), &a_args.iter().map(String::as_str).collect::<Vec<_>>(), "leader-a");
-    controller::eventually(&["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"], "replica-a", WAIT);
-    let b = controller::start(&controller::default_kubeconfig(), &b_args.iter().map(String::as_str).collect::<Vec<_>>(), "leader-b");
+    let mut a = controller::start(
+        &controller::default_kubeconfig(),
+        &a_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "leader-a",
+    );
+    controller::eventually(
+        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
+        "replica-a",
+        WAIT,
+    );
+    let b = controller::start(
+        &controller::default_kubeconfig(),
+        &b_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "leader-b",
+    );
 
     controller::apply(&ns, &controller::foo("first", "first-deploy", 1));
-    controller::eventually(&["get", "deployment", "first-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "1", WAIT);
+    controller::eventually(
+        &["get", "deployment", "first-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "1",
+        WAIT,
+    );
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert!(a.logs().contains("became leader"), "{}", a.logs());
-    assert!(!b.logs().contains("became leader") && !b.logs().contains("cache synced"), "the follower does not start its controllers:\n{}", b.logs());
+    assert!(
+        !b.logs().contains("became leader") && !b.logs().contains("cache synced"),
+        "the follower does not start its controllers:\n{}",
+        b.logs()
+    );
 
     // The leader dies without releasing the lease: the follower takes over once it expires.
     let killed = std::time::Instant::now();
     a.kill();
-    controller::eventually(&["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"], "replica-b", std::time::Duration::from_secs(25));
+    controller::eventually(
+        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
+        "replica-b",
+        std::time::Duration::from_secs(25),
+    );
     let took = killed.elapsed();
     assert!(took <= std::time::Duration::from_secs(15 + 2 + 3), "takeover took {took:?}");
     controller::apply(&ns, &controller::foo("second", "second-deploy", 2));
-    controller::eventually(&["get", "deployment", "second-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
+    controller::eventually(
+        &["get", "deployment", "second-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "2",
+        WAIT,
+    );
     assert!(b.logs().contains("became leader"), "{}", b.logs());
     eprintln!("takeover after {took:?}");
 }
@@ -494,19 +630,50 @@ fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     // The controller acts as its ServiceAccount (impersonated: this server runs no token
     // controller), with only the ClusterRole from role.yaml.
     let admin = std::fs::read_to_string(cluster::kubeconfig()).expect("kubeconfig");
-    let as_sa = admin.replacen("    token:", "    as: system:serviceaccount:kubegen-system:kubegen-controller-manager\n    token:", 1);
+    let as_sa = admin.replacen(
+        "    token:",
+        "    as: system:serviceaccount:kubegen-system:kubegen-controller-manager\n    token:",
+        1,
+    );
     let path = std::env::temp_dir().join(format!("kubegen-e2e-sa-{}.kubeconfig", std::process::id()));
     std::fs::write(&path, as_sa).expect("write kubeconfig");
     let running = controller::start(&path, &["--leader-elect", "--leader-election-namespace", &ns], "rbac");
     controller::apply(&ns, &controller::foo("restricted", "restricted-deploy", 2));
-    controller::eventually(&["get", "deployment", "restricted-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", WAIT);
+    controller::eventually(
+        &["get", "deployment", "restricted-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "2",
+        WAIT,
+    );
     kubectl_ok(
-        &["patch", "deployment", "restricted-deploy", "-n", &ns, "--subresource=status", "--type=merge", "-p", r#"{"status":{"replicas":2,"readyReplicas":2,"availableReplicas":2}}"#],
+        &[
+            "patch",
+            "deployment",
+            "restricted-deploy",
+            "-n",
+            &ns,
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            r#"{"status":{"replicas":2,"readyReplicas":2,"availableReplicas":2}}"#,
+        ],
         None,
     );
-    controller::eventually(&["get", "foo", "restricted", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"], "2", WAIT);
     controller::eventually(
-        &["get", "events", "-n", &ns, "--field-selector", "reason=Synced,involvedObject.name=restricted", "-o", "jsonpath={.items[0].reason}"],
+        &["get", "foo", "restricted", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"],
+        "2",
+        WAIT,
+    );
+    controller::eventually(
+        &[
+            "get",
+            "events",
+            "-n",
+            &ns,
+            "--field-selector",
+            "reason=Synced,involvedObject.name=restricted",
+            "-o",
+            "jsonpath={.items[0].reason}",
+        ],
         "Synced",
         WAIT,
     );
@@ -523,7 +690,8 @@ fn restart_apiserver(down_for: std::time::Duration) {
     let pid_file = run_dir.join("kube-apiserver.pid");
     let pid: u32 = std::fs::read_to_string(&pid_file).expect("pid file").trim().parse().expect("pid");
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).expect("cmdline");
-    let args: Vec<String> = cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let args: Vec<String> =
+        cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
     std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
     while std::path::Path::new(&format!("/proc/{pid}")).exists() {
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -555,14 +723,26 @@ fn zz_foo_controller_survives_an_api_server_restart() {
     let ns = namespace("e2e-restart");
     let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "restart");
     controller::apply(&ns, &controller::foo("before", "before-deploy", 1));
-    controller::eventually(&["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "1", WAIT);
+    controller::eventually(
+        &["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "1",
+        WAIT,
+    );
 
     restart_apiserver(std::time::Duration::from_secs(5));
 
     // Reconnected without a restart of its own: new and changed Foos converge.
     controller::apply(&ns, &controller::foo("after", "after-deploy", 2));
     kubectl_ok(&["patch", "foo", "before", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":4}}"#], None);
-    controller::eventually(&["get", "deployment", "after-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "2", std::time::Duration::from_secs(60));
-    controller::eventually(&["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"], "4", std::time::Duration::from_secs(60));
+    controller::eventually(
+        &["get", "deployment", "after-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "2",
+        std::time::Duration::from_secs(60),
+    );
+    controller::eventually(
+        &["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
+        "4",
+        std::time::Duration::from_secs(60),
+    );
     assert!(running.logs().contains("cache synced"));
 }

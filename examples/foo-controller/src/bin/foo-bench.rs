@@ -61,17 +61,22 @@ fn peak_rss_kib() -> u64 {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let kc = Kubeconfig::read_from(&args.kubeconfig)?;
-    let client = kube::Client::try_from(kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default()).await?)?;
+    let client =
+        kube::Client::try_from(kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default()).await?)?;
     let ns = format!("bench-{}-{}", args.mode, std::process::id());
     let namespaces: Api<Namespace> = Api::all(client.clone());
     namespaces
-        .create(&PostParams::default(), &Namespace { metadata: ObjectMeta { name: Some(ns.clone()), ..Default::default() }, ..Default::default() })
+        .create(
+            &PostParams::default(),
+            &Namespace { metadata: ObjectMeta { name: Some(ns.clone()), ..Default::default() }, ..Default::default() },
+        )
         .await?;
     let timed = Arc::new(Timed { inner: FooReconciler::new(client.clone()), samples: Mutex::default() });
 
     let stop = match args.mode.as_str() {
         "host" => {
-            let manager = Manager::new(client.clone()).add(controller(client.clone(), Some(&ns)).concurrency(args.concurrency), timed.clone());
+            let manager = Manager::new(client.clone())
+                .add(controller(client.clone(), Some(&ns)).concurrency(args.concurrency), timed.clone());
             let stop = manager.stop_handle();
             tokio::spawn(manager.run());
             Some(stop)
@@ -123,7 +128,10 @@ async fn main() -> anyhow::Result<()> {
         .map(|i| {
             let foos = foos.clone();
             async move {
-                let foo = Foo::new(&format!("foo-{i}"), FooSpec { deployment_name: format!("deploy-{i}"), replicas: Some(1) });
+                let foo = Foo::new(
+                    &format!("foo-{i}"),
+                    FooSpec { deployment_name: format!("deploy-{i}"), replicas: Some(1) },
+                );
                 foos.create(&PostParams::default(), &foo).await
             }
         })
@@ -141,7 +149,12 @@ async fn main() -> anyhow::Result<()> {
     let elapsed = start.elapsed();
     let mut samples = timed.samples.lock().unwrap_or_else(|e| e.into_inner()).clone();
     samples.sort();
-    let pct = |p: f64| samples.get(((samples.len() as f64 * p) as usize).min(samples.len().saturating_sub(1))).copied().unwrap_or_default();
+    let pct = |p: f64| {
+        samples
+            .get(((samples.len() as f64 * p) as usize).min(samples.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
     println!(
         "mode={} foos={} seconds={:.2} objects_per_second={:.1} reconciles={} p50_ms={:.2} p99_ms={:.2} peak_rss_mib={:.1}",
         args.mode,
