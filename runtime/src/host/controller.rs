@@ -28,6 +28,44 @@ pub trait Reconciler<K>: Send + Sync + 'static {
     type Error: std::error::Error + Send + Sync + 'static;
 
     fn reconcile(&self, object: Arc<K>) -> impl Future<Output = Result<Action, Self::Error>> + Send;
+
+    /// Releases what the object holds outside the cluster before it is deleted. Runs
+    /// only for controllers built [`Controller::with_finalizer`]: the host adds the
+    /// finalizer before the first reconcile and removes it once this succeeds.
+    fn cleanup(&self, object: Arc<K>) -> impl Future<Output = Result<Action, Self::Error>> + Send {
+        let _ = object;
+        async { Ok(Action::await_change()) }
+    }
+}
+
+/// An `Api` for one object of a kind, whatever its scope (finalizers patch the object).
+pub trait ScopedApi {
+    fn api_for<K: Resource<Scope = Self, DynamicType = ()>>(client: kube::Client, namespace: Option<&str>) -> Api<K>
+    where
+        Self: Sized;
+}
+
+impl ScopedApi for k8s_openapi::NamespaceResourceScope {
+    fn api_for<K: Resource<Scope = Self, DynamicType = ()>>(client: kube::Client, namespace: Option<&str>) -> Api<K> {
+        Api::namespaced(client, namespace.unwrap_or("default"))
+    }
+}
+
+impl ScopedApi for k8s_openapi::ClusterResourceScope {
+    fn api_for<K: Resource<Scope = Self, DynamicType = ()>>(client: kube::Client, _: Option<&str>) -> Api<K> {
+        Api::all(client)
+    }
+}
+
+type ApiFor<K> = Arc<dyn Fn(&K) -> Api<K> + Send + Sync>;
+
+/// Why a reconcile failed: the reconciler's error, or the finalizer's bookkeeping.
+#[derive(Debug, thiserror::Error)]
+pub enum ReconcileError<E: std::error::Error + 'static> {
+    #[error(transparent)]
+    Reconciler(E),
+    #[error("finalizer: {0}")]
+    Finalizer(Box<kube::runtime::finalizer::Error<E>>),
 }
 
 type Relation<K> = Box<dyn FnOnce(RuntimeController<K>) -> RuntimeController<K> + Send>;
@@ -39,11 +77,18 @@ pub struct Controller<K: Watched> {
     relations: Vec<Relation<K>>,
     concurrency: u16,
     retry: RetryPolicy,
+    finalizer: Option<(String, ApiFor<K>)>,
 }
 
 /// The bounds kube-runtime puts on a watched kind.
-pub trait Watched: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static {}
-impl<T: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static> Watched for T {}
+pub trait Watched:
+    Resource<DynamicType = ()> + Clone + DeserializeOwned + serde::Serialize + Debug + Send + Sync + 'static
+{
+}
+impl<T: Resource<DynamicType = ()> + Clone + DeserializeOwned + serde::Serialize + Debug + Send + Sync + 'static>
+    Watched for T
+{
+}
 
 impl<K: Watched> Controller<K> {
     /// A controller for the objects of `api` (one namespace or all).
@@ -54,7 +99,23 @@ impl<K: Watched> Controller<K> {
             relations: Vec::new(),
             concurrency: 1,
             retry: RetryPolicy::default(),
+            finalizer: None,
         }
+    }
+
+    /// Guards every object with the finalizer `name`: [`Reconciler::cleanup`] runs
+    /// before the object goes, and the object stays until it succeeds.
+    pub fn with_finalizer(mut self, name: &str) -> Self
+    where
+        K::Scope: ScopedApi,
+        K: Resource<DynamicType = ()>,
+    {
+        let client = self.api.clone().into_client();
+        let api_for: ApiFor<K> = Arc::new(move |obj: &K| {
+            <K::Scope as ScopedApi>::api_for::<K>(client.clone(), obj.meta().namespace.as_deref())
+        });
+        self.finalizer = Some((name.to_string(), api_for));
+        self
     }
 
     /// The name in metrics and logs; the kind, lowercased, by default.
@@ -132,7 +193,13 @@ impl<K: Watched> Controller<K> {
             }
         });
 
-        let ctx = Arc::new(Ctx { name: self.name.clone(), reconciler, limiter: RateLimiter::new(self.retry), metrics });
+        let ctx = Arc::new(Ctx {
+            name: self.name.clone(),
+            reconciler,
+            limiter: RateLimiter::new(self.retry),
+            metrics,
+            finalizer: self.finalizer,
+        });
         c.run(reconcile::<K, R>, error_policy::<K, R>, ctx)
             .for_each(|result| {
                 if let Err(e) = result {
@@ -144,18 +211,22 @@ impl<K: Watched> Controller<K> {
     }
 }
 
-struct Ctx<R> {
+struct Ctx<K: Watched, R> {
     name: String,
     reconciler: Arc<R>,
     limiter: RateLimiter,
     metrics: Arc<Metrics>,
+    finalizer: Option<(String, ApiFor<K>)>,
 }
 
 fn key<K: Resource<DynamicType = ()>>(obj: &K) -> String {
     ObjectRef::from_obj(obj).to_string()
 }
 
-async fn reconcile<K: Watched, R: Reconciler<K>>(obj: Arc<K>, ctx: Arc<Ctx<R>>) -> Result<Action, R::Error> {
+async fn reconcile<K: Watched, R: Reconciler<K>>(
+    obj: Arc<K>,
+    ctx: Arc<Ctx<K, R>>,
+) -> Result<Action, ReconcileError<R::Error>> {
     let span = tracing::info_span!(
         "reconcile",
         controller = %ctx.name,
@@ -165,7 +236,22 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(obj: Arc<K>, ctx: Arc<Ctx<R>>) 
     let key = key(obj.as_ref());
     ctx.metrics.started(&ctx.name);
     let start = Instant::now();
-    let result = ctx.reconciler.reconcile(obj).instrument(span).await;
+    let result = match &ctx.finalizer {
+        None => ctx.reconciler.reconcile(obj).instrument(span).await.map_err(ReconcileError::Reconciler),
+        Some((name, api_for)) => {
+            let api = api_for(obj.as_ref());
+            let reconciler = ctx.reconciler.clone();
+            kube::runtime::finalizer(&api, name, obj, |event| async move {
+                match event {
+                    kube::runtime::finalizer::Event::Apply(o) => reconciler.reconcile(o).await,
+                    kube::runtime::finalizer::Event::Cleanup(o) => reconciler.cleanup(o).await,
+                }
+            })
+            .instrument(span)
+            .await
+            .map_err(|e| ReconcileError::Finalizer(Box::new(e)))
+        }
+    };
     let outcome = if result.is_ok() { "success" } else { "error" };
     ctx.metrics.finished(&ctx.name, outcome, start.elapsed().as_secs_f64());
     if result.is_ok() {
@@ -174,7 +260,11 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(obj: Arc<K>, ctx: Arc<Ctx<R>>) 
     result
 }
 
-fn error_policy<K: Watched, R: Reconciler<K>>(obj: Arc<K>, error: &R::Error, ctx: Arc<Ctx<R>>) -> Action {
+fn error_policy<K: Watched, R: Reconciler<K>>(
+    obj: Arc<K>,
+    error: &ReconcileError<R::Error>,
+    ctx: Arc<Ctx<K, R>>,
+) -> Action {
     let key = key(obj.as_ref());
     let delay = ctx.limiter.when(&key);
     ctx.metrics.retried(&ctx.name);

@@ -13,7 +13,7 @@ mod metrics;
 mod probes;
 mod retry;
 
-pub use controller::{Controller, Reconciler, Watched};
+pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched};
 pub use helpers::{Events, apply, controller_owner_ref, patch_status};
 pub use kube::runtime::controller::Action;
 pub use kube::runtime::finalizer::{Event as FinalizerEvent, finalizer};

@@ -746,3 +746,58 @@ fn zz_foo_controller_survives_an_api_server_restart() {
     );
     assert!(running.logs().contains("cache synced"));
 }
+
+struct CleanupRecorder {
+    cleaned: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl kubegen::host::Reconciler<sample::Sample> for CleanupRecorder {
+    type Error = kube::Error;
+
+    async fn reconcile(&self, _: std::sync::Arc<sample::Sample>) -> Result<kubegen::host::Action, kube::Error> {
+        Ok(kubegen::host::Action::await_change())
+    }
+
+    async fn cleanup(&self, obj: std::sync::Arc<sample::Sample>) -> Result<kubegen::host::Action, kube::Error> {
+        use kube::ResourceExt;
+        self.cleaned.lock().unwrap().push(obj.name_any());
+        Ok(kubegen::host::Action::await_change())
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn finalizer_runs_cleanup_before_the_object_goes() {
+    let ns = namespace("e2e-finalizer");
+    let client = cluster::client().await;
+    let cleaned = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reconciler = std::sync::Arc::new(CleanupRecorder { cleaned: cleaned.clone() });
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    let manager = kubegen::host::Manager::new(client.clone())
+        .add(kubegen::host::Controller::new(samples.clone()).with_finalizer("kubegen.dev/cleanup"), reconciler);
+    let stop = manager.stop_handle();
+    let running = tokio::spawn(manager.run());
+
+    kubectl_ok(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {name: guarded}\ntestString: x\n"),
+    );
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let s = samples.get("guarded").await.expect("get");
+        if s.metadata.finalizers.unwrap_or_default().contains(&"kubegen.dev/cleanup".to_string()) {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "finalizer never added");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    samples.delete("guarded", &Default::default()).await.expect("delete");
+    let deadline = std::time::Instant::now() + WAIT;
+    while samples.get_opt("guarded").await.expect("get").is_some() {
+        assert!(std::time::Instant::now() < deadline, "object never went away");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert_eq!(*cleaned.lock().unwrap(), ["guarded"]);
+    stop.trigger();
+    running.await.expect("join").expect("manager stops cleanly");
+}
