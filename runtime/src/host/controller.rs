@@ -168,6 +168,10 @@ impl<K: Watched> Controller<K> {
         for relation in self.relations {
             c = relation(c);
         }
+        // Watches come back within 5 s of the API server (kube-runtime's default climbs to
+        // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
+        // 5 s, jittered, reset after a minute of health.
+        c = c.trigger_backoff(super::retry::WatchBackoff::default());
         c = c.graceful_shutdown_on(shutdown);
 
         let store = c.store();

@@ -79,6 +79,41 @@ impl RateLimiter {
     }
 }
 
+/// How a controller's watches reconnect after errors: 200 ms doubling to 5 s, reset
+/// when a watch works again. kube-runtime's default climbs to 30 s, which left a
+/// controller deaf for up to a minute after a few seconds of API server outage.
+#[derive(Debug, Clone)]
+pub struct WatchBackoff {
+    next: Duration,
+}
+
+impl WatchBackoff {
+    const MIN: Duration = Duration::from_millis(200);
+    const MAX: Duration = Duration::from_secs(5);
+}
+
+impl Default for WatchBackoff {
+    fn default() -> Self {
+        WatchBackoff { next: Self::MIN }
+    }
+}
+
+impl Iterator for WatchBackoff {
+    type Item = Duration;
+
+    fn next(&mut self) -> Option<Duration> {
+        let current = self.next;
+        self.next = (self.next * 2).min(Self::MAX);
+        Some(current)
+    }
+}
+
+impl kube::runtime::utils::Backoff for WatchBackoff {
+    fn reset(&mut self) {
+        self.next = Self::MIN;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +132,16 @@ mod tests {
         assert_eq!(r.when("a"), Duration::from_secs(1000));
         r.forget("a");
         assert_eq!(ms(r.when("a")), 5.0);
+    }
+
+    #[test]
+    fn watches_reconnect_within_five_seconds() {
+        use kube::runtime::utils::Backoff;
+        let mut b = WatchBackoff::default();
+        let delays: Vec<u64> = b.by_ref().take(7).map(|d| d.as_millis() as u64).collect();
+        assert_eq!(delays, [200, 400, 800, 1600, 3200, 5000, 5000]);
+        b.reset();
+        assert_eq!(b.next(), Some(Duration::from_millis(200)));
     }
 
     #[test]

@@ -679,7 +679,11 @@ fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     );
     // An RBAC denial names the user: `User "system:serviceaccount:..." cannot ...`.
     let logs = running.logs();
-    assert!(!logs.contains("kubegen-controller-manager\\\" cannot") && !logs.contains("kubegen-controller-manager\" cannot"), "{logs}");
+    assert!(
+        !logs.contains("kubegen-controller-manager\\\" cannot")
+            && !logs.contains("kubegen-controller-manager\" cannot"),
+        "{logs}"
+    );
     let _ = std::fs::remove_file(path);
 }
 
@@ -693,7 +697,8 @@ fn restart_apiserver(down_for: std::time::Duration) {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).expect("cmdline");
     let args: Vec<String> =
         cmdline.split(|b| *b == 0).filter(|a| !a.is_empty()).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-    std::process::Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
+    // SIGKILL: a graceful stop would keep watches open for up to a minute first.
+    std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().expect("kill");
     while std::path::Path::new(&format!("/proc/{pid}")).exists() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
