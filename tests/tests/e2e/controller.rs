@@ -77,6 +77,11 @@ pub fn eventually(args: &[&str], want: &str, within: Duration) -> String {
     panic!("kubectl {} printed {last:?}, not {want:?}, within {within:?}", args.join(" "));
 }
 
+/// Waits until Deployment `name` in `ns` asks for `want` replicas.
+pub fn wait_for_replicas(ns: &str, name: &str, want: &str, within: Duration) {
+    eventually(&["get", "deployment", name, "-n", ns, "-o", "jsonpath={.spec.replicas}"], want, within);
+}
+
 pub fn foo(name: &str, deployment: &str, replicas: i32) -> String {
     format!(
         "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {{deploymentName: {deployment}, replicas: {replicas}}}\n"

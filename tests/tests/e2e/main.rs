@@ -461,11 +461,7 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     let ns = namespace("e2e-controller");
     let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "reconcile");
     controller::apply(&ns, &controller::foo("web", "web-deploy", 2));
-    controller::eventually(
-        &["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "2",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "web-deploy", "2", WAIT);
     let owner = kubectl_ok(
         &[
             "get",
@@ -495,11 +491,7 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
 
     // The Foo's replicas change: the Deployment follows.
     kubectl_ok(&["patch", "foo", "web", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":3}}"#], None);
-    controller::eventually(
-        &["get", "deployment", "web-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "3",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "web-deploy", "3", WAIT);
 
     // The "kubelet" reports the pods available: the Foo's status follows.
     kubectl_ok(
@@ -588,11 +580,7 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
     );
 
     controller::apply(&ns, &controller::foo("first", "first-deploy", 1));
-    controller::eventually(
-        &["get", "deployment", "first-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "1",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "first-deploy", "1", WAIT);
     std::thread::sleep(std::time::Duration::from_secs(2));
     assert!(a.logs().contains("became leader"), "{}", a.logs());
     assert!(
@@ -612,11 +600,7 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
     let took = killed.elapsed();
     assert!(took <= std::time::Duration::from_secs(15 + 2 + 3), "takeover took {took:?}");
     controller::apply(&ns, &controller::foo("second", "second-deploy", 2));
-    controller::eventually(
-        &["get", "deployment", "second-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "2",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "second-deploy", "2", WAIT);
     assert!(b.logs().contains("became leader"), "{}", b.logs());
     eprintln!("takeover after {took:?}");
 }
@@ -639,11 +623,7 @@ fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     std::fs::write(&path, as_sa).expect("write kubeconfig");
     let running = controller::start(&path, &["--leader-elect", "--leader-election-namespace", &ns], "rbac");
     controller::apply(&ns, &controller::foo("restricted", "restricted-deploy", 2));
-    controller::eventually(
-        &["get", "deployment", "restricted-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "2",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "restricted-deploy", "2", WAIT);
     kubectl_ok(
         &[
             "patch",
@@ -729,27 +709,15 @@ fn zz_foo_controller_survives_an_api_server_restart() {
     let ns = namespace("e2e-restart");
     let running = controller::start(&controller::default_kubeconfig(), &["--namespace", &ns], "restart");
     controller::apply(&ns, &controller::foo("before", "before-deploy", 1));
-    controller::eventually(
-        &["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "1",
-        WAIT,
-    );
+    controller::wait_for_replicas(&ns, "before-deploy", "1", WAIT);
 
     restart_apiserver(std::time::Duration::from_secs(5));
 
     // Reconnected without a restart of its own: new and changed Foos converge.
     controller::apply(&ns, &controller::foo("after", "after-deploy", 2));
     kubectl_ok(&["patch", "foo", "before", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"replicas":4}}"#], None);
-    controller::eventually(
-        &["get", "deployment", "after-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "2",
-        std::time::Duration::from_secs(60),
-    );
-    controller::eventually(
-        &["get", "deployment", "before-deploy", "-n", &ns, "-o", "jsonpath={.spec.replicas}"],
-        "4",
-        std::time::Duration::from_secs(60),
-    );
+    controller::wait_for_replicas(&ns, "after-deploy", "2", std::time::Duration::from_secs(60));
+    controller::wait_for_replicas(&ns, "before-deploy", "4", std::time::Duration::from_secs(60));
     assert!(running.logs().contains("cache synced"));
 }
 
