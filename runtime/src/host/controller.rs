@@ -1,6 +1,8 @@
-//! One controller: kube-runtime's `Controller` (watches, a store, `owns`/`watches`
-//! relations, never two reconciles of one object at once) plus what it leaves to every
-//! user — rate-limited retries, metrics and a span per reconcile.
+//! One controller: kube-runtime's watchers, store, trigger mappers and `applier` (its
+//! scheduler never runs two reconciles of one object at once) — the parts its
+//! `Controller` assembles, assembled here so the host sees what enters the queue — plus
+//! what kube-runtime leaves to every user: rate-limited retries, metrics (queue depth
+//! included) and a span per reconcile.
 
 use std::fmt::Debug;
 use std::future::Future;
@@ -8,18 +10,24 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use futures::StreamExt;
+use futures::stream::BoxStream;
+use futures::{StreamExt, TryStreamExt};
 use kube::api::Api;
-use kube::runtime::controller::{Action, Config as RuntimeConfig, Controller as RuntimeController};
-use kube::runtime::reflector::ObjectRef;
-use kube::runtime::watcher;
+use kube::runtime::controller::{
+    Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileRequest, applier, trigger_owners, trigger_self,
+    trigger_with,
+};
+use kube::runtime::reflector::{self, ObjectRef};
+use kube::runtime::utils::{CancelableJoinHandle, StreamBackoff};
+use kube::runtime::{WatchStreamExt, watcher};
 use kube::{Resource, ResourceExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
 use super::metrics::Metrics;
 use super::probes::Health;
-use super::retry::{RateLimiter, RetryPolicy};
+use super::queue::{Key, Queue};
+use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
 
 /// Acts on one object: make the world match it, report what you did. Called again
 /// when the object or anything it owns or watches changes (level-triggered: the call
@@ -68,7 +76,10 @@ pub enum ReconcileError<E: std::error::Error + 'static> {
     Finalizer(Box<kube::runtime::finalizer::Error<E>>),
 }
 
-type Relation<K> = Box<dyn FnOnce(RuntimeController<K>) -> RuntimeController<K> + Send>;
+/// A stream of objects to reconcile, from one watch.
+type Trigger<K> = BoxStream<'static, Result<ReconcileRequest<K>, watcher::Error>>;
+/// Opens a relation's watch when the controller starts.
+type Relation<K> = Box<dyn FnOnce() -> Trigger<K> + Send>;
 
 /// A controller for kind `K`, built up and then handed to a [`super::Manager`].
 pub struct Controller<K: Watched> {
@@ -127,7 +138,13 @@ impl<K: Watched> Controller<K> {
     /// A change to a `C` that `K` controls (its controller owner reference) reconciles
     /// the owner.
     pub fn owns<C: Watched>(mut self, api: Api<C>) -> Self {
-        self.relations.push(Box::new(move |c| c.owns(api, watcher::Config::default())));
+        self.relations.push(Box::new(move || {
+            // Metadata only, as kube-runtime's own `owns`; its replacement wants an
+            // `Api<PartialObjectMeta<C>>`, which cannot be made from the caller's `Api<C>`.
+            #[allow(deprecated)]
+            let children = kube::runtime::metadata_watcher(api, watcher::Config::default());
+            trigger_owners(children.touched_objects(), (), ()).boxed()
+        }));
         self
     }
 
@@ -138,7 +155,9 @@ impl<K: Watched> Controller<K> {
         I: IntoIterator<Item = ObjectRef<K>> + 'static,
         I::IntoIter: Send,
     {
-        self.relations.push(Box::new(move |c| c.watches(api, watcher::Config::default(), mapper)));
+        self.relations.push(Box::new(move || {
+            trigger_with(watcher(api, watcher::Config::default()).touched_objects(), mapper).boxed()
+        }));
         self
     }
 
@@ -163,18 +182,29 @@ impl<K: Watched> Controller<K> {
     ) where
         K::DynamicType: Debug + Unpin,
     {
-        let mut c = RuntimeController::new(self.api, watcher::Config::default())
-            .with_config(RuntimeConfig::default().concurrency(self.concurrency));
+        let (store, writer) = reflector::store();
+        let mut triggers = futures::stream::SelectAll::new();
+        triggers.push(
+            trigger_self(
+                reflector::reflector(writer, watcher(self.api, watcher::Config::default())).applied_objects(),
+                (),
+            )
+            .boxed(),
+        );
         for relation in self.relations {
-            c = relation(c);
+            triggers.push(relation());
         }
+        let queue = Arc::new(Queue::new(&self.name, metrics.clone()));
+        let entering = queue.clone();
         // Watches come back within 5 s of the API server (kube-runtime's default climbs to
         // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
-        // 5 s, jittered, reset after a minute of health.
-        c = c.trigger_backoff(super::retry::WatchBackoff::default());
-        c = c.graceful_shutdown_on(shutdown);
+        // 5 s, jittered, reset after a minute of health. Shutdown closes the queue's input;
+        // the applier then finishes what runs and ends.
+        let requests = StreamBackoff::new(triggers, WatchBackoff::default())
+            .take_until(shutdown)
+            .inspect_ok(move |request: &ReconcileRequest<K>| entering.add(key_of(&request.obj_ref)));
 
-        let store = c.store();
+        let readiness = store.clone();
         health.unsynced.fetch_add(1, Ordering::SeqCst);
         let synced = health.clone();
         tokio::spawn(async move {
@@ -182,7 +212,7 @@ impl<K: Watched> Controller<K> {
             // (its DelayedInit keeps one waker), and the controller waits on it itself:
             // ask again until the answer is there.
             loop {
-                match tokio::time::timeout(std::time::Duration::from_millis(200), store.wait_until_ready()).await {
+                match tokio::time::timeout(std::time::Duration::from_millis(200), readiness.wait_until_ready()).await {
                     Ok(Ok(())) => {
                         synced.unsynced.fetch_sub(1, Ordering::SeqCst);
                         tracing::info!("cache synced");
@@ -197,17 +227,32 @@ impl<K: Watched> Controller<K> {
             }
         });
 
+        metrics.configured(&self.name, self.concurrency);
         let ctx = Arc::new(Ctx {
             name: self.name.clone(),
             reconciler,
             limiter: RateLimiter::new(self.retry),
             metrics,
+            queue: queue.clone(),
             finalizer: self.finalizer,
         });
-        c.run(reconcile::<K, R>, error_policy::<K, R>, ctx)
+        // Each reconcile is a task of its own, as kube-runtime's `Controller::run` spawns them.
+        let spawn = |obj: Arc<K>, ctx: Arc<Ctx<K, R>>| {
+            CancelableJoinHandle::spawn(
+                reconcile::<K, R>(obj, ctx).in_current_span(),
+                &tokio::runtime::Handle::current(),
+            )
+        };
+        let config = RuntimeConfig::default().concurrency(self.concurrency);
+        applier(spawn, error_policy::<K, R>, ctx, store, requests, config)
             .for_each(|result| {
-                if let Err(e) = result {
-                    tracing::debug!(error = %e, "controller event");
+                match result {
+                    // The object left the cache before a worker took it: it waits no more.
+                    Err(RuntimeError::ObjectNotFound(gone)) => {
+                        queue.take(&(gone.namespace.clone(), gone.name.clone()));
+                    }
+                    Err(e) => tracing::debug!(error = %e, "controller event"),
+                    Ok(_) => {}
                 }
                 futures::future::ready(())
             })
@@ -215,11 +260,16 @@ impl<K: Watched> Controller<K> {
     }
 }
 
+fn key_of<K: Resource>(obj_ref: &ObjectRef<K>) -> Key {
+    (obj_ref.namespace.clone(), obj_ref.name.clone())
+}
+
 struct Ctx<K: Watched, R> {
     name: String,
     reconciler: Arc<R>,
     limiter: RateLimiter,
     metrics: Arc<Metrics>,
+    queue: Arc<Queue>,
     finalizer: Option<(String, ApiFor<K>)>,
 }
 
@@ -238,6 +288,7 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         name = %obj.name_any()
     );
     let key = key(obj.as_ref());
+    ctx.queue.take(&(obj.namespace(), obj.name_any()));
     ctx.metrics.started(&ctx.name);
     let start = Instant::now();
     let result = match &ctx.finalizer {

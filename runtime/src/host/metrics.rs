@@ -1,6 +1,6 @@
-//! Prometheus metrics of the reconciler host, in the names controller-runtime uses
-//! (`controller_runtime_reconcile_total{controller,result}`, ...), so existing
-//! dashboards and alerts work.
+//! Prometheus metrics of the reconciler host, in the names and labels controller-runtime
+//! uses (`controller_runtime_reconcile_total{controller,result}`,
+//! `workqueue_depth{name,controller}`, ...), so existing dashboards and alerts work.
 
 use std::sync::Mutex;
 
@@ -11,35 +11,64 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
 type Labels = Vec<(String, String)>;
+type Histograms = Family<Labels, Histogram, fn() -> Histogram>;
 
 pub struct Metrics {
     registry: Mutex<Registry>,
     reconciles: Family<Labels, Counter>,
     errors: Family<Labels, Counter>,
-    retries: Family<Labels, Counter>,
     active: Family<Labels, Gauge>,
-    duration: Family<Labels, Histogram>,
+    max_concurrent: Family<Labels, Gauge>,
+    duration: Histograms,
+    depth: Family<Labels, Gauge>,
+    adds: Family<Labels, Counter>,
+    retries: Family<Labels, Counter>,
+    queue_duration: Histograms,
+}
+
+/// controller-runtime's reconcile-time buckets: 5 ms doubling.
+fn reconcile_buckets() -> Histogram {
+    Histogram::new(exponential_buckets(0.005, 2.0, 16))
+}
+
+/// client-go's work queue buckets: 10 ns to 1000 s, by tens.
+fn queue_buckets() -> Histogram {
+    Histogram::new(exponential_buckets(1e-8, 10.0, 12))
 }
 
 impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::default();
-        let reconciles = Family::<Labels, Counter>::default();
-        let errors = Family::<Labels, Counter>::default();
-        let retries = Family::<Labels, Counter>::default();
-        let active = Family::<Labels, Gauge>::default();
-        let duration =
-            Family::<Labels, Histogram>::new_with_constructor(|| Histogram::new(exponential_buckets(0.005, 2.0, 16)));
-        registry.register("controller_runtime_reconcile", "Reconciles by controller and result", reconciles.clone());
-        registry.register("controller_runtime_reconcile_errors", "Reconciles that returned an error", errors.clone());
-        registry.register("workqueue_retries", "Objects requeued after an error", retries.clone());
+        let m = Metrics {
+            registry: Mutex::new(Registry::default()),
+            reconciles: Family::default(),
+            errors: Family::default(),
+            active: Family::default(),
+            max_concurrent: Family::default(),
+            duration: Family::new_with_constructor(reconcile_buckets),
+            depth: Family::default(),
+            adds: Family::default(),
+            retries: Family::default(),
+            queue_duration: Family::new_with_constructor(queue_buckets),
+        };
+        registry.register("controller_runtime_reconcile", "Reconciles by controller and result", m.reconciles.clone());
+        registry.register("controller_runtime_reconcile_errors", "Reconciles that returned an error", m.errors.clone());
+        registry.register("controller_runtime_active_workers", "Reconciles running now", m.active.clone());
         registry.register(
-            "controller_runtime_active_workers",
-            "Reconciles running now (the work in flight)",
-            active.clone(),
+            "controller_runtime_max_concurrent_reconciles",
+            "Reconciles a controller runs at once at most",
+            m.max_concurrent.clone(),
         );
-        registry.register("controller_runtime_reconcile_time_seconds", "Time per reconcile", duration.clone());
-        Metrics { registry: Mutex::new(registry), reconciles, errors, retries, active, duration }
+        registry.register("controller_runtime_reconcile_time_seconds", "Time per reconcile", m.duration.clone());
+        registry.register("workqueue_depth", "Objects waiting for a worker", m.depth.clone());
+        registry.register("workqueue_adds", "Objects added to the queue", m.adds.clone());
+        registry.register("workqueue_retries", "Objects requeued after an error", m.retries.clone());
+        registry.register(
+            "workqueue_queue_duration_seconds",
+            "Time an object waits in the queue before a worker takes it",
+            m.queue_duration.clone(),
+        );
+        Metrics { registry: Mutex::new(registry), ..m }
     }
 }
 
@@ -47,7 +76,16 @@ fn controller(name: &str) -> Labels {
     vec![("controller".into(), name.into())]
 }
 
+/// The work queue metrics carry the queue's name and its controller's (the same here).
+fn queue(name: &str) -> Labels {
+    vec![("name".into(), name.into()), ("controller".into(), name.into())]
+}
+
 impl Metrics {
+    pub(crate) fn configured(&self, name: &str, concurrency: u16) {
+        self.max_concurrent.get_or_create(&controller(name)).set(i64::from(concurrency));
+    }
+
     pub(crate) fn started(&self, name: &str) {
         self.active.get_or_create(&controller(name)).inc();
     }
@@ -64,14 +102,31 @@ impl Metrics {
     }
 
     pub(crate) fn retried(&self, name: &str) {
-        self.retries.get_or_create(&controller(name)).inc();
+        self.retries.get_or_create(&queue(name)).inc();
     }
 
-    /// Reconciles of `name` that ended with `result` (`success`, `requeue`, `error`).
+    pub(crate) fn queued(&self, name: &str, depth: usize) {
+        self.adds.get_or_create(&queue(name)).inc();
+        self.depth.get_or_create(&queue(name)).set(i64::try_from(depth).unwrap_or(i64::MAX));
+    }
+
+    pub(crate) fn dequeued(&self, name: &str, depth: usize, waited: Option<f64>) {
+        self.depth.get_or_create(&queue(name)).set(i64::try_from(depth).unwrap_or(i64::MAX));
+        if let Some(seconds) = waited {
+            self.queue_duration.get_or_create(&queue(name)).observe(seconds);
+        }
+    }
+
+    /// Reconciles of `name` that ended with `result` (`success`, `error`).
     pub fn reconciles(&self, name: &str, result: &str) -> u64 {
         let mut labels = controller(name);
         labels.push(("result".into(), result.into()));
         self.reconciles.get_or_create(&labels).get()
+    }
+
+    /// Objects of controller `name` waiting for a worker now.
+    pub fn queue_depth(&self, name: &str) -> i64 {
+        self.depth.get_or_create(&queue(name)).get()
     }
 
     /// The Prometheus text exposition of every metric.

@@ -11,6 +11,7 @@ mod leader;
 mod manager;
 mod metrics;
 mod probes;
+mod queue;
 mod retry;
 
 pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched};

@@ -38,6 +38,23 @@ impl Running {
         None
     }
 
+    /// `GET path` from the controller's probe server (its address is in its log).
+    pub fn probe(&self, path: &str) -> String {
+        use std::io::{Read, Write};
+        let logs = self.logs();
+        let addr = logs
+            .lines()
+            .find(|l| l.contains("serving /healthz"))
+            .and_then(|l| l.split("bound=").nth(1))
+            .map(|a| a.split_whitespace().next().unwrap_or_default().to_string())
+            .unwrap_or_else(|| panic!("no probe address in the log:\n{logs}"));
+        let mut stream = std::net::TcpStream::connect(&addr).expect("probe server");
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").expect("request");
+        let mut response = String::new();
+        stream.read_to_string(&mut response).expect("response");
+        response
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -544,6 +544,30 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     let logs = running.logs();
     assert!(!logs.contains("Forbidden"), "{logs}");
 
+    // Everything is reconciled: nothing waits in the queue, and the metrics say what ran.
+    assert!(running.probe("/readyz").ends_with("ok"));
+    let deadline = std::time::Instant::now() + WAIT;
+    let metrics = loop {
+        let metrics = running.probe("/metrics");
+        if metrics.contains(r#"workqueue_depth{name="foo",controller="foo"} 0"#) || std::time::Instant::now() > deadline
+        {
+            break metrics;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    for family in [
+        r#"workqueue_depth{name="foo",controller="foo"} 0"#,
+        r#"workqueue_adds_total{name="foo",controller="foo"} "#,
+        r#"workqueue_queue_duration_seconds_count{name="foo",controller="foo"} "#,
+        r#"controller_runtime_reconcile_total{controller="foo",result="success"} "#,
+        r#"controller_runtime_reconcile_time_seconds_count{controller="foo"} "#,
+        // sample-controller runs two workers.
+        r#"controller_runtime_max_concurrent_reconciles{controller="foo"} 2"#,
+        r#"workqueue_retries_total{name="foo",controller="foo"} "#,
+    ] {
+        assert!(metrics.contains(family), "{family} missing from /metrics:\n{metrics}");
+    }
+
     // SIGTERM: stop taking work, finish what runs, exit 0.
     let mut running = running;
     let status = running.terminate(std::time::Duration::from_secs(35)).expect("exits after SIGTERM");
@@ -602,7 +626,31 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
     controller::apply(&ns, &controller::foo("second", "second-deploy", 2));
     controller::wait_for_replicas(&ns, "second-deploy", "2", WAIT);
     assert!(b.logs().contains("became leader"), "{}", b.logs());
-    eprintln!("takeover after {took:?}");
+    eprintln!("takeover after a kill: {took:?}");
+
+    // A leader stopped with SIGTERM gives the lease up: the next candidate takes it at its
+    // next retry (2 s), not when the 15 s lease would have expired.
+    let c_args = with_ns(args("replica-c"));
+    let _c = controller::start(
+        &controller::default_kubeconfig(),
+        &c_args.iter().map(String::as_str).collect::<Vec<_>>(),
+        "leader-c",
+    );
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let mut b = b;
+    let stopped = std::time::Instant::now();
+    let status = b.terminate(WAIT).expect("the leader exits after SIGTERM");
+    assert!(status.success(), "{status:?}\n{}", b.logs());
+    controller::eventually(
+        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
+        "replica-c",
+        std::time::Duration::from_secs(15),
+    );
+    let handover = stopped.elapsed();
+    assert!(handover <= std::time::Duration::from_secs(2 + 3), "handover took {handover:?}");
+    controller::apply(&ns, &controller::foo("third", "third-deploy", 1));
+    controller::wait_for_replicas(&ns, "third-deploy", "1", WAIT);
+    eprintln!("handover after SIGTERM: {handover:?}");
 }
 
 #[test]
