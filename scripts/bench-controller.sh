@@ -14,9 +14,11 @@ AUTHZ_MODE=AlwaysAllow scripts/kube-apiserver.sh start "$RUN_DIR" 2>/dev/null
 kubectl --kubeconfig "$RUN_DIR/kubeconfig" apply --server-side -f config/crd/bases/ >/dev/null
 sleep 2
 # The server keeps every object (no controller-manager deletes namespaces), so later runs
-# meet a fuller etcd: alternate the modes (bare, host, host, bare) and compare means.
+# meet a fuller etcd: alternate the modes (bare, host, host, bare), ROUNDS times (default
+# 2), and compare means.
+ROUNDS=${ROUNDS:-2}
 runs=()
-for mode in bare host host bare; do
+for mode in $(for _ in $(seq "$ROUNDS"); do echo bare host host bare; done); do
   line=$(target/release/foo-bench --kubeconfig "$RUN_DIR/kubeconfig" --count "$COUNT" --mode "$mode")
   echo "$line"
   runs+=("$line")
@@ -25,5 +27,7 @@ python3 - "${runs[@]}" <<'PY'
 import sys, statistics
 runs = [dict(kv.split("=") for kv in line.split()) for line in sys.argv[1:]]
 mean = lambda mode: statistics.mean(float(r["seconds"]) for r in runs if r["mode"] == mode)
+median = lambda mode: statistics.median(float(r["seconds"]) for r in runs if r["mode"] == mode)
 print(f"mean seconds: bare {mean('bare'):.2f}, host {mean('host'):.2f}; ratio host/bare: {mean('host') / mean('bare'):.3f}")
+print(f"median seconds: bare {median('bare'):.2f}, host {median('host'):.2f}; ratio host/bare: {median('host') / median('bare'):.3f}")
 PY

@@ -198,14 +198,13 @@ impl<K: Watched> Controller<K> {
         let entering = queue.clone();
         // Watches come back within 5 s of the API server (kube-runtime's default climbs to
         // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
-        // 5 s, jittered, reset after a minute of health. Shutdown closes the queue's input;
-        // the applier then finishes what runs and ends.
+        // 5 s, reset once a watch works again. Shutdown closes the queue's input; the
+        // applier then finishes what runs and ends.
         let requests = StreamBackoff::new(triggers, WatchBackoff::default())
             .take_until(shutdown)
             .inspect_ok(move |request: &ReconcileRequest<K>| entering.add(key_of(&request.obj_ref)));
 
         let readiness = store.clone();
-        health.unsynced.fetch_add(1, Ordering::SeqCst);
         let synced = health.clone();
         tokio::spawn(async move {
             // kube-runtime's store wakes only the last task that waited for readiness
@@ -323,6 +322,7 @@ fn error_policy<K: Watched, R: Reconciler<K>>(
     let key = key(obj.as_ref());
     let delay = ctx.limiter.when(&key);
     ctx.metrics.retried(&ctx.name);
-    tracing::warn!(controller = %ctx.name, object = %key, %error, retry_in = ?delay, "reconcile failed");
+    let attempt = ctx.limiter.failures(&key);
+    tracing::warn!(controller = %ctx.name, object = %key, %error, attempt, retry_in = ?delay, "reconcile failed");
     Action::requeue(delay)
 }

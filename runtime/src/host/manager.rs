@@ -140,10 +140,12 @@ impl Manager {
         let leases =
             leader_election.as_ref().map(|cfg| (Api::<Lease>::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
         if let Some((api, cfg)) = &leases {
+            health.standby.store(true, Ordering::SeqCst);
             tokio::select! {
                 _ = leader::acquire(api, cfg) => {}
                 _ = stop.clone().wait() => return Ok(()),
             }
+            health.standby.store(false, Ordering::SeqCst);
             health.leader.store(true, Ordering::SeqCst);
             let (api, cfg, stop, lost) = (api.clone(), cfg.clone(), stop.clone(), lost.clone());
             tokio::spawn(async move {
@@ -157,6 +159,8 @@ impl Manager {
             });
         }
 
+        // Counted before anything starts, so /readyz cannot pass before a cache has synced.
+        health.unsynced.store(runners.len(), Ordering::SeqCst);
         health.started.store(true, Ordering::SeqCst);
         let tasks: Vec<_> =
             runners.into_iter().map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone()))).collect();

@@ -1,6 +1,7 @@
 //! `/healthz`, `/readyz` and `/metrics` on one address, as a controller-runtime
-//! manager serves them: alive while the process runs, ready once every controller's
-//! cache has synced (and, with leader election, whether or not this replica leads).
+//! manager serves them: alive while the process runs; ready once every controller's
+//! cache has synced, or while this replica stands by for the lease (a follower that is
+//! never ready would stall every rolling update of a Deployment with two replicas).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -20,12 +21,15 @@ pub struct Health {
     /// Controllers whose caches have not synced yet.
     pub(crate) unsynced: AtomicUsize,
     pub(crate) started: AtomicBool,
+    /// Waiting for the lease: healthy, and ready to take over.
+    pub(crate) standby: AtomicBool,
     pub leader: AtomicBool,
 }
 
 impl Health {
     pub fn ready(&self) -> bool {
-        self.started.load(Ordering::SeqCst) && self.unsynced.load(Ordering::SeqCst) == 0
+        self.standby.load(Ordering::SeqCst)
+            || (self.started.load(Ordering::SeqCst) && self.unsynced.load(Ordering::SeqCst) == 0)
     }
 }
 

@@ -28,6 +28,11 @@ impl Running {
     /// SIGTERM, then the exit status (within `within`).
     pub fn terminate(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
         let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        self.wait_for_exit(within)
+    }
+
+    /// The exit status, if the process ends within `within`.
+    pub fn wait_for_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + within;
         while Instant::now() < deadline {
             if let Ok(Some(status)) = self.child.try_wait() {

@@ -612,6 +612,8 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
         "the follower does not start its controllers:\n{}",
         b.logs()
     );
+    // Standing by is ready: a follower that never became ready would stall a rollout.
+    assert!(b.probe("/readyz").ends_with("ok"), "{}", b.probe("/readyz"));
 
     // The leader dies without releasing the lease: the follower takes over once it expires.
     let killed = std::time::Instant::now();
@@ -651,6 +653,40 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
     controller::apply(&ns, &controller::foo("third", "third-deploy", 1));
     controller::wait_for_replicas(&ns, "third-deploy", "1", WAIT);
     eprintln!("handover after SIGTERM: {handover:?}");
+}
+
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn a_leader_that_loses_its_lease_stops_reconciling() {
+    let ns = namespace("e2e-lease-lost");
+    let args = ["--namespace", &ns, "--leader-elect", "--leader-election-namespace", &ns, "--identity", "replica-a"];
+    let mut a = controller::start(&controller::default_kubeconfig(), &args, "lease-lost");
+    let holder = ["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"];
+    controller::eventually(&holder, "replica-a", WAIT);
+    controller::apply(&ns, &controller::foo("before", "before-deploy", 1));
+    controller::wait_for_replicas(&ns, "before-deploy", "1", WAIT);
+
+    // Another candidate holds the lease now, freshly renewed (a partition healed after it
+    // expired): the old leader notices at its next renewal and stops.
+    let now = serde_json::to_value(k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime(
+        k8s_openapi::jiff::Timestamp::now(),
+    ))
+    .expect("MicroTime");
+    let taken = json!({"spec": {"holderIdentity": "intruder", "renewTime": now, "leaseDurationSeconds": 15}});
+    let lost = std::time::Instant::now();
+    kubectl_ok(&["patch", "lease", "foo-controller", "-n", &ns, "--type=merge", "-p", &taken.to_string()], None);
+    let status = a.wait_for_exit(WAIT).expect("the deposed leader exits");
+    let took = lost.elapsed();
+    assert!(!status.success(), "losing the lease is an error exit (the pod restarts as a candidate)");
+    assert!(a.logs().contains("leadership taken by another candidate"), "{}", a.logs());
+    assert!(took <= std::time::Duration::from_secs(2 + 3), "stopped {took:?} after losing the lease");
+
+    // Nothing reconciles once it stopped.
+    controller::apply(&ns, &controller::foo("after", "after-deploy", 1));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let out = cluster::kubectl(&["get", "deployment", "after-deploy", "-n", &ns], None);
+    assert!(!out.status.success(), "a deposed leader created a Deployment");
+    eprintln!("stopped {took:?} after losing the lease");
 }
 
 #[test]

@@ -73,11 +73,20 @@ async fn main() -> anyhow::Result<()> {
         .await?;
     let timed = Arc::new(Timed { inner: FooReconciler::new(client.clone()), samples: Mutex::default() });
 
+    // The host's queue depth, sampled every 10 ms (the bare controller does not expose it).
+    let peak_depth = Arc::new(std::sync::atomic::AtomicI64::new(-1));
     let stop = match args.mode.as_str() {
         "host" => {
             let manager = Manager::new(client.clone())
                 .add(controller(client.clone(), Some(&ns)).concurrency(args.concurrency), timed.clone());
             let stop = manager.stop_handle();
+            let (metrics, peak) = (manager.metrics(), peak_depth.clone());
+            tokio::spawn(async move {
+                loop {
+                    peak.fetch_max(metrics.queue_depth("foo"), std::sync::atomic::Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+            });
             tokio::spawn(manager.run());
             Some(stop)
         }
@@ -156,7 +165,7 @@ async fn main() -> anyhow::Result<()> {
             .unwrap_or_default()
     };
     println!(
-        "mode={} foos={} seconds={:.2} objects_per_second={:.1} reconciles={} p50_ms={:.2} p99_ms={:.2} peak_rss_mib={:.1}",
+        "mode={} foos={} seconds={:.2} objects_per_second={:.1} reconciles={} p50_ms={:.2} p99_ms={:.2} peak_rss_mib={:.1} peak_queue_depth={}",
         args.mode,
         args.count,
         elapsed.as_secs_f64(),
@@ -164,7 +173,11 @@ async fn main() -> anyhow::Result<()> {
         samples.len(),
         pct(0.50).as_secs_f64() * 1000.0,
         pct(0.99).as_secs_f64() * 1000.0,
-        peak_rss_kib() as f64 / 1024.0
+        peak_rss_kib() as f64 / 1024.0,
+        match peak_depth.load(std::sync::atomic::Ordering::Relaxed) {
+            -1 => "-".to_string(),
+            n => n.to_string(),
+        }
     );
     if let Some(stop) = stop {
         stop.trigger();
