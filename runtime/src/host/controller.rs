@@ -306,7 +306,12 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
             .map_err(|e| ReconcileError::Finalizer(Box::new(e)))
         }
     };
-    let outcome = if result.is_ok() { "success" } else { "error" };
+    // controller-runtime's result labels: a reconcile that asked to run again is `requeue_after`.
+    let outcome = match &result {
+        Ok(action) if *action == Action::await_change() => "success",
+        Ok(_) => "requeue_after",
+        Err(_) => "error",
+    };
     ctx.metrics.finished(&ctx.name, outcome, start.elapsed().as_secs_f64());
     if result.is_ok() {
         ctx.limiter.forget(&key);

@@ -117,7 +117,7 @@ impl Metrics {
         }
     }
 
-    /// Reconciles of `name` that ended with `result` (`success`, `error`).
+    /// Reconciles of `name` that ended with `result` (`success`, `requeue_after`, `error`).
     pub fn reconciles(&self, name: &str, result: &str) -> u64 {
         let mut labels = controller(name);
         labels.push(("result".into(), result.into()));

@@ -681,11 +681,8 @@ fn a_leader_that_loses_its_lease_stops_reconciling() {
     assert!(a.logs().contains("leadership taken by another candidate"), "{}", a.logs());
     assert!(took <= std::time::Duration::from_secs(2 + 3), "stopped {took:?} after losing the lease");
 
-    // Nothing reconciles once it stopped.
-    controller::apply(&ns, &controller::foo("after", "after-deploy", 1));
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    let out = cluster::kubectl(&["get", "deployment", "after-deploy", "-n", &ns], None);
-    assert!(!out.status.success(), "a deposed leader created a Deployment");
+    // The process has ended, so nothing of it reconciles any more. (A Foo created now
+    // would not tell: the RBAC test's controller watches every namespace.)
     eprintln!("stopped {took:?} after losing the lease");
 }
 
