@@ -85,6 +85,7 @@ type Relation<K> = Box<dyn FnOnce() -> Trigger<K> + Send>;
 pub struct Controller<K: Watched> {
     name: String,
     api: Api<K>,
+    selection: watcher::Config,
     relations: Vec<Relation<K>>,
     concurrency: u16,
     retry: RetryPolicy,
@@ -107,6 +108,7 @@ impl<K: Watched> Controller<K> {
         Controller {
             name: K::kind(&()).to_lowercase(),
             api,
+            selection: watcher::Config::default(),
             relations: Vec::new(),
             concurrency: 1,
             retry: RetryPolicy::default(),
@@ -135,29 +137,55 @@ impl<K: Watched> Controller<K> {
         self
     }
 
+    /// Which objects of `api` the controller sees, e.g. a label selector
+    /// (`WatcherConfig::default().labels("shard=a")`); every object by default. The
+    /// cache holds only these, and only these are reconciled.
+    pub fn selecting(mut self, config: watcher::Config) -> Self {
+        self.selection = config;
+        self
+    }
+
     /// A change to a `C` that `K` controls (its controller owner reference) reconciles
     /// the owner.
-    pub fn owns<C: Watched>(mut self, api: Api<C>) -> Self {
+    pub fn owns<C: Watched>(self, api: Api<C>) -> Self {
+        self.owns_selecting(api, watcher::Config::default())
+    }
+
+    /// [`Controller::owns`], watching only the children `config` selects.
+    pub fn owns_selecting<C: Watched>(mut self, api: Api<C>, config: watcher::Config) -> Self {
         self.relations.push(Box::new(move || {
             // Metadata only, as kube-runtime's own `owns`; its replacement wants an
             // `Api<PartialObjectMeta<C>>`, which cannot be made from the caller's `Api<C>`.
             #[allow(deprecated)]
-            let children = kube::runtime::metadata_watcher(api, watcher::Config::default());
+            let children = kube::runtime::metadata_watcher(api, config);
             trigger_owners(children.touched_objects(), (), ()).boxed()
         }));
         self
     }
 
     /// A change to an `O` reconciles the objects `mapper` names.
-    pub fn watches<O, I>(mut self, api: Api<O>, mapper: impl Fn(O) -> I + Send + Sync + 'static) -> Self
+    pub fn watches<O, I>(self, api: Api<O>, mapper: impl Fn(O) -> I + Send + Sync + 'static) -> Self
     where
         O: Watched,
         I: IntoIterator<Item = ObjectRef<K>> + 'static,
         I::IntoIter: Send,
     {
-        self.relations.push(Box::new(move || {
-            trigger_with(watcher(api, watcher::Config::default()).touched_objects(), mapper).boxed()
-        }));
+        self.watches_selecting(api, watcher::Config::default(), mapper)
+    }
+
+    /// [`Controller::watches`], watching only the objects `config` selects.
+    pub fn watches_selecting<O, I>(
+        mut self,
+        api: Api<O>,
+        config: watcher::Config,
+        mapper: impl Fn(O) -> I + Send + Sync + 'static,
+    ) -> Self
+    where
+        O: Watched,
+        I: IntoIterator<Item = ObjectRef<K>> + 'static,
+        I::IntoIter: Send,
+    {
+        self.relations.push(Box::new(move || trigger_with(watcher(api, config).touched_objects(), mapper).boxed()));
         self
     }
 
@@ -185,11 +213,7 @@ impl<K: Watched> Controller<K> {
         let (store, writer) = reflector::store();
         let mut triggers = futures::stream::SelectAll::new();
         triggers.push(
-            trigger_self(
-                reflector::reflector(writer, watcher(self.api, watcher::Config::default())).applied_objects(),
-                (),
-            )
-            .boxed(),
+            trigger_self(reflector::reflector(writer, watcher(self.api, self.selection)).applied_objects(), ()).boxed(),
         );
         for relation in self.relations {
             triggers.push(relation());

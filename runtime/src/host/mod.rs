@@ -18,6 +18,7 @@ pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched}
 pub use helpers::{Events, apply, controller_owner_ref, patch_status};
 pub use kube::runtime::controller::Action;
 pub use kube::runtime::finalizer::{Event as FinalizerEvent, finalizer};
+pub use kube::runtime::watcher::Config as WatcherConfig;
 pub use leader::LeaderElection;
 pub use manager::{Manager, ManagerError, Stop};
 pub use metrics::Metrics;

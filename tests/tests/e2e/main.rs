@@ -936,3 +936,36 @@ async fn one_object_is_never_reconciled_twice_at_once() {
     stop.trigger();
     running.await.expect("join").expect("manager stops cleanly");
 }
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn a_selecting_controller_sees_only_its_objects() {
+    let ns = namespace("e2e-selecting");
+    let client = cluster::client().await;
+    let recorder = std::sync::Arc::new(OverlapRecorder::default());
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    let controller = kubegen::host::Controller::new(samples.clone())
+        .selecting(kubegen::host::WatcherConfig::default().labels("shard=a"));
+    let manager = kubegen::host::Manager::new(client.clone()).add(controller, recorder.clone());
+    let stop = manager.stop_handle();
+    let running = tokio::spawn(manager.run());
+
+    for (name, shard) in [("theirs", "b"), ("unlabelled", ""), ("ours", "a")] {
+        let labels = if shard.is_empty() { String::new() } else { format!(", labels: {{shard: {shard}}}") };
+        let yaml = format!(
+            "apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: {name}{labels}}}\ntestString: x\n"
+        );
+        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    }
+    let deadline = std::time::Instant::now() + WAIT;
+    while !recorder.last_seen.lock().unwrap().contains_key("ours") {
+        assert!(std::time::Instant::now() < deadline, "the selected object was never reconciled");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // The others were created first; give them time they do not need.
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let seen: Vec<String> = recorder.last_seen.lock().unwrap().keys().cloned().collect();
+    assert_eq!(seen, ["ours"]);
+    stop.trigger();
+    running.await.expect("join").expect("manager stops cleanly");
+}
