@@ -132,13 +132,12 @@ pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
 /// Gives the lease up on a clean exit, so the next candidate need not wait for it to
 /// expire.
 pub(crate) async fn release(api: &Api<Lease>, cfg: &LeaderElection) {
-    if let Ok(Some(mut lease)) = api.get_opt(&cfg.name).await {
-        if let Some(spec) = lease.spec.as_mut() {
-            if spec.holder_identity.as_deref() == Some(cfg.identity.as_str()) {
-                spec.holder_identity = None;
-                spec.lease_duration_seconds = Some(1);
-                let _ = api.replace(&cfg.name, &PostParams::default(), &lease).await;
-            }
-        }
+    if let Ok(Some(mut lease)) = api.get_opt(&cfg.name).await
+        && let Some(spec) = lease.spec.as_mut()
+        && spec.holder_identity.as_deref() == Some(cfg.identity.as_str())
+    {
+        spec.holder_identity = None;
+        spec.lease_duration_seconds = Some(1);
+        let _ = api.replace(&cfg.name, &PostParams::default(), &lease).await;
     }
 }

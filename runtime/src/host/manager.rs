@@ -166,10 +166,10 @@ impl Manager {
             runners.into_iter().map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone()))).collect();
         stop.clone().wait().await;
         let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks)).await;
-        if let Some((api, cfg)) = &leases {
-            if !lost.load(Ordering::SeqCst) {
-                leader::release(api, cfg).await;
-            }
+        if let Some((api, cfg)) = &leases
+            && !lost.load(Ordering::SeqCst)
+        {
+            leader::release(api, cfg).await;
         }
         if lost.load(Ordering::SeqCst) {
             let name = leases.map(|(_, c)| c.name).unwrap_or_default();
