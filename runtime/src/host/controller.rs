@@ -26,7 +26,7 @@ use tracing::Instrument;
 
 use super::metrics::Metrics;
 use super::probes::Health;
-use super::queue::{Key, Queue};
+use super::queue::{Queue, key_of};
 use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
 
 /// Acts on one object: make the world match it, report what you did. Called again
@@ -272,7 +272,7 @@ impl<K: Watched> Controller<K> {
                 match result {
                     // The object left the cache before a worker took it: it waits no more.
                     Err(RuntimeError::ObjectNotFound(gone)) => {
-                        queue.take(&(gone.namespace.clone(), gone.name.clone()));
+                        queue.take(&key_of(&gone));
                     }
                     Err(e) => tracing::debug!(error = %e, "controller event"),
                     Ok(_) => {}
@@ -281,10 +281,6 @@ impl<K: Watched> Controller<K> {
             })
             .await;
     }
-}
-
-fn key_of<K: Resource>(obj_ref: &ObjectRef<K>) -> Key {
-    (obj_ref.namespace.clone(), obj_ref.name.clone())
 }
 
 struct Ctx<K: Watched, R> {
@@ -310,8 +306,9 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         namespace = %obj.namespace().unwrap_or_default(),
         name = %obj.name_any()
     );
-    let key = key(obj.as_ref());
-    ctx.queue.take(&(obj.namespace(), obj.name_any()));
+    let obj_ref = ObjectRef::from_obj(obj.as_ref());
+    ctx.queue.take(&key_of(&obj_ref));
+    let key = obj_ref.to_string();
     ctx.metrics.started(&ctx.name);
     let start = Instant::now();
     let result = match &ctx.finalizer {

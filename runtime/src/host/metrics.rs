@@ -38,9 +38,8 @@ fn queue_buckets() -> Histogram {
 
 impl Default for Metrics {
     fn default() -> Self {
-        let mut registry = Registry::default();
-        let m = Metrics {
-            registry: Mutex::new(Registry::default()),
+        let mut m = Metrics {
+            registry: Mutex::default(),
             reconciles: Family::default(),
             errors: Family::default(),
             active: Family::default(),
@@ -51,6 +50,7 @@ impl Default for Metrics {
             retries: Family::default(),
             queue_duration: Family::new_with_constructor(queue_buckets),
         };
+        let registry = m.registry.get_mut().unwrap_or_else(|e| e.into_inner());
         registry.register("controller_runtime_reconcile", "Reconciles by controller and result", m.reconciles.clone());
         registry.register("controller_runtime_reconcile_errors", "Reconciles that returned an error", m.errors.clone());
         registry.register("controller_runtime_active_workers", "Reconciles running now", m.active.clone());
@@ -68,7 +68,7 @@ impl Default for Metrics {
             "Time an object waits in the queue before a worker takes it",
             m.queue_duration.clone(),
         );
-        Metrics { registry: Mutex::new(registry), ..m }
+        m
     }
 }
 

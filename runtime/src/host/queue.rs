@@ -9,10 +9,19 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use kube::Resource;
+use kube::runtime::reflector::ObjectRef;
+
 use super::metrics::Metrics;
 
 /// An object of the controller's kind: namespace (none when cluster-scoped) and name.
 pub(crate) type Key = (Option<String>, String);
+
+/// The key of the object `obj_ref` names (of the controller's kind, or the same object
+/// type-erased, as kube-runtime reports objects it dropped).
+pub(crate) fn key_of<K: Resource>(obj_ref: &ObjectRef<K>) -> Key {
+    (obj_ref.namespace.clone(), obj_ref.name.clone())
+}
 
 pub(crate) struct Queue {
     name: String,
@@ -22,6 +31,7 @@ pub(crate) struct Queue {
 
 impl Queue {
     pub(crate) fn new(name: &str, metrics: Arc<Metrics>) -> Self {
+        // Exported as 0 from the start, not only after the first object.
         metrics.dequeued(name, 0, None);
         Queue { name: name.to_string(), waiting: Mutex::default(), metrics }
     }
