@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use crate::cluster::{self, kubectl, kubectl_ok};
 
+/// How long a controller gets to converge.
+pub const WAIT: Duration = Duration::from_secs(30);
+
 /// A running controller, killed when dropped; its output goes to a log file.
 pub struct Running {
     child: Child,
@@ -116,4 +119,37 @@ pub fn default_kubeconfig() -> PathBuf {
 
 pub fn apply(ns: &str, yaml: &str) {
     kubectl_ok(&["apply", "-n", ns, "-f", "-"], Some(yaml));
+}
+
+/// A Foo controller replica named `identity`, in the leader election of namespace `ns`
+/// and reconciling only there.
+pub fn start_candidate(ns: &str, identity: &str) -> Running {
+    let args = ["--namespace", ns, "--leader-elect", "--leader-election-namespace", ns, "--identity", identity];
+    start(&default_kubeconfig(), &args, &format!("{ns}-{identity}"))
+}
+
+/// Waits until the `foo-controller` Lease in `ns` is held by `identity`.
+pub fn wait_for_leader(ns: &str, identity: &str, within: Duration) {
+    eventually(
+        &["get", "lease", "foo-controller", "-n", ns, "-o", "jsonpath={.spec.holderIdentity}"],
+        identity,
+        within,
+    );
+}
+
+/// Plays the kubelet: Deployment `name` in `ns` reports `replicas` pods, all available.
+pub fn report_available(ns: &str, name: &str, replicas: i32) {
+    let status =
+        format!(r#"{{"status":{{"replicas":{replicas},"readyReplicas":{replicas},"availableReplicas":{replicas}}}}}"#);
+    kubectl_ok(&["patch", "deployment", name, "-n", ns, "--subresource=status", "--type=merge", "-p", &status], None);
+}
+
+/// Waits until an event `reason` about `object` in `ns` says `message`.
+pub fn wait_for_event(ns: &str, reason: &str, object: &str, message: &str) {
+    let selector = format!("reason={reason},involvedObject.name={object}");
+    eventually(
+        &["get", "events", "-n", ns, "--field-selector", &selector, "-o", "jsonpath={.items[0].message}"],
+        message,
+        WAIT,
+    );
 }

@@ -453,7 +453,7 @@ fn marker_families_on_the_server() {
 
 mod controller;
 
-const WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+use controller::WAIT;
 
 #[test]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
@@ -494,53 +494,19 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
     controller::wait_for_replicas(&ns, "web-deploy", "3", WAIT);
 
     // The "kubelet" reports the pods available: the Foo's status follows.
-    kubectl_ok(
-        &[
-            "patch",
-            "deployment",
-            "web-deploy",
-            "-n",
-            &ns,
-            "--subresource=status",
-            "--type=merge",
-            "-p",
-            r#"{"status":{"replicas":3,"readyReplicas":3,"availableReplicas":3}}"#,
-        ],
-        None,
-    );
+    controller::report_available(&ns, "web-deploy", 3);
     controller::eventually(&["get", "foo", "web", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"], "3", WAIT);
 
     // A Deployment of that name that the Foo does not own: a Warning event.
     kubectl_ok(&["create", "deployment", "squatter", "-n", &ns, "--image=nginx"], None);
     controller::apply(&ns, &controller::foo("squat", "squatter", 1));
-    controller::eventually(
-        &[
-            "get",
-            "events",
-            "-n",
-            &ns,
-            "--field-selector",
-            "reason=ErrResourceExists,involvedObject.name=squat",
-            "-o",
-            "jsonpath={.items[0].message}",
-        ],
+    controller::wait_for_event(
+        &ns,
+        "ErrResourceExists",
+        "squat",
         "Resource \"squatter\" already exists and is not managed by Foo",
-        WAIT,
     );
-    controller::eventually(
-        &[
-            "get",
-            "events",
-            "-n",
-            &ns,
-            "--field-selector",
-            "reason=Synced,involvedObject.name=web",
-            "-o",
-            "jsonpath={.items[0].message}",
-        ],
-        "Foo synced successfully",
-        WAIT,
-    );
+    controller::wait_for_event(&ns, "Synced", "web", "Foo synced successfully");
     let logs = running.logs();
     assert!(!logs.contains("Forbidden"), "{logs}");
 
@@ -579,29 +545,9 @@ fn foo_controller_owns_its_deployment_and_mirrors_its_status() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 fn leader_election_one_reconciles_and_the_other_takes_over() {
     let ns = namespace("e2e-leader");
-    let args = |id: &'static str| {
-        ["--namespace", "NS", "--leader-elect", "--leader-election-namespace", "NS", "--identity", id]
-    };
-    let with_ns = |a: [&'static str; 7]| {
-        a.iter().map(|s| if *s == "NS" { ns.clone() } else { s.to_string() }).collect::<Vec<_>>()
-    };
-    let a_args = with_ns(args("replica-a"));
-    let b_args = with_ns(args("replica-b"));
-    let mut a = controller::start(
-        &controller::default_kubeconfig(),
-        &a_args.iter().map(String::as_str).collect::<Vec<_>>(),
-        "leader-a",
-    );
-    controller::eventually(
-        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
-        "replica-a",
-        WAIT,
-    );
-    let b = controller::start(
-        &controller::default_kubeconfig(),
-        &b_args.iter().map(String::as_str).collect::<Vec<_>>(),
-        "leader-b",
-    );
+    let mut a = controller::start_candidate(&ns, "replica-a");
+    controller::wait_for_leader(&ns, "replica-a", WAIT);
+    let b = controller::start_candidate(&ns, "replica-b");
 
     controller::apply(&ns, &controller::foo("first", "first-deploy", 1));
     controller::wait_for_replicas(&ns, "first-deploy", "1", WAIT);
@@ -618,11 +564,7 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
     // The leader dies without releasing the lease: the follower takes over once it expires.
     let killed = std::time::Instant::now();
     a.kill();
-    controller::eventually(
-        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
-        "replica-b",
-        std::time::Duration::from_secs(25),
-    );
+    controller::wait_for_leader(&ns, "replica-b", std::time::Duration::from_secs(25));
     let took = killed.elapsed();
     assert!(took <= std::time::Duration::from_secs(15 + 2 + 3), "takeover took {took:?}");
     controller::apply(&ns, &controller::foo("second", "second-deploy", 2));
@@ -632,22 +574,13 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
 
     // A leader stopped with SIGTERM gives the lease up: the next candidate takes it at its
     // next retry (2 s), not when the 15 s lease would have expired.
-    let c_args = with_ns(args("replica-c"));
-    let _c = controller::start(
-        &controller::default_kubeconfig(),
-        &c_args.iter().map(String::as_str).collect::<Vec<_>>(),
-        "leader-c",
-    );
+    let _c = controller::start_candidate(&ns, "replica-c");
     std::thread::sleep(std::time::Duration::from_secs(3));
     let mut b = b;
     let stopped = std::time::Instant::now();
     let status = b.terminate(WAIT).expect("the leader exits after SIGTERM");
     assert!(status.success(), "{status:?}\n{}", b.logs());
-    controller::eventually(
-        &["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"],
-        "replica-c",
-        std::time::Duration::from_secs(15),
-    );
+    controller::wait_for_leader(&ns, "replica-c", std::time::Duration::from_secs(15));
     let handover = stopped.elapsed();
     assert!(handover <= std::time::Duration::from_secs(2 + 3), "handover took {handover:?}");
     controller::apply(&ns, &controller::foo("third", "third-deploy", 1));
@@ -659,10 +592,8 @@ fn leader_election_one_reconciles_and_the_other_takes_over() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 fn a_leader_that_loses_its_lease_stops_reconciling() {
     let ns = namespace("e2e-lease-lost");
-    let args = ["--namespace", &ns, "--leader-elect", "--leader-election-namespace", &ns, "--identity", "replica-a"];
-    let mut a = controller::start(&controller::default_kubeconfig(), &args, "lease-lost");
-    let holder = ["get", "lease", "foo-controller", "-n", &ns, "-o", "jsonpath={.spec.holderIdentity}"];
-    controller::eventually(&holder, "replica-a", WAIT);
+    let mut a = controller::start_candidate(&ns, "replica-a");
+    controller::wait_for_leader(&ns, "replica-a", WAIT);
     controller::apply(&ns, &controller::foo("before", "before-deploy", 1));
     controller::wait_for_replicas(&ns, "before-deploy", "1", WAIT);
 
@@ -705,39 +636,13 @@ fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     let running = controller::start(&path, &["--leader-elect", "--leader-election-namespace", &ns], "rbac");
     controller::apply(&ns, &controller::foo("restricted", "restricted-deploy", 2));
     controller::wait_for_replicas(&ns, "restricted-deploy", "2", WAIT);
-    kubectl_ok(
-        &[
-            "patch",
-            "deployment",
-            "restricted-deploy",
-            "-n",
-            &ns,
-            "--subresource=status",
-            "--type=merge",
-            "-p",
-            r#"{"status":{"replicas":2,"readyReplicas":2,"availableReplicas":2}}"#,
-        ],
-        None,
-    );
+    controller::report_available(&ns, "restricted-deploy", 2);
     controller::eventually(
         &["get", "foo", "restricted", "-n", &ns, "-o", "jsonpath={.status.availableReplicas}"],
         "2",
         WAIT,
     );
-    controller::eventually(
-        &[
-            "get",
-            "events",
-            "-n",
-            &ns,
-            "--field-selector",
-            "reason=Synced,involvedObject.name=restricted",
-            "-o",
-            "jsonpath={.items[0].reason}",
-        ],
-        "Synced",
-        WAIT,
-    );
+    controller::wait_for_event(&ns, "Synced", "restricted", "Foo synced successfully");
     // An RBAC denial names the user: `User "system:serviceaccount:..." cannot ...`.
     let logs = running.logs();
     assert!(
