@@ -37,7 +37,12 @@ struct Dependency {
     req: String,
     path: Option<PathBuf>,
     kind: Option<String>,
+    /// `registry+<index>` or `git+<url>[?branch=|tag=|rev=]`; absent for a path.
+    source: Option<String>,
 }
+
+/// The package the library is published as; its crate is `kubegen`.
+pub const LIBRARY_PACKAGE: &str = "kubegen-rs";
 
 #[derive(Deserialize)]
 struct Target {
@@ -56,13 +61,9 @@ pub struct Workspace {
     target_dir: PathBuf,
     /// (package name, library crate name, manifest dir)
     packages: Vec<(String, String, PathBuf)>,
-    /// How the packages depend on kubegen: a path or a version requirement.
-    kubegen: KubegenSource,
-}
-
-enum KubegenSource {
-    Path(PathBuf),
-    Version(String),
+    /// How the packages depend on kubegen, as a dependency table's keys
+    /// (`path = "..."`, `git = "...", branch = "..."`, `version = "..."`).
+    kubegen: String,
 }
 
 /// One derived kind, as the helper program reports it.
@@ -94,10 +95,10 @@ impl Workspace {
         let mut kubegen = None;
         let mut source_dirs = Vec::new();
         for p in &meta.packages {
-            if !meta.workspace_members.contains(&p.id) || p.name == "kubegen" {
+            if !meta.workspace_members.contains(&p.id) || p.name == LIBRARY_PACKAGE {
                 continue;
             }
-            let Some(dep) = p.dependencies.iter().find(|d| d.name == "kubegen" && d.kind.is_none()) else {
+            let Some(dep) = p.dependencies.iter().find(|d| d.name == LIBRARY_PACKAGE && d.kind.is_none()) else {
                 continue;
             };
             let dir = p.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -113,10 +114,7 @@ impl Workspace {
             let Some(lib) = p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib")) else {
                 continue;
             };
-            kubegen.get_or_insert_with(|| match &dep.path {
-                Some(path) => KubegenSource::Path(path.clone()),
-                None => KubegenSource::Version(dep.req.clone()),
-            });
+            kubegen.get_or_insert_with(|| dependency_spec(dep));
             packages.push((p.name.clone(), lib.name.replace('-', "_"), dir));
         }
         for name in only {
@@ -139,7 +137,7 @@ impl Workspace {
             root: meta.workspace_root,
             target_dir: meta.target_directory,
             packages,
-            kubegen: kubegen.unwrap_or(KubegenSource::Version("*".into())),
+            kubegen: kubegen.unwrap_or_else(|| "version = \"*\"".into()),
         })
     }
 
@@ -153,31 +151,30 @@ impl Workspace {
         write_if_changed(&dir.join("Cargo.toml"), &self.helper_manifest())?;
         write_if_changed(&dir.join("src/main.rs"), &self.helper_main())?;
         // The workspace's lock file pins the same versions the workspace builds with.
-        let lock = self.root.join("Cargo.lock");
-        if lock.exists() && !dir.join("Cargo.lock").exists() {
-            std::fs::copy(&lock, dir.join("Cargo.lock")).context("copying Cargo.lock for the helper")?;
+        if let Ok(lock) = std::fs::read_to_string(self.root.join("Cargo.lock")) {
+            write_if_changed(&dir.join("Cargo.lock"), &lock)?;
         }
+        let names: Vec<&str> = self.packages.iter().map(|(name, _, _)| name.as_str()).collect();
+        eprintln!("Building the kinds of {} with cargo", names.join(", "));
+        // cargo's progress and errors go straight to the terminal: a first run compiles
+        // every dependency, which takes minutes.
         let out = Command::new(cargo())
-            .args(["run", "--quiet", "--manifest-path"])
+            .args(["run", "--manifest-path"])
             .arg(dir.join("Cargo.toml"))
             .env("CARGO_TARGET_DIR", &self.target_dir)
+            .stderr(std::process::Stdio::inherit())
             .output()
             .context("running the manifests helper with `cargo run`")?;
         if !out.status.success() {
-            bail!(
-                "building the workspace's kinds failed (a compile error in a package is reported here):\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            bail!("building the workspace's kinds failed; cargo's output above names the package and the error");
         }
         let kinds: Vec<Kind> = serde_json::from_slice(&out.stdout).context("reading the helper's output")?;
         Ok(kinds)
     }
 
     fn helper_manifest(&self) -> String {
-        let kubegen = match &self.kubegen {
-            KubegenSource::Path(p) => format!("kubegen = {{ path = {:?} }}", p.display().to_string()),
-            KubegenSource::Version(v) => format!("kubegen = {v:?}"),
-        };
+        let kubegen =
+            format!("kubegen = {{ package = {LIBRARY_PACKAGE:?}, {}, default-features = false }}", self.kubegen);
         let deps: String = self
             .packages
             .iter()
@@ -197,6 +194,25 @@ impl Workspace {
             "// Generated by codegen-cli manifests. Linking each package runs its derives' registrations.\n{externs}\nfn main() {{\n    println!(\"{{}}\", kubegen::registry::registered_json());\n}}\n"
         )
     }
+}
+
+/// The keys of a dependency table that name the same source as `dep` does: the helper
+/// must build the very kubegen the workspace builds (its Cargo.lock is copied too).
+fn dependency_spec(dep: &Dependency) -> String {
+    if let Some(path) = &dep.path {
+        return format!("path = {:?}", path.display().to_string());
+    }
+    if let Some(git) = dep.source.as_deref().and_then(|s| s.strip_prefix("git+")) {
+        let (url, query) = git.split_once('?').unwrap_or((git, ""));
+        let mut spec = format!("git = {url:?}");
+        for (key, value) in query.split('&').filter_map(|kv| kv.split_once('=')) {
+            if matches!(key, "branch" | "tag" | "rev") {
+                spec += &format!(", {key} = {value:?}");
+            }
+        }
+        return spec;
+    }
+    format!("version = {:?}", dep.req)
 }
 
 fn cargo() -> String {
