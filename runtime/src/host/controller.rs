@@ -17,9 +17,10 @@ use kube::runtime::controller::{
     Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileRequest, applier, trigger_owners, trigger_self,
     trigger_with,
 };
+use kube::runtime::finalizer::Error as FinalizerError;
 use kube::runtime::reflector::{self, ObjectRef};
 use kube::runtime::utils::{CancelableJoinHandle, StreamBackoff};
-use kube::runtime::{WatchStreamExt, watcher};
+use kube::runtime::{PredicateConfig, WatchStreamExt, predicates, watcher};
 use kube::{Resource, ResourceExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
@@ -90,6 +91,8 @@ pub struct Controller<K: Watched> {
     concurrency: u16,
     retry: RetryPolicy,
     finalizer: Option<(String, ApiFor<K>)>,
+    cache: (reflector::Store<K>, reflector::store::Writer<K>),
+    generation_changed: bool,
 }
 
 /// The bounds kube-runtime puts on a watched kind.
@@ -113,7 +116,26 @@ impl<K: Watched> Controller<K> {
             concurrency: 1,
             retry: RetryPolicy::default(),
             finalizer: None,
+            cache: reflector::store(),
+            generation_changed: false,
         }
+    }
+
+    /// The controller's cache of its objects, filled by its watch: read it inside a
+    /// reconcile instead of asking the API server (controller-runtime's cached client).
+    /// It is empty until the manager runs the controller; `wait_until_ready` waits for
+    /// the first full list.
+    pub fn cache(&self) -> reflector::Store<K> {
+        self.cache.0.clone()
+    }
+
+    /// Reconciles an object only when its `metadata.generation` changed (or it is new),
+    /// as controller-runtime's `GenerationChangedPredicate`: status-only writes, label
+    /// and annotation edits no longer trigger a reconcile. Changes of owned and watched
+    /// objects still do.
+    pub fn generation_changed(mut self) -> Self {
+        self.generation_changed = true;
+        self
     }
 
     /// Guards every object with the finalizer `name`: [`Reconciler::cleanup`] runs
@@ -210,11 +232,15 @@ impl<K: Watched> Controller<K> {
     ) where
         K::DynamicType: Debug + Unpin,
     {
-        let (store, writer) = reflector::store();
+        let (store, writer) = self.cache;
         let mut triggers = futures::stream::SelectAll::new();
-        triggers.push(
-            trigger_self(reflector::reflector(writer, watcher(self.api, self.selection)).applied_objects(), ()).boxed(),
-        );
+        let objects = reflector::reflector(writer, watcher(self.api, self.selection)).applied_objects();
+        let objects = if self.generation_changed {
+            objects.predicate_filter(predicates::generation, PredicateConfig::default()).boxed()
+        } else {
+            objects.boxed()
+        };
+        triggers.push(trigger_self(objects, ()).boxed());
         for relation in self.relations {
             triggers.push(relation());
         }
@@ -316,7 +342,8 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         Some((name, api_for)) => {
             let api = api_for(obj.as_ref());
             let reconciler = ctx.reconciler.clone();
-            kube::runtime::finalizer(&api, name, obj, |event| async move {
+            let obj_deleting = obj.meta().deletion_timestamp.is_some();
+            let result = kube::runtime::finalizer(&api, name, obj, |event| async move {
                 match event {
                     kube::runtime::finalizer::Event::Apply(o) => reconciler.reconcile(o).await,
                     kube::runtime::finalizer::Event::Cleanup(o) => reconciler.cleanup(o).await,
@@ -324,7 +351,20 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
             })
             .instrument(span)
             .await
-            .map_err(|e| ReconcileError::Finalizer(Box::new(e)))
+            .map_err(|e| match e {
+                // The reconciler's own failure is not the finalizer's.
+                FinalizerError::ApplyFailed(e) | FinalizerError::CleanupFailed(e) => ReconcileError::Reconciler(e),
+                other => ReconcileError::Finalizer(Box::new(other)),
+            });
+            // A cleanup that raced the object's removal (the finalizer was already gone
+            // and the object with it) failed on nothing: a normal delete is not an error.
+            match result {
+                Err(e) if obj_deleting && gone(&api, &obj_ref.name).await => {
+                    tracing::debug!(object = %key, error = %e, "object deleted during its reconcile");
+                    Ok(Action::await_change())
+                }
+                result => result,
+            }
         }
     };
     // controller-runtime's result labels: a reconcile that asked to run again is `requeue_after`.
@@ -338,6 +378,11 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         ctx.limiter.forget(&key);
     }
     result
+}
+
+/// Whether the object is no longer on the server.
+async fn gone<K: Watched>(api: &Api<K>, name: &str) -> bool {
+    matches!(api.get_opt(name).await, Ok(None))
 }
 
 fn error_policy<K: Watched, R: Reconciler<K>>(

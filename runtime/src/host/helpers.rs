@@ -56,9 +56,14 @@ impl Events {
 }
 
 /// The owner reference that makes `owner` the controller of what carries it (garbage
-/// collection, `owns` relations).
+/// collection, `owns` relations), as controller-runtime's `SetControllerReference`
+/// writes it: `controller: true` and `blockOwnerDeletion: true`, so a foreground
+/// deletion of the owner waits for what it owns. `None` for an owner without a name or
+/// uid (one not read from the server).
 pub fn controller_owner_ref<K: Resource<DynamicType = ()>>(owner: &K) -> Option<OwnerReference> {
-    owner.controller_owner_ref(&())
+    let mut reference = owner.controller_owner_ref(&())?;
+    reference.block_owner_deletion = Some(true);
+    Some(reference)
 }
 
 /// Merge-patches `status` through the `/status` subresource: the spec is untouched and

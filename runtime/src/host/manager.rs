@@ -14,12 +14,12 @@ use kube::{Api, Client};
 use super::controller::{Controller, Reconciler, Watched};
 use super::leader::{self, LeaderElection};
 use super::metrics::Metrics;
-use super::probes::{self, Health};
+use super::probes::{self, Health, Routes};
 
 /// Why the manager stopped other than by a signal.
 #[derive(Debug, thiserror::Error)]
 pub enum ManagerError {
-    #[error("cannot serve the probes on {addr}: {source}")]
+    #[error("cannot serve the probes or metrics on {addr}: {source}")]
     Probes { addr: SocketAddr, source: std::io::Error },
     #[error("leadership of lease {0} was lost")]
     LeadershipLost(String),
@@ -53,7 +53,9 @@ impl Stop {
 pub struct Manager {
     client: Client,
     runners: Vec<Runner>,
-    probes: Option<SocketAddr>,
+    /// The probes' address, and whether /metrics is served there too.
+    probes: Option<(SocketAddr, bool)>,
+    metrics_address: Option<SocketAddr>,
     leader_election: Option<LeaderElection>,
     shutdown_timeout: Duration,
     metrics: Arc<Metrics>,
@@ -67,6 +69,7 @@ impl Manager {
             client,
             runners: Vec::new(),
             probes: None,
+            metrics_address: None,
             leader_election: None,
             shutdown_timeout: Duration::from_secs(30),
             metrics: Arc::default(),
@@ -94,7 +97,20 @@ impl Manager {
 
     /// Serves `/healthz`, `/readyz` and `/metrics` on `addr`.
     pub fn probes(mut self, addr: SocketAddr) -> Self {
-        self.probes = Some(addr);
+        self.probes = Some((addr, true));
+        self
+    }
+
+    /// Serves `/healthz` and `/readyz` on `addr`, and `/metrics` only where
+    /// [`Manager::metrics_address`] says.
+    pub fn probes_only(mut self, addr: SocketAddr) -> Self {
+        self.probes = Some((addr, false));
+        self
+    }
+
+    /// Serves `/metrics` on `addr` (controller-runtime's `--metrics-bind-address`).
+    pub fn metrics_address(mut self, addr: SocketAddr) -> Self {
+        self.metrics_address = Some(addr);
         self
     }
 
@@ -122,12 +138,30 @@ impl Manager {
     /// Runs until SIGTERM/SIGINT (or the stop handle), then drains. Returns the address
     /// the probes were bound to through `on_probes`, if any.
     pub async fn run(self) -> Result<(), ManagerError> {
-        let Manager { client, runners, probes, leader_election, shutdown_timeout, metrics, health, stop } = self;
-        if let Some(addr) = probes {
-            let bound = probes::serve(addr, health.clone(), metrics.clone())
+        let Manager {
+            client,
+            runners,
+            probes,
+            metrics_address,
+            leader_election,
+            shutdown_timeout,
+            metrics,
+            health,
+            stop,
+        } = self;
+        let listeners = probes
+            .map(|(addr, with_metrics)| (addr, Routes { probes: true, metrics: with_metrics }))
+            .into_iter()
+            .chain(metrics_address.map(|addr| (addr, Routes { probes: false, metrics: true })));
+        for (addr, routes) in listeners {
+            let bound = probes::serve(addr, routes, health.clone(), metrics.clone())
                 .await
                 .map_err(|source| ManagerError::Probes { addr, source })?;
-            tracing::info!(%bound, "serving /healthz /readyz /metrics");
+            match routes {
+                Routes { probes: true, metrics: true } => tracing::info!(%bound, "serving /healthz /readyz /metrics"),
+                Routes { probes: true, .. } => tracing::info!(%bound, "serving /healthz /readyz"),
+                _ => tracing::info!(%bound, "serving /metrics"),
+            }
         }
         let signals = stop.clone();
         tokio::spawn(async move {

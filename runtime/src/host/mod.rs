@@ -5,6 +5,7 @@
 //! election, `/healthz` `/readyz` `/metrics`, and helpers for events, status, owner
 //! references, finalizers and server-side apply.
 
+mod args;
 mod controller;
 mod helpers;
 mod leader;
@@ -14,6 +15,7 @@ mod probes;
 mod queue;
 mod retry;
 
+pub use args::{ArgsError, BindAddress, ManagerArgs};
 pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched};
 pub use helpers::{Events, apply, controller_owner_ref, patch_status};
 pub use kube::runtime::controller::Action;

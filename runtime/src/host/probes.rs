@@ -42,9 +42,21 @@ fn respond(status: StatusCode, content_type: &str, body: String) -> Response<Ful
     r
 }
 
-/// Binds `addr` and serves the probes until the task is dropped; returns the bound
+/// What one listener answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Routes {
+    pub probes: bool,
+    pub metrics: bool,
+}
+
+/// Binds `addr` and serves `routes` until the task is dropped; returns the bound
 /// address (port 0 picks a free one).
-pub async fn serve(addr: SocketAddr, health: Arc<Health>, metrics: Arc<Metrics>) -> std::io::Result<SocketAddr> {
+pub(crate) async fn serve(
+    addr: SocketAddr,
+    routes: Routes,
+    health: Arc<Health>,
+    metrics: Arc<Metrics>,
+) -> std::io::Result<SocketAddr> {
     let listener = TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     tokio::spawn(async move {
@@ -57,10 +69,12 @@ pub async fn serve(addr: SocketAddr, health: Arc<Health>, metrics: Arc<Metrics>)
                     async move {
                         let text = "text/plain; charset=utf-8";
                         Ok::<_, Infallible>(match req.uri().path() {
-                            "/healthz" | "/livez" => respond(StatusCode::OK, text, "ok".into()),
-                            "/readyz" if health.ready() => respond(StatusCode::OK, text, "ok".into()),
-                            "/readyz" => respond(StatusCode::SERVICE_UNAVAILABLE, text, "caches not synced".into()),
-                            "/metrics" => respond(
+                            "/healthz" | "/livez" if routes.probes => respond(StatusCode::OK, text, "ok".into()),
+                            "/readyz" if routes.probes && health.ready() => respond(StatusCode::OK, text, "ok".into()),
+                            "/readyz" if routes.probes => {
+                                respond(StatusCode::SERVICE_UNAVAILABLE, text, "caches not synced".into())
+                            }
+                            "/metrics" if routes.metrics => respond(
                                 StatusCode::OK,
                                 "application/openmetrics-text; version=1.0.0; charset=utf-8",
                                 metrics.encode(),
