@@ -16,4 +16,6 @@ cargo build -q -p foo-controller
 export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
 # The API server restart test runs alone, after the others: it takes the server away.
 cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
+# A new user's workspace, from `codegen-cli init` to a reconciled sample.
+KUBECONFIG=$RUN_DIR/kubeconfig scripts/user-flow.sh
 cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"

@@ -7,6 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use askama::Template;
+use k8s_openapi::api::rbac::v1::ClusterRole;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kubegen::rbac::RoleObject;
 
 use crate::manifests::Output;
@@ -56,6 +58,10 @@ struct LeaderElectionRoleBinding;
 struct Manager;
 
 #[derive(Template)]
+#[template(path = "metrics_service.yaml")]
+struct MetricsService;
+
+#[derive(Template)]
 #[template(path = "manager_kustomization.yaml")]
 struct ManagerKustomization;
 
@@ -99,18 +105,25 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
         rendered(&CrdKustomization { files: i.crd_files }, "crd/kustomization.yaml")?,
     )];
 
-    if !i.roles.is_empty() {
-        let mut role = i.header.to_string();
-        for r in i.roles {
-            let doc = match r {
-                RoleObject::Cluster(c) => kubegen::to_yaml(c),
-                RoleObject::Namespaced(r) => kubegen::to_yaml(r),
-            }
-            .context("rendering role.yaml")?;
-            role.push_str(&doc);
-        }
-        files.push(generated("rbac/role.yaml", role));
+    // Written with no rules too: rbac/kustomization.yaml lists it.
+    let mut role = i.header.to_string();
+    if i.roles.is_empty() {
+        let empty = ClusterRole {
+            metadata: ObjectMeta { name: Some(i.role_name.into()), ..Default::default() },
+            rules: Some(Vec::new()),
+            ..Default::default()
+        };
+        role.push_str(&kubegen::to_yaml(&empty).context("rendering role.yaml")?);
     }
+    for r in i.roles {
+        let doc = match r {
+            RoleObject::Cluster(c) => kubegen::to_yaml(c),
+            RoleObject::Namespaced(r) => kubegen::to_yaml(r),
+        }
+        .context("rendering role.yaml")?;
+        role.push_str(&doc);
+    }
+    files.push(generated("rbac/role.yaml", role));
     files.push(scaffold("rbac/kustomization.yaml", rendered(&RbacKustomization, "rbac/kustomization.yaml")?));
     files.push(scaffold("rbac/service_account.yaml", rendered(&ServiceAccount, "rbac/service_account.yaml")?));
     files.push(scaffold(
@@ -127,6 +140,7 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     ));
     files.push(scaffold("manager/kustomization.yaml", rendered(&ManagerKustomization, "manager/kustomization.yaml")?));
     files.push(scaffold("manager/manager.yaml", rendered(&Manager, "manager/manager.yaml")?));
+    files.push(scaffold("default/metrics_service.yaml", rendered(&MetricsService, "default/metrics_service.yaml")?));
     files.push(scaffold(
         "default/kustomization.yaml",
         rendered(&DefaultKustomization { project: i.project }, "default/kustomization.yaml")?,

@@ -4,10 +4,11 @@
 
 mod layout;
 mod manifests;
+mod scaffold;
 mod sources;
 mod workspace;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -37,6 +38,139 @@ enum Command {
     /// Kustomizations, RBAC bindings, the manager Deployment and samples are scaffolded
     /// once and then left to you; `kubectl apply -k <out>/default` deploys it all.
     Manifests(ManifestsArgs),
+    /// Start a new operator workspace here (kubebuilder's `init`)
+    ///
+    /// Writes a cargo workspace whose root package is the operator — `src/api/` for the
+    /// API types, `src/controller/` for the reconcilers, `src/main.rs` a manager with
+    /// controller-runtime's flags — beside a `codegen-cli` member that pins this tool in
+    /// Cargo.lock, so `cargo run -p codegen-cli -- manifests` works here; plus `config/`
+    /// (manager Deployment, RBAC, metrics Service), a Dockerfile and .gitignore. Run it in
+    /// an empty directory; then `codegen-cli create api`.
+    Init(InitArgs),
+    /// Add something to the project: `create api` adds a kind and its controller
+    #[command(subcommand)]
+    Create(Create),
+}
+
+#[derive(Subcommand)]
+enum Create {
+    /// Add a kind (its spec and status types) and a controller for it (kubebuilder's `create api`)
+    ///
+    /// Writes `src/api/<group>/<version>/<kind>.rs`, `src/controller/<kind>.rs` (a
+    /// reconciler that sets an `Available` condition, with its RBAC markers), adds the
+    /// controller to the manager in `src/main.rs`, and scaffolds the kind's editor and
+    /// viewer ClusterRoles under config/rbac. Then run `cargo run -p codegen-cli -- manifests`.
+    Api(CreateApiArgs),
+}
+
+#[derive(Args)]
+struct InitArgs {
+    /// The API's domain: kinds live in the groups `<group>.<domain>`.
+    #[arg(long, value_name = "DOMAIN", default_value = "my.domain")]
+    domain: String,
+    /// The project's name: the operator's crate, the namespace `<name>-system`, the prefix of
+    /// every object; an RFC 1123 label. The directory's name by default.
+    #[arg(long, value_name = "NAME")]
+    project_name: Option<String>,
+    /// Depend on kubegen from this checkout of its repository.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["kubegen_git", "kubegen_version"])]
+    kubegen_path: Option<PathBuf>,
+    /// Depend on kubegen from this git repository.
+    #[arg(long, value_name = "URL", conflicts_with = "kubegen_version")]
+    kubegen_git: Option<String>,
+    /// With --kubegen-git: this branch, tag or commit.
+    #[arg(long, value_name = "REF", requires = "kubegen_git")]
+    kubegen_rev: Option<String>,
+    /// Depend on this version of kubegen from crates.io.
+    #[arg(long, value_name = "VERSION")]
+    kubegen_version: Option<String>,
+}
+
+#[derive(Args)]
+struct CreateApiArgs {
+    /// The group, without the domain: `cache` makes `cache.<domain>`.
+    #[arg(long)]
+    group: String,
+    /// The version: `v1`, `v1alpha1`, ...
+    #[arg(long)]
+    version: String,
+    /// The kind, in UpperCamelCase: `Memcached`.
+    #[arg(long)]
+    kind: String,
+    /// Objects live in a namespace (the default).
+    #[arg(long, conflicts_with = "cluster")]
+    namespaced: bool,
+    /// Objects are cluster-scoped.
+    #[arg(long)]
+    cluster: bool,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+}
+
+/// Where `init` points the new workspace for kubegen, unless told: the place this very
+/// binary was built from — the checkout of a `cargo install --path`, the repository of
+/// a `cargo install --git`, the crates.io version of a `cargo install kubegen-cli`.
+fn default_source() -> scaffold::Source {
+    let built_from = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shown = built_from.display().to_string();
+    if shown.contains("/.cargo/registry/") {
+        return scaffold::Source::Version(env!("CARGO_PKG_VERSION").into());
+    }
+    match built_from.parent() {
+        Some(root) if !shown.contains("/.cargo/git/") && root.join("runtime/Cargo.toml").exists() => {
+            scaffold::Source::Path(root.to_path_buf())
+        }
+        _ => scaffold::Source::Git { url: env!("CARGO_PKG_REPOSITORY").into(), reference: None },
+    }
+}
+
+fn init(args: InitArgs) -> Result<ExitCode> {
+    let source = if let Some(path) = &args.kubegen_path {
+        let path = path.canonicalize().with_context(|| format!("--kubegen-path {}", path.display()))?;
+        if !path.join("runtime/Cargo.toml").exists() {
+            anyhow::bail!("--kubegen-path {} is not a checkout of kubegen (no runtime/Cargo.toml)", path.display());
+        }
+        scaffold::Source::Path(path)
+    } else if let Some(url) = &args.kubegen_git {
+        let reference = args.kubegen_rev.clone().map(|r| {
+            let is_commit = r.len() >= 7 && r.chars().all(|c| c.is_ascii_hexdigit());
+            (if is_commit { "rev" } else { "branch" }, r)
+        });
+        scaffold::Source::Git { url: url.clone(), reference }
+    } else if let Some(version) = &args.kubegen_version {
+        scaffold::Source::Version(version.clone())
+    } else {
+        default_source()
+    };
+    let dir = std::env::current_dir().context("reading the current directory")?;
+    let written = scaffold::init(&dir, args.project_name.as_deref(), &args.domain, &source)?;
+    eprintln!(
+        "wrote {} files; next: codegen-cli create api --group <group> --version v1alpha1 --kind <Kind>",
+        written.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
+    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    let root_crate = ws.root_crate.as_deref().with_context(|| {
+        format!("the workspace at {} has no library package at its root: `create api` adds to the layout `codegen-cli init` writes", ws.root.display())
+    })?;
+    let written = scaffold::create_api(
+        &ws.root,
+        root_crate,
+        ws.domain.as_deref(),
+        &args.group,
+        &args.version,
+        &args.kind,
+        !args.cluster,
+    )?;
+    for path in &written {
+        eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
+    }
+    eprintln!("next: edit the types, then `cargo run -p codegen-cli -- manifests`");
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -179,6 +313,8 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Manifests(args) => manifests(args),
+        Command::Init(args) => init(args),
+        Command::Create(Create::Api(args)) => create_api(args),
     };
     match result {
         Ok(code) => code,

@@ -55,6 +55,11 @@ pub struct Workspace {
     /// `[workspace.metadata.kubegen] project = "..."`: names the namespace and the
     /// name prefix of `config/default`.
     pub project: String,
+    /// `[workspace.metadata.kubegen] domain = "..."`: `create api` groups are `<group>.<domain>`.
+    pub domain: Option<String>,
+    /// The library crate of the package at the workspace root (where `init` puts the
+    /// operator), for `create api`.
+    pub root_crate: Option<String>,
     /// Source directories of every member that depends on kubegen (binaries too), for
     /// RBAC markers.
     pub source_dirs: Vec<PathBuf>,
@@ -124,6 +129,19 @@ impl Workspace {
         }
         packages.sort();
         source_dirs.sort();
+        let root_manifest = meta.workspace_root.join("Cargo.toml");
+        let root_crate = meta
+            .packages
+            .iter()
+            .filter(|p| meta.workspace_members.contains(&p.id) && p.manifest_path == root_manifest)
+            .find_map(|p| p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib")))
+            .map(|t| t.name.replace('-', "_"));
+        let domain = meta
+            .metadata
+            .as_ref()
+            .and_then(|m| m.pointer("/kubegen/domain"))
+            .and_then(|v| v.as_str())
+            .map(String::from);
         let project = meta
             .metadata
             .as_ref()
@@ -133,6 +151,8 @@ impl Workspace {
             .unwrap_or_else(|| "controller".into());
         Ok(Workspace {
             project,
+            domain,
+            root_crate,
             source_dirs,
             root: meta.workspace_root,
             target_dir: meta.target_directory,

@@ -86,3 +86,59 @@ fn unknown_package_is_an_error() {
     assert_eq!(done.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&done.stderr).contains("package `no-such-package` is not a workspace member"));
 }
+
+fn cli_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegen-cli")).args(args).current_dir(dir).output().expect("codegen-cli runs")
+}
+
+#[test]
+fn init_refuses_bad_names_and_existing_workspaces() {
+    let dir = tmp("init-bad");
+    let bad = dir.join("Memcached_Operator");
+    std::fs::create_dir_all(&bad).expect("tmp dir");
+    let out = cli_in(&bad, &["init"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("`Memcached_Operator` is not an RFC 1123 label"), "{err}");
+    assert!(!bad.join("Cargo.toml").exists(), "nothing is written after an error");
+
+    let taken = dir.join("taken");
+    std::fs::create_dir_all(&taken).expect("tmp dir");
+    std::fs::write(taken.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
+    let out = cli_in(&taken, &["init", "--domain", "example.com"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("already holds a Cargo.toml"), "{err}");
+
+    let out = cli_in(&taken, &["init", "--domain", "Example.com", "--project-name", "ok"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--domain `Example.com` is not a DNS subdomain"), "{err}");
+}
+
+#[test]
+fn init_then_create_api_lays_out_a_workspace() {
+    let dir = tmp("init").join("memcached-operator");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = root.to_str().expect("utf-8 path");
+    let out = cli_in(&dir, &["init", "--domain", "example.com", "--kubegen-path", root]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for args in [
+        &["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"][..],
+        &["create", "api", "--group", "cache", "--version", "v1beta1", "--kind", "Memcached"][..],
+    ] {
+        let out = cli_in(&dir, args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let main = std::fs::read_to_string(dir.join("src/main.rs")).expect("main.rs");
+    assert_eq!(main.matches("controller::memcached::add(manager, &args.manager)").count(), 1, "{main}");
+    let api = std::fs::read_to_string(dir.join("src/api/cache/mod.rs")).expect("api/cache/mod.rs");
+    assert!(api.contains("pub mod v1alpha1;") && api.contains("pub mod v1beta1;"), "{api}");
+    let rbac = std::fs::read_to_string(dir.join("config/rbac/kustomization.yaml")).expect("rbac kustomization");
+    assert_eq!(rbac.matches("- memcached_editor_role.yaml").count(), 1, "{rbac}");
+    let types = std::fs::read_to_string(dir.join("src/api/cache/v1alpha1/memcached.rs")).expect("types");
+    assert!(types.contains(r#"group = "cache.example.com", version = "v1alpha1", kind = "Memcached", namespaced"#));
+
+    let again = cli_in(&dir, &["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("is already scaffolded"));
+    let bad = cli_in(&dir, &["create", "api", "--group", "cache", "--version", "1", "--kind", "memcached"]);
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a kind"));
+}

@@ -32,11 +32,9 @@ impl FromStr for BindAddress {
         if let Ok(addr) = s.parse() {
             return Ok(BindAddress(Some(addr)));
         }
-        s.to_socket_addrs()
-            .ok()
-            .and_then(|mut a| a.next())
-            .map(|a| BindAddress(Some(a)))
-            .ok_or_else(|| format!("`{s}` is not an address: write `:8081`, `127.0.0.1:8081`, `[::]:8081`, or `0` for off"))
+        s.to_socket_addrs().ok().and_then(|mut a| a.next()).map(|a| BindAddress(Some(a))).ok_or_else(|| {
+            format!("`{s}` is not an address: write `:8081`, `127.0.0.1:8081`, `[::]:8081`, or `0` for off")
+        })
     }
 }
 

@@ -1,0 +1,448 @@
+//! `init` and `create api`: kubebuilder's scaffolding, in Rust. `init` starts a workspace
+//! whose root package is the operator (API types, controllers, a manager binary with
+//! controller-runtime's flags) beside a `codegen-cli` member that pins this tool's
+//! version; `create api` adds a kind and its controller and wires it into `main.rs`.
+//! Every file comes from a template under `templates/scaffold/`; none is overwritten.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use askama::Template;
+
+use crate::layout;
+use crate::manifests::{self, Output};
+use crate::workspace::LIBRARY_PACKAGE;
+
+#[path = "../../derive/src/plural.rs"]
+#[allow(dead_code)]
+mod plural;
+
+/// The line in `src/main.rs` above which `create api` adds controllers.
+const CONTROLLERS_MARKER: &str = "// +kubegen:scaffold:controllers";
+
+#[derive(Template)]
+#[template(path = "scaffold/Cargo.toml", escape = "none")]
+struct WorkspaceManifest<'a> {
+    project: &'a str,
+    domain: &'a str,
+    kubegen_source: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/codegen_cli_Cargo.toml", escape = "none")]
+struct CliManifest<'a> {
+    cli_source: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/codegen_cli_main.rs", escape = "none")]
+struct CliMain;
+
+#[derive(Template)]
+#[template(path = "scaffold/lib.rs", escape = "none")]
+struct Lib<'a> {
+    project: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/api_mod.rs", escape = "none")]
+struct ApiMod;
+
+#[derive(Template)]
+#[template(path = "scaffold/controller_mod.rs", escape = "none")]
+struct ControllerMod;
+
+#[derive(Template)]
+#[template(path = "scaffold/main.rs", escape = "none")]
+struct Main<'a> {
+    project: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/Dockerfile", escape = "none")]
+struct Dockerfile<'a> {
+    project: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/gitignore", escape = "none")]
+struct GitIgnore;
+
+#[derive(Template)]
+#[template(path = "scaffold/dockerignore", escape = "none")]
+struct DockerIgnore;
+
+/// The names one kind's files are made of.
+struct KindNames {
+    kind_lower: String,
+    /// The module of the kind and of its controller.
+    module: String,
+    group: String,
+    group_module: String,
+    plural: String,
+    namespaced: bool,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/types.rs", escape = "none")]
+struct Types<'a> {
+    kind: &'a str,
+    group: &'a str,
+    version: &'a str,
+    scope: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/controller.rs", escape = "none")]
+struct KindController<'a> {
+    kind: &'a str,
+    kind_lower: &'a str,
+    group: &'a str,
+    group_module: &'a str,
+    version: &'a str,
+    plural: &'a str,
+    namespaced: bool,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/role_editor.yaml", escape = "none")]
+struct EditorRole<'a> {
+    kind_lower: &'a str,
+    group: &'a str,
+    plural: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/role_viewer.yaml", escape = "none")]
+struct ViewerRole<'a> {
+    kind_lower: &'a str,
+    group: &'a str,
+    plural: &'a str,
+}
+
+/// Where the scaffolded workspace gets kubegen from.
+pub enum Source {
+    /// A checkout of kubegen's repository.
+    Path(PathBuf),
+    /// kubegen's git repository, at a branch, tag or revision (`None`: the default branch).
+    Git { url: String, reference: Option<(&'static str, String)> },
+    /// A version on crates.io.
+    Version(String),
+}
+
+impl Source {
+    /// The keys of a dependency table for `package`, which lives in `dir` of the repository.
+    fn keys(&self, package: &str, dir: &str) -> String {
+        match self {
+            Source::Path(root) => format!("path = {:?}", root.join(dir).display().to_string()),
+            Source::Git { url, reference } => {
+                let reference = reference.as_ref().map(|(k, v)| format!(", {k} = {v:?}")).unwrap_or_default();
+                format!("git = {url:?}{reference}")
+            }
+            Source::Version(v) => {
+                let _ = package;
+                format!("version = {v:?}")
+            }
+        }
+    }
+}
+
+/// An RFC 1123 label that is also a cargo package name: the project names the
+/// `<project>-system` namespace and the operator's crate.
+pub fn check_project_name(name: &str) -> Result<()> {
+    let label = !name.is_empty()
+        && name.len() <= 63
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && !name.ends_with('-');
+    if !label {
+        bail!(
+            "project name `{name}` is not an RFC 1123 label starting with a letter (it becomes the namespace `{name}-system` and the crate's name): use lowercase letters, digits and `-`, at most 63 characters, e.g. `memcached-operator`; pass it with --project-name"
+        );
+    }
+    if name.len() + "-system".len() > 63 {
+        bail!("project name `{name}` is too long: `{name}-system` must fit in 63 characters");
+    }
+    Ok(())
+}
+
+fn check_domain(domain: &str) -> Result<()> {
+    let ok = domain.split('.').all(|l| {
+        !l.is_empty()
+            && l.len() <= 63
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    });
+    if !ok || domain.len() > 253 {
+        bail!("--domain `{domain}` is not a DNS subdomain: write lowercase labels joined by dots, e.g. `example.com`");
+    }
+    Ok(())
+}
+
+fn render(t: &impl Template, what: &str) -> Result<String> {
+    let mut text = t.render().with_context(|| format!("rendering {what}"))?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// `codegen-cli init`: a new workspace in `dir`.
+pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) -> Result<Vec<PathBuf>> {
+    let project = match project {
+        Some(p) => p.to_string(),
+        None => dir
+            .canonicalize()
+            .ok()
+            .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .context("cannot name the project after the directory: pass --project-name")?,
+    };
+    check_project_name(&project)?;
+    check_domain(domain)?;
+    if dir.join("Cargo.toml").exists() {
+        bail!(
+            "{} already holds a Cargo.toml: `init` starts a new workspace; run it in an empty directory (or add the `codegen-cli` member by hand, see the README)",
+            dir.display()
+        );
+    }
+    let kubegen_source = source.keys(LIBRARY_PACKAGE, "runtime");
+    let cli_source = source.keys("kubegen-cli", "cli");
+    let p = project.as_str();
+    let file = |path: &str, contents: String| Output { path: dir.join(path), contents, overwrite: false };
+    let mut outputs = vec![
+        file(
+            "Cargo.toml",
+            render(&WorkspaceManifest { project: p, domain, kubegen_source: &kubegen_source }, "Cargo.toml")?,
+        ),
+        file("codegen-cli/Cargo.toml", render(&CliManifest { cli_source: &cli_source }, "codegen-cli/Cargo.toml")?),
+        file("codegen-cli/src/main.rs", render(&CliMain, "codegen-cli/src/main.rs")?),
+        file("src/lib.rs", render(&Lib { project: p }, "src/lib.rs")?),
+        file("src/api/mod.rs", render(&ApiMod, "src/api/mod.rs")?),
+        file("src/controller/mod.rs", render(&ControllerMod, "src/controller/mod.rs")?),
+        file("src/main.rs", render(&Main { project: p }, "src/main.rs")?),
+        file("Dockerfile", render(&Dockerfile { project: p }, "Dockerfile")?),
+        file(".dockerignore", render(&DockerIgnore, ".dockerignore")?),
+        file(".gitignore", render(&GitIgnore, ".gitignore")?),
+    ];
+    // config/ as `manifests` scaffolds it, before there is any kind.
+    outputs.extend(layout::outputs(&layout::Inputs {
+        out: &dir.join("config"),
+        crd_files: &[],
+        samples: &[],
+        roles: &[],
+        role_name: "manager-role",
+        project: p,
+        header: "",
+    })?);
+    manifests::write(&outputs)?;
+    Ok(outputs.into_iter().map(|o| o.path).collect())
+}
+
+/// `UpperCamelCase`, as Kubernetes kinds are spelled.
+fn check_kind(kind: &str) -> Result<()> {
+    let ok = kind.starts_with(|c: char| c.is_ascii_uppercase()) && kind.chars().all(|c| c.is_ascii_alphanumeric());
+    if !ok || kind.len() > 63 {
+        bail!("--kind `{kind}` is not a kind: write it in UpperCamelCase, letters and digits only, e.g. `Memcached`");
+    }
+    Ok(())
+}
+
+/// `v1`, `v1alpha1`, `v2beta3`: the versions Kubernetes orders.
+fn check_version(version: &str) -> Result<()> {
+    let rest = version.strip_prefix('v').unwrap_or("");
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+    let (major, tail) = rest.split_at(digits);
+    let tail_ok = tail.is_empty()
+        || ["alpha", "beta"].iter().any(|stage| {
+            tail.strip_prefix(stage).is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        });
+    if major.is_empty() || major.starts_with('0') || !tail_ok {
+        bail!("--version `{version}` is not a Kubernetes API version: write `v1`, `v1alpha1`, `v2beta1`, ...");
+    }
+    Ok(())
+}
+
+fn snake(kind: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in kind.chars().enumerate() {
+        let next_lower = kind.chars().nth(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+        let prev_lower = i > 0 && kind.chars().nth(i - 1).is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+        if c.is_ascii_uppercase() && i > 0 && (prev_lower || next_lower) {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// Rust keywords a module cannot be named (`r#` would do, but reads badly).
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false",
+    "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "priv", "pub", "ref",
+    "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "yield",
+];
+
+/// `codegen-cli create api`: the kind's types, its controller, its editor and viewer
+/// roles, wired into the modules and `src/main.rs`.
+pub fn create_api(
+    root: &Path,
+    crate_name: &str,
+    domain: Option<&str>,
+    group: &str,
+    version: &str,
+    kind: &str,
+    namespaced: bool,
+) -> Result<Vec<PathBuf>> {
+    check_kind(kind)?;
+    check_version(version)?;
+    let label_ok = !group.is_empty()
+        && group.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && group.starts_with(|c: char| c.is_ascii_lowercase());
+    if !label_ok {
+        bail!("--group `{group}` is not a DNS label: write lowercase letters, digits and `-`, e.g. `cache`");
+    }
+    let full_group = match domain {
+        Some(d) if !d.is_empty() => format!("{group}.{d}"),
+        _ => group.to_string(),
+    };
+    let module = snake(kind);
+    let group_module = group.replace('-', "_");
+    for name in [&module, &group_module] {
+        if KEYWORDS.contains(&name.as_str()) {
+            bail!("`{name}` is a Rust keyword and cannot name a module: pick another --kind or --group");
+        }
+    }
+    let names = KindNames {
+        kind_lower: kind.to_lowercase(),
+        module,
+        group: full_group,
+        group_module,
+        plural: plural::pluralize(&kind.to_lowercase()),
+        namespaced,
+    };
+    let types_path = root.join(format!("src/api/{}/{}/{}.rs", names.group_module, version, names.module));
+    if types_path.exists() {
+        bail!("{} exists: {kind} {version} is already scaffolded", types_path.display());
+    }
+    let main_path = root.join("src/main.rs");
+    let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
+    let controller_path = root.join(format!("src/controller/{}.rs", names.module));
+    let wire = format!("    let manager = {crate_name}::controller::{}::add(manager, &args.manager);\n", names.module);
+    let main = if controller_path.exists() {
+        // Another version of a kind already controlled: its controller stays as it is.
+        None
+    } else {
+        let at = main.find(CONTROLLERS_MARKER).with_context(|| {
+            format!(
+                "{} has no `{CONTROLLERS_MARKER}` line: add it where controllers are added to the manager, or add `{}` there yourself",
+                main_path.display(),
+                wire.trim()
+            )
+        })?;
+        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        Some(format!("{}{wire}{}", &main[..line_start], &main[line_start..]))
+    };
+
+    let n = &names;
+    let scope = if namespaced { "namespaced" } else { "namespaced = false" };
+    let mut outputs = vec![Output {
+        path: types_path,
+        contents: render(&Types { kind, group: &n.group, version, scope }, "the kind's types")?,
+        overwrite: false,
+    }];
+    if let Some(main) = main {
+        let controller = KindController {
+            kind,
+            kind_lower: &n.kind_lower,
+            group: &n.group,
+            group_module: &n.group_module,
+            version,
+            plural: &n.plural,
+            namespaced: n.namespaced,
+        };
+        outputs.push(Output {
+            path: controller_path,
+            contents: render(&controller, "the controller")?,
+            overwrite: false,
+        });
+        outputs.push(Output { path: main_path, contents: main, overwrite: true });
+        outputs.push(module_line(root, "src/controller/mod.rs", &format!("pub mod {};", n.module))?);
+    }
+    outputs.push(module_line(root, "src/api/mod.rs", &format!("pub mod {};", n.group_module))?);
+    outputs.push(module_line(root, &format!("src/api/{}/mod.rs", n.group_module), &format!("pub mod {version};"))?);
+    outputs.push(module_line(
+        root,
+        &format!("src/api/{}/{version}/mod.rs", n.group_module),
+        &format!("mod {m};\npub use {m}::*;", m = n.module),
+    )?);
+    let roles = [
+        (
+            format!("{}_editor_role.yaml", n.kind_lower),
+            render(&EditorRole { kind_lower: &n.kind_lower, group: &n.group, plural: &n.plural }, "the editor role")?,
+        ),
+        (
+            format!("{}_viewer_role.yaml", n.kind_lower),
+            render(&ViewerRole { kind_lower: &n.kind_lower, group: &n.group, plural: &n.plural }, "the viewer role")?,
+        ),
+    ];
+    let rbac_kustomization = root.join("config/rbac/kustomization.yaml");
+    let mut listed = std::fs::read_to_string(&rbac_kustomization).unwrap_or_default();
+    for (file, contents) in roles {
+        outputs.push(Output { path: root.join("config/rbac").join(&file), contents, overwrite: false });
+        // The resources list is the file's last key, as scaffolded.
+        if listed.contains("resources:") && !listed.lines().any(|l| l.trim() == format!("- {file}")) {
+            if !listed.ends_with('\n') {
+                listed.push('\n');
+            }
+            listed.push_str(&format!("- {file}\n"));
+        }
+    }
+    if rbac_kustomization.exists() {
+        outputs.push(Output { path: rbac_kustomization, contents: listed, overwrite: true });
+    }
+    manifests::write(&outputs)?;
+    Ok(outputs.into_iter().map(|o| o.path).collect())
+}
+
+/// `path` (relative to `root`) with `line` appended when missing; the file is created
+/// with a doc line when it does not exist.
+fn module_line(root: &Path, path: &str, line: &str) -> Result<Output> {
+    let full = root.join(path);
+    let mut text = match std::fs::read_to_string(&full) {
+        Ok(text) => text,
+        Err(_) => "//! One module per version (or kind); `codegen-cli create api` adds them.\n\n".to_string(),
+    };
+    if !text.contains(line) {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    Ok(Output { path: full, contents: text, overwrite: true })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(snake("Memcached"), "memcached");
+        assert_eq!(snake("CronJob"), "cron_job");
+        assert_eq!(snake("HTTPRoute"), "http_route");
+        assert!(check_version("v1alpha1").is_ok() && check_version("v2").is_ok());
+        assert!(check_version("1").is_err() && check_version("v1gamma1").is_err() && check_version("v01").is_err());
+        assert!(check_kind("Memcached").is_ok() && check_kind("memcached").is_err());
+    }
+
+    #[test]
+    fn project_names_are_rfc_1123_labels() {
+        assert!(check_project_name("memcached-operator").is_ok());
+        for bad in ["Memcached", "memcached_operator", "-x", "x-", "1x", ""] {
+            let err = check_project_name(bad).unwrap_err().to_string();
+            assert!(err.contains("RFC 1123 label") && err.contains("--project-name"), "{bad}: {err}");
+        }
+    }
+}

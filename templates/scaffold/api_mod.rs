@@ -1,0 +1,1 @@
+//! The API, one module per group; `codegen-cli create api` adds them.
