@@ -15,7 +15,6 @@ WORK=$(mktemp -d /tmp/kubegen-user-flow.XXXXXX)
 MANAGER_PID=
 cleanup() {
   [ -n "$MANAGER_PID" ] && kill "$MANAGER_PID" 2>/dev/null || true
-  kubectl delete namespace memcached-operator-system --wait=false >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -26,6 +25,21 @@ fail() { echo "user-flow: $*" >&2; [ -f "$WORK/manager.log" ] && tail -30 "$WORK
 stage "cargo install --path codegen-cli (the README's install, debug profile to reuse the build)"
 cargo install -q --locked --debug --path "$ROOT/codegen-cli" --root "$WORK/bin"
 export PATH=$WORK/bin/bin:$PATH
+
+stage "the README's git dependency resolves (file:// stands in for the repository)"
+mkdir -p "$WORK/gitdep/src" && touch "$WORK/gitdep/src/lib.rs"
+cat > "$WORK/gitdep/Cargo.toml" <<TOML
+[package]
+name = "gitdep"
+version = "0.0.0"
+edition = "2024"
+[dependencies]
+kubegen = { package = "kubegen-rs", git = "file://$ROOT" }
+kubegen-cli = { git = "file://$ROOT" }
+TOML
+cargo metadata -q --format-version 1 --manifest-path "$WORK/gitdep/Cargo.toml" > "$WORK/gitdep/metadata.json" 2> "$WORK/gitdep/stderr"
+! grep -q . "$WORK/gitdep/stderr" || { cat "$WORK/gitdep/stderr" >&2; fail "cargo complained about the repository"; }
+grep -q '"name":"kubegen-cli"' "$WORK/gitdep/metadata.json" || fail "kubegen-cli not found in the git repository"
 
 stage "codegen-cli init + create api"
 mkdir "$WORK/memcached-operator" && cd "$WORK/memcached-operator"

@@ -21,7 +21,7 @@ mod plural;
 const CONTROLLERS_MARKER: &str = "// +kubegen:scaffold:controllers";
 
 #[derive(Template)]
-#[template(path = "scaffold/Cargo.toml", escape = "none")]
+#[template(path = "scaffold/root_Cargo.toml", escape = "none")]
 struct WorkspaceManifest<'a> {
     project: &'a str,
     domain: &'a str,

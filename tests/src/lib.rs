@@ -6,3 +6,8 @@ pub mod aviary;
 pub mod markers;
 pub mod menagerie;
 pub mod pavilion;
+
+/// The README's Rust blocks, compiled (and run, unless `no_run`) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
