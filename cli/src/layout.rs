@@ -93,6 +93,29 @@ pub struct Inputs<'a> {
     pub role_name: &'a str,
     pub project: &'a str,
     pub header: &'a str,
+    /// Only some packages were read (`-p`): keep the other kinds' entries in the
+    /// kustomizations that list every CRD and sample.
+    pub partial: bool,
+}
+
+/// `files`, after the entries `path` already lists (with `prefix`) when `partial`.
+fn with_listed(path: &Path, prefix: &str, files: &[String], partial: bool) -> Vec<String> {
+    let mut all: Vec<String> = if partial {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.strip_prefix("- ").and_then(|f| f.strip_prefix(prefix)))
+            .map(String::from)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for f in files {
+        if !all.contains(f) {
+            all.push(f.clone());
+        }
+    }
+    all
 }
 
 /// Every file of the layout but the CRD bases.
@@ -102,7 +125,12 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     let scaffold = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: false };
     let mut files = vec![generated(
         "crd/kustomization.yaml",
-        rendered(&CrdKustomization { files: i.crd_files }, "crd/kustomization.yaml")?,
+        rendered(
+            &CrdKustomization {
+                files: &with_listed(&out.join("crd/kustomization.yaml"), "bases/", i.crd_files, i.partial),
+            },
+            "crd/kustomization.yaml",
+        )?,
     )];
 
     // Written with no rules too: rbac/kustomization.yaml lists it.
@@ -147,6 +175,7 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     ));
 
     let names: Vec<String> = i.samples.iter().map(|(name, _)| name.clone()).collect();
+    let names = with_listed(&out.join("samples/kustomization.yaml"), "", &names, i.partial);
     // The samples kustomization lists every sample, so it follows the kinds.
     files.push(generated(
         "samples/kustomization.yaml",

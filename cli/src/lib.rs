@@ -246,7 +246,11 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     }
 
     let files: Vec<PathBuf> = ws.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
-    let rules = sources::scan(&files, &ws.root)?;
+    let scan = sources::scan(&files, &ws.root)?;
+    for warning in &scan.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let rules = scan.rules;
     let roles = kubegen::rbac::generate_roles(&rules, &args.role_name);
     outputs.extend(layout::outputs(&layout::Inputs {
         out: &out,
@@ -254,6 +258,7 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
         samples: &samples,
         roles: &roles,
         role_name: &args.role_name,
+        partial: !args.packages.is_empty(),
         project: &ws.project,
         header: &header,
     })?);

@@ -234,6 +234,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         role_name: "manager-role",
         project: p,
         header: "",
+        partial: false,
     })?);
     manifests::write(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())

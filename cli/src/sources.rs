@@ -28,17 +28,91 @@ pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Markers a Go type carries in `//` comments that, in Rust, only a doc comment
+/// (`///`) hands to the derive.
+const TYPE_MARKERS: &[&str] = &[
+    "+kubebuilder:",
+    "+optional",
+    "+required",
+    "+nullable",
+    "+listType",
+    "+listMapKey",
+    "+mapType",
+    "+structType",
+    "+default",
+    "+k8s:",
+    "+groupName",
+    "+versionName",
+];
+
+/// `+kubebuilder:` markers that mean something in a plain `//` comment.
+const COMMENT_MARKERS: &[&str] = &["rbac", "scaffold"];
+
+/// What the sources say: RBAC rules, and warnings about markers nothing reads.
+pub struct Scan {
+    pub rules: Vec<RbacRule>,
+    pub warnings: Vec<String>,
+}
+
+impl Scan {
+    /// kubegen's event recorder writes `events.k8s.io/v1` Events; a controller that
+    /// records them without a rule allowing it is refused at its first event.
+    fn check_events(&mut self, recorder_at: Option<String>) {
+        let Some(at) = recorder_at else { return };
+        let granted = self.rules.iter().any(|r| {
+            r.groups.iter().any(|g| g == "events.k8s.io" || g == "*")
+                && r.resources.iter().any(|x| x == "events" || x == "*")
+                && r.verbs.iter().any(|v| v == "create" || v == "*")
+        });
+        if !granted {
+            self.warnings.push(format!(
+                "{at}: kubegen::host::Events records events.k8s.io/v1 Events, and no RBAC marker allows it: add `// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch`"
+            ));
+        }
+    }
+}
+
+/// A `//` comment's marker that nothing will read, and what to write instead.
+fn ignored_marker(comment: &str) -> Option<String> {
+    let marker = comment.split_whitespace().next().unwrap_or_default();
+    if let Some(rest) = marker.strip_prefix("+kubebuilder:") {
+        let name = rest.split([':', '=']).next().unwrap_or_default();
+        if COMMENT_MARKERS.contains(&name) {
+            return None;
+        }
+        if strsim::levenshtein(name, "rbac") <= 2 {
+            return Some(format!(
+                "`+kubebuilder:{name}:` is not a marker; did you mean `+kubebuilder:rbac:`? This rule is ignored"
+            ));
+        }
+    } else if !TYPE_MARKERS.iter().any(|m| marker.starts_with(m)) {
+        return None;
+    }
+    Some(format!(
+        "`{marker}` is in a plain `//` comment, which the derive never sees: write it as a doc comment, `/// {marker}`, on the field or type"
+    ))
+}
+
 /// Every rule in `files`; a bad marker is an error naming its file and line.
-pub fn scan(files: &[PathBuf], root: &Path) -> Result<Vec<RbacRule>> {
+pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     let mut found = Vec::new();
     let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let mut recorder_at = None;
     for file in files {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let shown = file.strip_prefix(root).unwrap_or(file).display().to_string();
         for (i, line) in text.lines().enumerate() {
+            if recorder_at.is_none() && line.contains("Events::new(") && !line.trim_start().starts_with("//") {
+                recorder_at = Some(format!("{shown}:{}", i + 1));
+            }
             let trimmed = line.trim_start();
             if let Some(comment) = trimmed.strip_prefix("//") {
+                let doc = (comment.starts_with('/') && !comment.starts_with("//")) || comment.starts_with('!');
                 let comment = comment.trim_start_matches(['/', '!']).trim_start();
+                if !doc && let Some(warning) = ignored_marker(comment) {
+                    warnings.push(format!("{shown}:{}: {warning}", i + 1));
+                }
                 if let Some(args) = comment.strip_prefix(MARKER) {
                     match RbacRule::parse_marker(args.trim_end()) {
                         Ok(rule) => found.push(rule),
@@ -59,7 +133,9 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Vec<RbacRule>> {
     if !errors.is_empty() {
         bail!("bad RBAC markers:\n  {}", errors.join("\n  "));
     }
-    Ok(found)
+    let mut scan = Scan { rules: found, warnings };
+    scan.check_events(recorder_at);
+    Ok(scan)
 }
 
 /// Finds `#[kubegen::rbac(...)]` (or `#[rbac(...)]` after `use kubegen::rbac`) on any
@@ -130,7 +206,7 @@ mod tests {
     #[test]
     fn rbac_golden() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/rbac");
-        let rules = super::scan(&[dir.join("controller.rs")], &dir).expect("markers parse");
+        let rules = super::scan(&[dir.join("controller.rs")], &dir).expect("markers parse").rules;
         assert_eq!(rules.len(), 19, "17 comment markers and 2 typed attributes");
         let mut rendered = String::new();
         for role in kubegen::rbac::generate_roles(&rules, "manager-role") {
@@ -153,7 +229,31 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("tmp dir");
         let file = dir.join("bad.rs");
         std::fs::write(&file, "// fine\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=fetch\n").expect("write");
-        let err = super::scan(&[file], &dir).unwrap_err().to_string();
+        let err = super::scan(&[file], &dir).err().expect("an error").to_string();
         assert!(err.contains("bad.rs:2: `fetch` is not a verb the API server knows"), "{err}");
+    }
+
+    #[test]
+    fn markers_nothing_reads_are_warned_about() {
+        let dir = std::env::temp_dir().join(format!("kubegen-ignored-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        let file = dir.join("types.rs");
+        let text = "pub struct S {\n    // +kubebuilder:validation:Minimum=1\n    /// +kubebuilder:validation:Maximum=3\n    pub a: i32,\n    // +optional\n    pub b: Option<i32>,\n}\n// +kubebuilder:rbca:groups=apps,resources=pods,verbs=get\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=get\n//// +optional is a plain comment too\n";
+        std::fs::write(&file, text).expect("write");
+        let scan = super::scan(&[file], &dir).expect("scans");
+        assert_eq!(scan.rules.len(), 1);
+        let w = scan.warnings.join("\n");
+        assert_eq!(scan.warnings.len(), 4, "{w}");
+        assert!(w.contains("types.rs:2: `+kubebuilder:validation:Minimum=1` is in a plain `//` comment"), "{w}");
+        assert!(w.contains("write it as a doc comment, `/// +optional`"), "{w}");
+        assert!(
+            w.contains("types.rs:8: `+kubebuilder:rbca:` is not a marker; did you mean `+kubebuilder:rbac:`?"),
+            "{w}"
+        );
+        assert!(w.contains("types.rs:10:"), "{w}");
+
+        std::fs::write(dir.join("c.rs"), "fn f(c: Client) { let e = Events::new(c, \"x\"); }\n").expect("write");
+        let scan = super::scan(&[dir.join("c.rs")], &dir).expect("scans");
+        assert!(scan.warnings[0].starts_with("c.rs:1: kubegen::host::Events records"), "{:?}", scan.warnings);
     }
 }

@@ -142,3 +142,18 @@ fn init_then_create_api_lays_out_a_workspace() {
     let bad = cli_in(&dir, &["create", "api", "--group", "cache", "--version", "1", "--kind", "memcached"]);
     assert!(String::from_utf8_lossy(&bad.stderr).contains("is not a kind"));
 }
+
+#[test]
+fn one_package_keeps_the_other_kinds_in_the_kustomizations() {
+    let out = tmp("partial");
+    assert!(run(&out, &[]).status.success());
+    let partial = run(&out, &["-p", "sample"]);
+    assert!(partial.status.success(), "{}", String::from_utf8_lossy(&partial.stderr));
+    let crds = std::fs::read_to_string(out.join("crd/kustomization.yaml")).expect("crd kustomization");
+    assert!(
+        crds.contains("- bases/samplecontroller.k8s.io_foos.yaml") && crds.contains("- bases/example.com_samples.yaml"),
+        "{crds}"
+    );
+    let samples = std::fs::read_to_string(out.join("samples/kustomization.yaml")).expect("samples kustomization");
+    assert!(samples.contains("samplecontroller.k8s.io_v1alpha1_foo.yaml"), "{samples}");
+}
