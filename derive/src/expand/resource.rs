@@ -172,7 +172,14 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             None
         }
     };
-    let (group, version, kind) = (required("group"), required("version"), required("kind"));
+    let (group, version) = (required("group"), required("version"));
+    // A root struct (style 2) is the kind, as controller-gen names a Go root type.
+    let kind = match style {
+        Style::Root if parsed.get("kind").is_none() && !parsed.failed.contains(&"kind") => {
+            Some(input.ident.to_string())
+        }
+        _ => required("kind"),
+    };
     if !missing.is_empty() {
         // (A key whose value did not parse is reported there, not as missing.)
         errors.push(
