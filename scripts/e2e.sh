@@ -16,6 +16,12 @@ cargo build -q -p foo-controller
 export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
 # The API server restart test runs alone, after the others: it takes the server away.
 cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
+# kubegen::testenv takes its binaries where controller-runtime's envtest does.
+export KUBEBUILDER_ASSETS=$ROOT/target/kube-e2e/assets
+mkdir -p "$KUBEBUILDER_ASSETS"
+ln -sfn "$(scripts/kube-apiserver.sh bin)" "$KUBEBUILDER_ASSETS/kube-apiserver"
+ln -sfn "$(command -v etcd)" "$KUBEBUILDER_ASSETS/etcd"
+cargo test -p kubegen-tests --test testenv -- --ignored
 # A new user's workspace, from `codegen-cli init` to a reconciled sample.
 KUBECONFIG=$RUN_DIR/kubeconfig scripts/user-flow.sh
 cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"

@@ -5,6 +5,7 @@
 #   scripts/kube-apiserver.sh start RUN_DIR  start etcd + apiserver on free loopback ports,
 #                                            write RUN_DIR/kubeconfig, wait until ready
 #   scripts/kube-apiserver.sh stop RUN_DIR   stop exactly the processes `start` recorded
+#   scripts/kube-apiserver.sh bin            print the path of the cached binary
 #
 # The Debian bookworm source package ships Kubernetes v1.20.2. It builds only in GOPATH
 # mode, lacks the generated OpenAPI file, and vendors a reflect2 that crashes on Go >= 1.18
@@ -171,7 +172,8 @@ stop() {
 
 case "${1:-}" in
   build) build ;;
+  bin) echo "$BIN" ;;
   start) shift; start "$@" ;;
   stop) shift; stop "$@" ;;
-  *) echo "usage: $0 build | start RUN_DIR | stop RUN_DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 build | bin | start RUN_DIR | stop RUN_DIR" >&2; exit 2 ;;
 esac

@@ -4,10 +4,12 @@
 # `cargo run -p codegen-cli -- manifests` in the new workspace, deploy config/default to
 # the API server of $KUBECONFIG, run the scaffolded manager as the ServiceAccount that
 # config/ deploys (so the scaffolded RBAC alone must be enough), and watch it reconcile
-# the sample. Run by scripts/e2e.sh; needs a running API server.
+# the sample; the scaffolded test runs on kubegen::testenv. Run by scripts/e2e.sh; needs a
+# running API server (KUBECONFIG) and the binaries for testenv (KUBEBUILDER_ASSETS).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${KUBECONFIG:?set KUBECONFIG to the e2e API server}"
+: "${KUBEBUILDER_ASSETS:?set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver}"
 export KUBECONFIG CARGO_TERM_COLOR=never
 # One target dir with this repository: the new workspace's dependencies are compiled once.
 export CARGO_TARGET_DIR=$ROOT/target
@@ -51,6 +53,9 @@ cp "$ROOT/Cargo.lock" .
 
 stage "cargo build"
 cargo build -q
+stage "cargo test -- --ignored (the scaffolded test, on kubegen::testenv)"
+cargo test -q -- --ignored 2>&1 | tee "$WORK/test.log" | grep -E '^test result' || true
+grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not pass"; }
 stage "cargo run -p codegen-cli -- manifests"
 cargo run -q -p codegen-cli -- manifests
 cargo run -q -p codegen-cli -- manifests --check

@@ -105,6 +105,17 @@ struct KindController<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "scaffold/controller_test.rs", escape = "none")]
+struct ControllerTest<'a> {
+    crate_name: &'a str,
+    kind: &'a str,
+    module: &'a str,
+    group_module: &'a str,
+    version: &'a str,
+    namespaced: bool,
+}
+
+#[derive(Template)]
 #[template(path = "scaffold/role_editor.yaml", escape = "none")]
 struct EditorRole<'a> {
     kind_lower: &'a str,
@@ -329,7 +340,10 @@ pub fn create_api(
     let main_path = root.join("src/main.rs");
     let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
     let controller_path = root.join(format!("src/controller/{}.rs", names.module));
-    let wire = format!("    let manager = {crate_name}::controller::{}::add(manager, &args.manager);\n", names.module);
+    let wire = format!(
+        "    let manager = {crate_name}::controller::{}::add(manager, args.manager.namespace.as_deref());\n",
+        names.module
+    );
     let main = if controller_path.exists() {
         // Another version of a kind already controlled: its controller stays as it is.
         None
@@ -365,6 +379,19 @@ pub fn create_api(
         outputs.push(Output {
             path: controller_path,
             contents: render(&controller, "the controller")?,
+            overwrite: false,
+        });
+        let test = ControllerTest {
+            crate_name,
+            kind,
+            module: &n.module,
+            group_module: &n.group_module,
+            version,
+            namespaced: n.namespaced,
+        };
+        outputs.push(Output {
+            path: root.join(format!("tests/{}_controller.rs", n.module)),
+            contents: render(&test, "the controller's test")?,
             overwrite: false,
         });
         outputs.push(Output { path: main_path, contents: main, overwrite: true });

@@ -129,7 +129,11 @@ fn init_then_create_api_lays_out_a_workspace() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
     let main = std::fs::read_to_string(dir.join("src/main.rs")).expect("main.rs");
-    assert_eq!(main.matches("controller::memcached::add(manager, &args.manager)").count(), 1, "{main}");
+    assert_eq!(
+        main.matches("controller::memcached::add(manager, args.manager.namespace.as_deref())").count(),
+        1,
+        "{main}"
+    );
     let api = std::fs::read_to_string(dir.join("src/api/cache/mod.rs")).expect("api/cache/mod.rs");
     assert!(api.contains("pub mod v1alpha1;") && api.contains("pub mod v1beta1;"), "{api}");
     let rbac = std::fs::read_to_string(dir.join("config/rbac/kustomization.yaml")).expect("rbac kustomization");

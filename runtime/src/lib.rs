@@ -26,6 +26,8 @@ pub mod rbac;
 pub mod registry;
 mod root;
 pub mod schema;
+#[cfg(feature = "testenv")]
+pub mod testenv;
 pub mod validate;
 
 pub use crd::{MergeError, merge_crds, to_yaml};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use kube::api::Api;
 use kube::{Client, ResourceExt};
 use kubegen::conditions;
-use kubegen::host::{Action, Controller, Events, Manager, ManagerArgs, Reconciler, patch_status};
+use kubegen::host::{Action, Controller, Events, Manager, Reconciler, patch_status};
 
 use crate::api::{{ group_module }}::{{ version }}::{{ kind }};
 
@@ -56,16 +56,17 @@ impl {{ kind }}Reconciler {
     }
 }
 
-/// Adds the {{ kind }} controller to the manager.
-pub fn add(manager: Manager, args: &ManagerArgs) -> Manager {
+/// Adds the {{ kind }} controller to the manager; it watches `namespace` only, or every
+/// namespace.
+pub fn add(manager: Manager, namespace: Option<&str>) -> Manager {
     let client = manager.client();
 {%- if namespaced %}
-    let api = match &args.namespace {
+    let api = match namespace {
         Some(namespace) => Api::<{{ kind }}>::namespaced(client.clone(), namespace),
         None => Api::<{{ kind }}>::all(client.clone()),
     };
 {%- else %}
-    let _ = args;
+    let _ = namespace;
     let api = Api::<{{ kind }}>::all(client.clone());
 {%- endif %}
     let reconciler = {{ kind }}Reconciler { events: Events::new(client.clone(), "{{ kind_lower }}-controller"), client };

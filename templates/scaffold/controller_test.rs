@@ -1,0 +1,43 @@
+//! The {{ kind }} controller against a real API server: `kubegen::testenv` starts etcd and
+//! kube-apiserver (from `$KUBEBUILDER_ASSETS`, as controller-runtime's envtest does) and
+//! installs the CRD; the controller runs in-process. `cargo test -- --ignored` runs it.
+
+use std::time::Duration;
+
+use kube::Api;
+use kube::api::PostParams;
+use kubegen::CustomResourceExt;
+use kubegen::conditions;
+use kubegen::host::Manager;
+use kubegen::testenv::TestEnv;
+use {{ crate_name }}::api::{{ group_module }}::{{ version }}::{ {{ kind }}, {{ kind }}Spec };
+
+#[tokio::test]
+#[ignore = "needs etcd and kube-apiserver: set KUBEBUILDER_ASSETS, then `cargo test -- --ignored`"]
+async fn a_new_{{ module }}_becomes_available() {
+    let env = TestEnv::start().await.expect("the test environment starts");
+    env.install_crds(vec![{{ kind }}::crd()]).await.expect("the CRD is installed");
+    let manager = {{ crate_name }}::controller::{{ module }}::add(Manager::new(env.client()), None);
+    let stop = manager.stop_handle();
+    let running = tokio::spawn(manager.run());
+
+{%- if namespaced %}
+    let api: Api<{{ kind }}> = Api::namespaced(env.client(), "default");
+{%- else %}
+    let api: Api<{{ kind }}> = Api::all(env.client());
+{%- endif %}
+    let object = {{ kind }}::new("test", {{ kind }}Spec::default());
+    api.create(&PostParams::default(), &object).await.expect("the {{ kind }} is created");
+    let mut available = false;
+    for _ in 0..300 {
+        let current = api.get("test").await.expect("the {{ kind }} is read");
+        if current.status.is_some_and(|s| conditions::is_true(&s.conditions, "Available")) {
+            available = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    stop.trigger();
+    running.await.expect("the manager task ends").expect("the manager stops cleanly");
+    assert!(available, "the {{ kind }} never became Available");
+}
