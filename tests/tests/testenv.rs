@@ -2,6 +2,20 @@
 //! by default like the e2e tier; `scripts/e2e.sh` runs it with KUBEBUILDER_ASSETS set.
 
 use foo_controller::{Foo, FooSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube::core::TypeMeta;
+use kubegen::CustomResource;
+use serde::{Deserialize, Serialize};
+
+/// A kubebuilder style root with Go's inlined TypeMeta.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "cache.example.com", version = "v1alpha1", namespaced)]
+pub struct Cache {
+    #[serde(flatten)]
+    pub types: TypeMeta,
+    pub metadata: ObjectMeta,
+    pub size: Option<i32>,
+}
 use kube::Api;
 use kubegen::CustomResourceExt;
 use kubegen::testenv::TestEnv;
@@ -16,6 +30,26 @@ async fn starts_installs_crds_and_cleans_up() {
     foos.create(&Default::default(), &foo).await.expect("created");
     // Read back with the schema's default applied by the server.
     assert_eq!(foos.get("from-testenv").await.expect("read back").spec.replicas, Some(1));
+
+    // A style-2 root with an inlined TypeMeta is created and applied through kube::Api.
+    env.install_crds(vec![Cache::crd()]).await.expect("the CRD is installed and Established");
+    let caches: Api<Cache> = Api::namespaced(env.client(), "default");
+    let cache = Cache {
+        types: TypeMeta::resource::<Cache>(),
+        metadata: ObjectMeta { name: Some("c".into()), ..Default::default() },
+        size: Some(3),
+    };
+    caches.create(&Default::default(), &cache).await.expect("created");
+    let applied = caches
+        .patch(
+            "c",
+            &kube::api::PatchParams::apply("test").force(),
+            &kube::api::Patch::Apply(&Cache { size: Some(4), ..cache }),
+        )
+        .await
+        .expect("applied");
+    assert_eq!((applied.size, applied.types.kind.as_str()), (Some(4), "Cache"));
+
     let kubeconfig = env.kubeconfig_path();
     assert!(kubeconfig.exists());
     drop(env);

@@ -33,6 +33,11 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
     out
 }
 
+/// `TypeMeta`, by any path (`kube::core::TypeMeta`, `kube_core::TypeMeta`, imported).
+fn is_type_meta(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TypeMeta"))
+}
+
 fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
     let one = |f: &syn::Field, errors: &mut Errors| {
         let place = match &f.ident {
@@ -45,7 +50,12 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
             Some(i) => format!("field `{i}`"),
             None => "the field".to_string(),
         };
-        let extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
+        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
+        // Go's inlined `metav1.TypeMeta`: apiVersion and kind, which every object has and
+        // the API server describes itself; the CRD's schema leaves them to it.
+        if crate::serde_attrs::has(&f.attrs, "flatten") && is_type_meta(&f.ty) {
+            extra = quote!(#[schemars(skip)]);
+        }
         let ty = &f.ty;
         match &f.ident {
             Some(ident) => quote!(#(#kept)* #extra #ident: #ty),
