@@ -168,6 +168,14 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     if matches!(out.get("default"), Some(Value::Null)) || out.get("default") == Some(&Value::String(String::new())) {
         out.remove("default");
     }
+    // Other serde defaults stay schema defaults: the server then fills in for every
+    // client what serde fills in for Rust ones, and CEL rules see the field (`[]`, `{}`).
+    // Inside an object default (`#[serde(default)]` on a struct-typed field), a `null`
+    // member is an unset `Option`, which the server would read as a value and refuse on
+    // a non-nullable field: it goes.
+    if let Some(default) = out.get_mut("default") {
+        drop_null_members(default);
+    }
     // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
     for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
         if let Some(v @ Value::Number(_)) = out.get(flag).cloned() {
@@ -281,6 +289,18 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
         }
     }
     out
+}
+
+/// Removes `null` members of objects, at any depth.
+fn drop_null_members(value: &mut Value) {
+    match value {
+        Value::Object(m) => {
+            m.retain(|_, v| !v.is_null());
+            m.values_mut().for_each(drop_null_members);
+        }
+        Value::Array(a) => a.iter_mut().for_each(drop_null_members),
+        _ => {}
+    }
 }
 
 fn has_type(out: &Map<String, Value>) -> bool {
@@ -601,6 +621,22 @@ fn merge_into(out: &mut Map<String, Value>, other: Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serde_defaults_carry_no_nulls() {
+        let s = structural(json!({
+            "type": "object",
+            "properties": {
+                "empty": {"type": "object", "properties": {"name": {"type": ["string", "null"]}}, "default": {"name": null}},
+                "kept": {"type": "object", "properties": {"a": {"type": ["integer", "null"]}, "b": {"type": "integer"}},
+                         "default": {"a": null, "b": 2}},
+                "list": {"type": "array", "items": {"type": "string"}, "default": []}
+            }
+        }));
+        assert_eq!(s["properties"]["empty"]["default"], json!({}));
+        assert_eq!(s["properties"]["kept"]["default"], json!({"b": 2}));
+        assert_eq!(s["properties"]["list"]["default"], json!([]));
+    }
 
     #[test]
     fn option_is_optional_not_nullable() {
