@@ -54,6 +54,18 @@ pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<
 
 /// Markers that need another JSON type than the field's.
 pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str, errors: &mut Errors) {
+    for m in markers {
+        let count = matches!(
+            m.def.key,
+            "min_length" | "max_length" | "min_items" | "max_items" | "min_properties" | "max_properties"
+        );
+        if count
+            && let MarkerValue::Json(v) = &m.value
+            && v.as_i64().is_some_and(|n| n < 0)
+        {
+            errors.push(m.span, format!("`{}` counts, so it is 0 or more, not {v}", m.def.key));
+        }
+    }
     let Some(kind) = effective_kind(markers, kind) else { return };
     for m in markers {
         let Some(allowed) = needs(m.def.key) else { continue };

@@ -37,7 +37,13 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
     let tokens = expand::schema::expand(&input, &parsed, &mut errors);
-    if errors.is_empty() { tokens.into() } else { errors.into_compile_errors().into() }
+    if errors.is_empty() {
+        tokens.into()
+    } else {
+        let stand_in = expand::schema::stand_in(&input);
+        let errors = errors.into_compile_errors();
+        quote::quote!(#errors #stand_in).into()
+    }
 }
 
 /// The typed spelling of `+kubebuilder:rbac`: checked here, collected by

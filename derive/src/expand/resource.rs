@@ -128,6 +128,61 @@ fn has_field(input: &DeriveInput, name: &str) -> bool {
 const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
 const COLUMN_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "date", "date-time", "password"];
 
+/// Whether `path` parses as kubectl's JSONPath does for printer columns: `.name`
+/// segments, `[N]`, `[*]`, `['key']` and `[?(...)]` filters, brackets and quotes closed.
+fn json_path_syntax(path: &str) -> Result<(), String> {
+    let chars: Vec<char> = path.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '.' => {
+                let start = i + 1;
+                i = start;
+                while i < chars.len() && chars[i] != '.' && chars[i] != '[' {
+                    if chars[i] == ']' {
+                        return Err(format!("a `]` without its `[` at character {}", i + 1));
+                    }
+                    i += 1;
+                }
+                if i == start {
+                    return Err(format!("an empty segment at character {start}"));
+                }
+            }
+            '[' => {
+                let mut depth = 0;
+                let mut quote = None;
+                let start = i;
+                loop {
+                    let Some(&c) = chars.get(i) else {
+                        return Err(format!("the `[` at character {} is never closed", start + 1));
+                    };
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '\'' | '"') => quote = Some(c),
+                        (None, '[' | '(') => depth += 1,
+                        (None, ')') => depth -= 1,
+                        (None, ']') => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if i == start + 1 {
+                    return Err(format!("an empty `[]` at character {}", start + 1));
+                }
+                i += 1;
+            }
+            c => return Err(format!("`{c}` at character {} where `.` or `[` should be", i + 1)),
+        }
+    }
+    Ok(())
+}
+
 /// Checks a JSON path's first segments against what the derive can see: the root's own
 /// fields and, for the generated root, the spec's fields.
 fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<Vec<String>>, errors: &mut Errors) {
@@ -135,6 +190,13 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
         errors.push(span, format!("{what} `{path}` must start with `.`, like `.spec.replicas`"));
         return;
     };
+    if let Err(problem) = json_path_syntax(path) {
+        errors.push(
+            span,
+            format!("{what} `{path}` is not a JSONPath kubectl can read ({problem}); write it like `.spec.replicas` or `.status.conditions[0].type`"),
+        );
+        return;
+    }
     let mut segments = rest.split(['.', '[']);
     let first = segments.next().unwrap_or_default();
     match style {
@@ -329,6 +391,16 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
         if !status.starts_with(".status.") {
             errors.push(m.span, format!("the scale subresource's status replicas path `{status}` must lie under `.status`, like `.status.replicas`"));
+        } else if (layout == Style::Spec && parsed.get("status").is_none())
+            || (layout == Style::Root && !has_field(input, "status"))
+        {
+            let fix = match layout {
+                Style::Spec => format!("give the kind a status: `#[kube(status = \"{}Status\")]`", kind),
+                Style::Root => "add a `pub status: Option<...>` field".to_string(),
+            };
+            errors.push(m.span, format!("the scale subresource's status replicas path `{status}` reads the status, and `{kind}` has none: {fix}"));
+        } else {
+            check_path(&status, "scale status replicas path", m.span, layout, &fields, errors);
         }
         if let Some(sel) = &selector
             && !sel.starts_with(".status.") && !sel.starts_with(".spec.") {
@@ -578,13 +650,21 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         Some(SchemaMode::Derived) | None => crate::expand::schema::expand(input, &type_markers, &mut errors),
         _ => quote!(),
     };
-    let Some(resource) = resource else {
-        return errors.into_compile_errors();
+    let stand_in = || match resource.as_ref().map(|r| r.schema) {
+        Some(SchemaMode::Derived) | None => crate::expand::schema::stand_in(input),
+        _ => quote!(),
+    };
+    let Some(resource) = resource.as_ref() else {
+        let (errors, stand_in) = (errors.into_compile_errors(), stand_in());
+        return quote!(#errors #stand_in);
     };
     if !errors.is_empty() {
-        return errors.into_compile_errors();
+        // The root and its impls still exist, so code using them reports nothing more.
+        let (errors, stand_in, generated) =
+            (errors.into_compile_errors(), stand_in(), generate(input, resource, style));
+        return quote!(#errors #stand_in #generated);
     }
-    let generated = generate(input, &resource, style);
+    let generated = generate(input, resource, style);
     quote!(#schema_impl #generated)
 }
 

@@ -247,3 +247,22 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
         };
     }
 }
+
+/// A schema that stands in for a type whose markers failed: the build reports the
+/// markers' errors, not a cascade of "`X: JsonSchema` is not satisfied" from every type
+/// that uses it (serde_derive does the same with its dummy impls).
+pub fn stand_in(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics ::kubegen::__private::schemars::JsonSchema for #ident #ty_generics #where_clause {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(#name)
+            }
+            fn json_schema(_: &mut ::kubegen::__private::schemars::SchemaGenerator) -> ::kubegen::__private::schemars::Schema {
+                ::kubegen::__private::schemars::Schema::default()
+            }
+        }
+    }
+}

@@ -14,9 +14,108 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
         let schema = serde_json::to_value(schema).unwrap_or(Value::Null);
         let mut problems = Vec::new();
         walk(&schema, "", &mut problems);
+        let columns = v.additional_printer_columns.iter().flatten().map(|c| ("printer column", &c.json_path));
+        let scale = v.subresources.as_ref().and_then(|s| s.scale.as_ref()).into_iter().flat_map(|s| {
+            [
+                ("scale spec replicas path", &s.spec_replicas_path),
+                ("scale status replicas path", &s.status_replicas_path),
+            ]
+            .into_iter()
+            .chain(s.label_selector_path.as_ref().map(|p| ("scale label selector path", p)))
+        });
+        let selectable = v.selectable_fields.iter().flatten().map(|f| ("selectable field", &f.json_path));
+        for (what, path) in columns.chain(scale).chain(selectable) {
+            if let Err(why) = resolve(&schema, path) {
+                problems.push(format!("{what} `{path}`: {why}"));
+            }
+        }
         out.extend(problems.into_iter().map(|p| format!("{name} {}: {p}", v.name)));
     }
     out
+}
+
+/// One step of a JSONPath: a field, or any item or entry (`[0]`, `[*]`, a filter).
+#[derive(Debug, PartialEq)]
+enum Step {
+    Field(String),
+    Any,
+}
+
+fn steps(path: &str) -> Result<Vec<Step>, String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            if end == 0 {
+                return Err("it has an empty segment".into());
+            }
+            out.push(Step::Field(r[..end].to_string()));
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']').ok_or("a `[` is never closed")?;
+            let inner = r[..end].trim();
+            let quoted = inner.strip_prefix('\'').and_then(|i| i.strip_suffix('\''));
+            let quoted = quoted.or_else(|| inner.strip_prefix('"').and_then(|i| i.strip_suffix('"')));
+            out.push(match quoted {
+                Some(key) => Step::Field(key.to_string()),
+                None => Step::Any,
+            });
+            rest = &r[end + 1..];
+        } else {
+            return Err(format!("`{rest}` is neither `.field` nor `[...]`"));
+        }
+    }
+    Ok(out)
+}
+
+/// Follows `path` through `schema`; an error names the first step the schema lacks.
+/// Objects the schema leaves open (metadata, embedded or preserved ones) end the walk.
+fn resolve(schema: &Value, path: &str) -> Result<(), String> {
+    let mut node = schema;
+    let mut at = String::new();
+    for step in steps(path)? {
+        let open = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
+            || node.get("x-kubernetes-int-or-string").is_some();
+        let props = node.get("properties").and_then(Value::as_object);
+        let additional = node.get("additionalProperties").filter(|a| a.is_object());
+        let next = match &step {
+            Step::Field(name) => props.and_then(|p| p.get(name)).or(additional),
+            Step::Any => node.get("items").or(additional),
+        };
+        match next {
+            Some(n) => node = n,
+            None if open || (props.is_none() && node.get("items").is_none() && additional.is_none()) => {
+                // An object whose fields the schema does not list.
+                if node.get("type").and_then(Value::as_str).is_none_or(|t| t == "object") {
+                    return Ok(());
+                }
+                let ty = match node.get("type").and_then(Value::as_str) {
+                    Some(t @ ("integer" | "array")) => format!("an {t}"),
+                    Some(t) => format!("a {t}"),
+                    None => "a value".into(),
+                };
+                let step = match step {
+                    Step::Field(name) => format!("field `{name}`"),
+                    Step::Any => "items".into(),
+                };
+                return Err(format!("`{at}` is {ty}: it has no {step}"));
+            }
+            None => {
+                let here = if at.is_empty() { "the object".to_string() } else { format!("`{at}`") };
+                let has: Vec<&str> = props.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+                return Err(match step {
+                    Step::Field(name) => format!("{here} has no field `{name}`; it has {}", has.join(", ")),
+                    Step::Any => format!("{here} is not a list or map"),
+                });
+            }
+        }
+        match step {
+            Step::Field(name) => at = format!("{at}.{name}"),
+            Step::Any => at.push_str("[*]"),
+        }
+    }
+    Ok(())
 }
 
 fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
@@ -67,5 +166,46 @@ fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
     }
     if let Some(additional) = s.get("additionalProperties").filter(|a| a.is_object()) {
         walk(additional, &format!("{path}[*]"), out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn paths_are_followed_to_their_last_step() {
+        let schema = json!({"type": "object", "properties": {
+            "metadata": {"type": "object"},
+            "spec": {"type": "object", "properties": {
+                "size": {"type": "integer"},
+                "server": {"type": "object", "properties": {"port": {"type": "integer"}}},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "conditions": {"type": "array", "items": {"type": "object", "properties": {"type": {"type": "string"}}}}
+            }}
+        }});
+        for good in [
+            ".spec.size",
+            ".spec.server.port",
+            ".spec.labels.app",
+            ".spec.conditions[0].type",
+            ".spec.conditions[?(@.type==\"Ready\")].type",
+            ".metadata.labels.app",
+            ".spec['size']",
+        ] {
+            assert_eq!(resolve(&schema, good), Ok(()), "{good}");
+        }
+        assert_eq!(
+            resolve(&schema, ".spec.server.prot").unwrap_err(),
+            "`.spec.server` has no field `prot`; it has port"
+        );
+        assert_eq!(
+            resolve(&schema, ".spec.sise").unwrap_err(),
+            "`.spec` has no field `sise`; it has conditions, labels, server, size"
+        );
+        assert_eq!(resolve(&schema, ".spec.size.x").unwrap_err(), "`.spec.size` is an integer: it has no field `x`");
+        assert!(resolve(&schema, ".spec.size[0").unwrap_err().contains("never closed"));
     }
 }
