@@ -4,7 +4,7 @@
 use std::fmt::Debug;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
-use kube::api::{Api, Patch, PatchParams};
+use kube::api::{Api, Patch, PatchParams, PostParams};
 use kube::runtime::events::{Event, EventType, Recorder, Reporter};
 use kube::{Client, Resource};
 use serde::Serialize;
@@ -83,4 +83,115 @@ where
     K: Resource + Clone + DeserializeOwned + Debug + Serialize,
 {
     api.patch(name, &PatchParams::apply(field_manager).force(), &Patch::Apply(object)).await
+}
+
+/// What [`create_or_update`] or [`create_or_patch`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Created,
+    Updated,
+    Unchanged,
+}
+
+/// controller-runtime's `CreateOrUpdate`: reads `name`; when it is missing, creates it from
+/// `K::default()` named `name` and passed through `mutate`; otherwise passes the current
+/// object through `mutate` and replaces it if that changed anything. A conflicting write
+/// in between fails with 409, and the reconcile retries with the newer object.
+pub async fn create_or_update<K>(
+    api: &Api<K>,
+    name: &str,
+    mutate: impl FnOnce(&mut K),
+) -> Result<(K, Operation), kube::Error>
+where
+    K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
+{
+    let Some(current) = api.get_opt(name).await? else {
+        return Ok((api.create(&PostParams::default(), &new_named(name, mutate)).await?, Operation::Created));
+    };
+    let mut desired = current.clone();
+    mutate(&mut desired);
+    if json(&desired) == json(&current) {
+        return Ok((current, Operation::Unchanged));
+    }
+    Ok((api.replace(name, &PostParams::default(), &desired).await?, Operation::Updated))
+}
+
+/// controller-runtime's `CreateOrPatch`: as [`create_or_update`], but an existing object
+/// gets a merge patch of only what `mutate` changed, so fields other writers own are
+/// left alone and no resourceVersion conflict can happen.
+pub async fn create_or_patch<K>(
+    api: &Api<K>,
+    name: &str,
+    mutate: impl FnOnce(&mut K),
+) -> Result<(K, Operation), kube::Error>
+where
+    K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
+{
+    let Some(current) = api.get_opt(name).await? else {
+        return Ok((api.create(&PostParams::default(), &new_named(name, mutate)).await?, Operation::Created));
+    };
+    let mut desired = current.clone();
+    mutate(&mut desired);
+    let Some(patch) = merge_patch(&json(&current), &json(&desired)) else {
+        return Ok((current, Operation::Unchanged));
+    };
+    Ok((api.patch(name, &PatchParams::default(), &Patch::Merge(&patch)).await?, Operation::Updated))
+}
+
+fn new_named<K: Resource + Default>(name: &str, mutate: impl FnOnce(&mut K)) -> K {
+    let mut object = K::default();
+    object.meta_mut().name = Some(name.into());
+    mutate(&mut object);
+    object
+}
+
+fn json<T: Serialize>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// The JSON merge patch (RFC 7386) that turns `from` into `to`, or `None` when they are
+/// equal: changed members recursively, removed ones as `null`, lists whole.
+pub(crate) fn merge_patch(from: &serde_json::Value, to: &serde_json::Value) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    if from == to {
+        return None;
+    }
+    let (Value::Object(a), Value::Object(b)) = (from, to) else { return Some(to.clone()) };
+    let mut patch = serde_json::Map::new();
+    for (key, old) in a {
+        match b.get(key) {
+            None => {
+                patch.insert(key.clone(), Value::Null);
+            }
+            Some(new) => {
+                if let Some(p) = merge_patch(old, new) {
+                    patch.insert(key.clone(), p);
+                }
+            }
+        }
+    }
+    for (key, new) in b {
+        if !a.contains_key(key) {
+            patch.insert(key.clone(), new.clone());
+        }
+    }
+    Some(Value::Object(patch))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::merge_patch;
+
+    #[test]
+    fn merge_patches_carry_only_the_change() {
+        let from = json!({"spec": {"replicas": 1, "image": "a", "ports": [1]}, "metadata": {"labels": {"x": "1"}}});
+        let to = json!({"spec": {"replicas": 2, "image": "a", "ports": [1, 2]}, "metadata": {}});
+        assert_eq!(
+            merge_patch(&from, &to),
+            Some(json!({"spec": {"replicas": 2, "ports": [1, 2]}, "metadata": {"labels": null}}))
+        );
+        assert_eq!(merge_patch(&from, &from), None);
+    }
 }
