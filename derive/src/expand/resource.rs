@@ -125,6 +125,38 @@ fn has_field(input: &DeriveInput, name: &str) -> bool {
     }
 }
 
+/// `+groupName=` and `+versionName=` in a module's `//!` doc, as Go puts them in a
+/// package's `groupversion_info.go`.
+#[derive(Default)]
+struct PackageMarkers {
+    group: Option<String>,
+    version: Option<String>,
+}
+
+fn package_markers(ident: &syn::Ident) -> PackageMarkers {
+    let Some(file) = ident.span().unwrap().local_file() else { return PackageMarkers::default() };
+    let mut candidates = vec![file.clone()];
+    if let Some(dir) = file.parent()
+        && file.file_name().is_some_and(|n| n != "mod.rs" && n != "lib.rs")
+    {
+        candidates.push(dir.join("mod.rs"));
+    }
+    let mut found = PackageMarkers::default();
+    for path in candidates {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for line in text.lines().map(str::trim_start).take_while(|l| l.starts_with("//!") || l.is_empty()) {
+            let marker = line.trim_start_matches("//!").trim();
+            if let Some(g) = marker.strip_prefix("+groupName=") {
+                found.group.get_or_insert_with(|| g.trim().to_string());
+            }
+            if let Some(v) = marker.strip_prefix("+versionName=") {
+                found.version.get_or_insert_with(|| v.trim().to_string());
+            }
+        }
+    }
+    found
+}
+
 const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
 const COLUMN_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "date", "date-time", "password"];
 
@@ -234,7 +266,15 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             None
         }
     };
-    let (group, version) = (required("group"), required("version"));
+    // controller-gen reads `+groupName=` (and `+versionName=`) from the package's doc;
+    // here, from the `//!` doc of the type's file or of the `mod.rs` beside it.
+    let package = package_markers(&input.ident);
+    let mut from_package = |key: &str, marker: Option<String>| match (parsed.get(key), marker) {
+        (None, Some(value)) if !parsed.failed.contains(&key) => Some(value),
+        _ => required(key),
+    };
+    let group = from_package("group", package.group);
+    let version = from_package("version", package.version);
     // A root struct (style 2) is the kind, as controller-gen names a Go root type.
     let kind = match style {
         Style::Root if parsed.get("kind").is_none() && !parsed.failed.contains(&"kind") => {
@@ -247,7 +287,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         errors.push(
             whole,
             format!(
-                "#[derive(CustomResource)] needs {}: write #[kube(group = \"example.com\", version = \"v1\", kind = \"{}\")]",
+                "#[derive(CustomResource)] needs {}: write #[kube(group = \"example.com\", version = \"v1\", kind = \"{}\")] (group and version may also come from `//! +groupName=example.com` and `//! +versionName=v1` in the module's doc)",
                 missing.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "),
                 input.ident.to_string().trim_end_matches("Spec")
             ),
