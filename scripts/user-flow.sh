@@ -48,6 +48,7 @@ mkdir "$WORK/memcached-operator" && cd "$WORK/memcached-operator"
 codegen-cli init --domain example.com
 codegen-cli create api --group cache --version v1alpha1 --kind Memcached
 grep -q 'kubegen = { package = "kubegen-rs", path = ' Cargo.toml || fail "init did not depend on this checkout"
+cargo fmt --check || fail "the scaffold is not rustfmt-clean"
 # Pins the versions this repository builds with, so the shared target dir is reused.
 cp "$ROOT/Cargo.lock" .
 

@@ -199,6 +199,22 @@ fn render(t: &impl Template, what: &str) -> Result<String> {
     Ok(text)
 }
 
+/// Writes `outputs`, then formats the Rust files among them with the toolchain's
+/// rustfmt (when there is one), so the scaffold passes `cargo fmt --check` as written.
+fn write_formatted(outputs: &[Output]) -> Result<()> {
+    manifests::write(outputs)?;
+    let rust: Vec<&Path> =
+        outputs.iter().map(|o| o.path.as_path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
+    let rustfmt = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into());
+    match std::process::Command::new(rustfmt).args(["--edition", "2024"]).args(&rust).output() {
+        Ok(out) if !out.status.success() => {
+            eprintln!("warning: rustfmt failed on the scaffold: {}", String::from_utf8_lossy(&out.stderr).trim());
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// `codegen-cli init`: a new workspace in `dir`.
 pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) -> Result<Vec<PathBuf>> {
     let project = match project {
@@ -247,7 +263,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         header: "",
         partial: false,
     })?);
-    manifests::write(&outputs)?;
+    write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
@@ -429,7 +445,7 @@ pub fn create_api(
     if rbac_kustomization.exists() {
         outputs.push(Output { path: rbac_kustomization, contents: listed, overwrite: true });
     }
-    manifests::write(&outputs)?;
+    write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
