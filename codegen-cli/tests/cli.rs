@@ -139,7 +139,10 @@ fn init_then_create_api_lays_out_a_workspace() {
     let rbac = std::fs::read_to_string(dir.join("config/rbac/kustomization.yaml")).expect("rbac kustomization");
     assert_eq!(rbac.matches("- memcached_editor_role.yaml").count(), 1, "{rbac}");
     let types = std::fs::read_to_string(dir.join("src/api/cache/v1alpha1/memcached.rs")).expect("types");
-    assert!(types.contains(r#"group = "cache.example.com", version = "v1alpha1", kind = "Memcached", namespaced"#));
+    for key in [r#"group = "cache.example.com","#, r#"version = "v1alpha1","#, r#"kind = "Memcached","#, "namespaced,"]
+    {
+        assert!(types.contains(key), "{key} missing from\n{types}");
+    }
 
     let again = cli_in(&dir, &["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"]);
     assert!(String::from_utf8_lossy(&again.stderr).contains("is already scaffolded"));
