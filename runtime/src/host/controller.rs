@@ -20,7 +20,7 @@ use kube::runtime::controller::{
 use kube::runtime::finalizer::Error as FinalizerError;
 use kube::runtime::reflector::{self, ObjectRef};
 use kube::runtime::utils::{CancelableJoinHandle, StreamBackoff};
-use kube::runtime::{PredicateConfig, WatchStreamExt, predicates, watcher};
+use kube::runtime::{PredicateConfig, WatchStreamExt, watcher};
 use kube::{Resource, ResourceExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
@@ -132,7 +132,9 @@ impl<K: Watched> Controller<K> {
     /// Reconciles an object only when its `metadata.generation` changed (or it is new),
     /// as controller-runtime's `GenerationChangedPredicate`: status-only writes, label
     /// and annotation edits no longer trigger a reconcile. Changes of owned and watched
-    /// objects still do.
+    /// objects still do, and so do changes of the object's finalizers and its deletion —
+    /// which leave the generation alone, so the plain predicate would stall a
+    /// [`Controller::with_finalizer`] controller after it adds its finalizer.
     pub fn generation_changed(mut self) -> Self {
         self.generation_changed = true;
         self
@@ -236,7 +238,7 @@ impl<K: Watched> Controller<K> {
         let mut triggers = futures::stream::SelectAll::new();
         let objects = reflector::reflector(writer, watcher(self.api, self.selection)).applied_objects();
         let objects = if self.generation_changed {
-            objects.predicate_filter(predicates::generation, PredicateConfig::default()).boxed()
+            objects.predicate_filter(generation_or_lifecycle::<K>, PredicateConfig::default()).boxed()
         } else {
             objects.boxed()
         };
@@ -378,6 +380,16 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         ctx.limiter.forget(&key);
     }
     result
+}
+
+/// What `generation_changed` compares: the generation, the finalizers and whether the
+/// object is being deleted.
+fn generation_or_lifecycle<K: Resource>(obj: &K) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let meta = obj.meta();
+    let mut hasher = std::hash::DefaultHasher::new();
+    (meta.generation, &meta.finalizers, meta.deletion_timestamp.is_some()).hash(&mut hasher);
+    Some(hasher.finish())
 }
 
 /// Whether the object is no longer on the server.

@@ -185,6 +185,19 @@ mod tests {
     use super::merge_patch;
 
     #[test]
+    fn controller_references_block_owner_deletion() {
+        use k8s_openapi::api::core::v1::ConfigMap;
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        let owner = ConfigMap {
+            metadata: ObjectMeta { name: Some("o".into()), uid: Some("u-1".into()), ..Default::default() },
+            ..Default::default()
+        };
+        let reference = super::controller_owner_ref(&owner).expect("a reference");
+        assert_eq!((reference.controller, reference.block_owner_deletion), (Some(true), Some(true)));
+        assert_eq!((reference.kind.as_str(), reference.uid.as_str()), ("ConfigMap", "u-1"));
+    }
+
+    #[test]
     fn merge_patches_carry_only_the_change() {
         let from = json!({"spec": {"replicas": 1, "image": "a", "ports": [1]}, "metadata": {"labels": {"x": "1"}}});
         let to = json!({"spec": {"replicas": 2, "image": "a", "ports": [1, 2]}, "metadata": {}});

@@ -1,0 +1,125 @@
+//! The host's helpers for what a controller-runtime user reaches for first, on a real API
+//! server through `kubegen::testenv`: the generation-changed filter, the controller's
+//! cache, and deletes whose cleanup races the object's removal. Ignored by default like
+//! the e2e tier; `scripts/e2e.sh` runs them with KUBEBUILDER_ASSETS set.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use foo_controller::{Foo, FooSpec, FooStatus};
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
+use kube::runtime::reflector::ObjectRef;
+use kube::{Client, ResourceExt};
+use kubegen::CustomResourceExt;
+use kubegen::host::{Action, Controller, Manager, Reconciler, patch_status};
+use kubegen::testenv::TestEnv;
+
+/// Counts reconciles; its cleanup writes status, as a controller reporting "Terminating" does.
+struct Counting {
+    client: Client,
+    reconciles: Arc<AtomicUsize>,
+}
+
+impl Reconciler<Foo> for Counting {
+    type Error = kube::Error;
+
+    async fn reconcile(&self, _: Arc<Foo>) -> Result<Action, kube::Error> {
+        self.reconciles.fetch_add(1, Ordering::SeqCst);
+        Ok(Action::await_change())
+    }
+
+    async fn cleanup(&self, foo: Arc<Foo>) -> Result<Action, kube::Error> {
+        let api: Api<Foo> = Api::namespaced(self.client.clone(), &foo.namespace().unwrap_or_default());
+        patch_status(&api, &foo.name_any(), &FooStatus { available_replicas: 0 }).await?;
+        Ok(Action::await_change())
+    }
+}
+
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+}
+
+#[tokio::test]
+#[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
+async fn generation_filter_and_cache() {
+    let env = TestEnv::start().await.expect("the test environment starts");
+    env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
+    let client = env.client();
+    let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
+    let reconciles = Arc::new(AtomicUsize::new(0));
+    let controller = Controller::new(foos.clone()).generation_changed().with_finalizer("test.kubegen.dev/cleanup");
+    let cache = controller.cache();
+    let manager = Manager::new(client.clone())
+        .add(controller, Arc::new(Counting { client: client.clone(), reconciles: reconciles.clone() }));
+    let stop = manager.stop_handle();
+    let running = tokio::spawn(manager.run());
+
+    let foo = Foo::new("web", FooSpec { deployment_name: "web".into(), replicas: Some(1) });
+    foos.create(&PostParams::default(), &foo).await.expect("created");
+    settle().await;
+    let first = reconciles.load(Ordering::SeqCst);
+    assert!(first >= 1, "the new Foo is reconciled");
+
+    // The cache holds what the controller watches.
+    cache.wait_until_ready().await.expect("the cache syncs");
+    let cached = cache.get(&ObjectRef::new("web").within("default")).expect("the Foo is in the cache");
+    assert_eq!(cached.spec.replicas, Some(1));
+
+    // Status and label writes leave the generation alone: no reconcile.
+    patch_status(&foos, "web", &FooStatus { available_replicas: 1 }).await.expect("status written");
+    let labels = serde_json::json!({"metadata": {"labels": {"team": "a"}}});
+    foos.patch("web", &PatchParams::default(), &Patch::Merge(&labels)).await.expect("labelled");
+    settle().await;
+    assert_eq!(reconciles.load(Ordering::SeqCst), first, "status and label writes do not reconcile");
+
+    // A spec change does.
+    let spec = serde_json::json!({"spec": {"replicas": 2}});
+    foos.patch("web", &PatchParams::default(), &Patch::Merge(&spec)).await.expect("spec changed");
+    settle().await;
+    assert!(reconciles.load(Ordering::SeqCst) > first, "a spec change reconciles");
+
+    stop.trigger();
+    running.await.expect("the manager task ends").expect("the manager stops cleanly");
+}
+
+#[tokio::test]
+#[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
+async fn a_delete_whose_cleanup_writes_status_is_not_an_error() {
+    let env = TestEnv::start().await.expect("the test environment starts");
+    env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
+    let client = env.client();
+    let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
+    // Every status write wakes this controller again, so reconciles of an object keep
+    // coming while its finalizer goes and after the object is gone.
+    let controller = Controller::new(foos.clone()).with_finalizer("test.kubegen.dev/cleanup");
+    let manager = Manager::new(client.clone())
+        .add(controller, Arc::new(Counting { client: client.clone(), reconciles: Arc::default() }));
+    let (metrics, stop) = (manager.metrics(), manager.stop_handle());
+    let running = tokio::spawn(manager.run());
+
+    for i in 0..5 {
+        let name = format!("web-{i}");
+        let foo = Foo::new(&name, FooSpec { deployment_name: name.clone(), replicas: Some(1) });
+        foos.create(&PostParams::default(), &foo).await.expect("created");
+    }
+    settle().await;
+    for i in 0..5 {
+        foos.delete(&format!("web-{i}"), &DeleteParams::default()).await.expect("deleted");
+    }
+    for _ in 0..100 {
+        if foos.list(&Default::default()).await.expect("listed").items.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(foos.list(&Default::default()).await.expect("listed").items.is_empty(), "every finalizer was removed");
+    settle().await;
+    let text = metrics.encode();
+    let errors: Vec<&str> =
+        text.lines().filter(|l| l.starts_with("controller_runtime_reconcile_errors_total{")).collect();
+    assert!(errors.iter().all(|l| l.ends_with(" 0")), "{errors:?}");
+
+    stop.trigger();
+    running.await.expect("the manager task ends").expect("the manager stops cleanly");
+}
