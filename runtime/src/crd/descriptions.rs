@@ -10,7 +10,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
 pub const LAST_APPLIED_LIMIT: usize = 262_144;
 
 /// Cuts every description in `crd` to at most `max` characters, back to the last full
-/// sentence when there is one, as controller-gen's `maxDescLen` does; `0` removes them.
+/// sentence when there is one, else to the last whole word followed by `...`, as
+/// controller-gen's `maxDescLen` does; `0` removes them.
 pub fn truncate_descriptions(crd: &mut CustomResourceDefinition, max: usize) {
     for version in &mut crd.spec.versions {
         if let Some(schema) = version.schema.as_mut().and_then(|s| s.open_api_v3_schema.as_mut()) {
@@ -31,6 +32,13 @@ fn truncate(description: &mut Option<String>, max: usize) {
     let mut cut: String = text.chars().take(max).collect();
     if let Some(end) = cut.rfind('.') {
         cut.truncate(end + 1);
+    } else {
+        // No sentence fits: end at the last whole word and say the text goes on, as
+        // controller-gen does, rather than mid-word.
+        if let Some(space) = cut.rfind(char::is_whitespace) {
+            cut.truncate(space);
+        }
+        cut.push_str("...");
     }
     *text = cut;
 }
@@ -71,7 +79,10 @@ mod tests {
         assert_eq!(d.as_deref(), Some("First sentence."));
         let mut d = Some("No full stop in reach here".to_string());
         truncate(&mut d, 10);
-        assert_eq!(d.as_deref(), Some("No full st"));
+        assert_eq!(d.as_deref(), Some("No full..."));
+        let mut d = Some("Unbreakable".to_string());
+        truncate(&mut d, 4);
+        assert_eq!(d.as_deref(), Some("Unbr..."));
         let mut d = Some("Gone".to_string());
         truncate(&mut d, 0);
         assert_eq!(d, None);
