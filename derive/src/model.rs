@@ -40,6 +40,9 @@ fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: 
                     v.clone()
                 }
             },
+            // An int-or-string takes both: what reads as an integer is one, as
+            // controller-gen parses `Enum=1;two` into `[1, "two"]`.
+            (Some("int-or-string"), Value::String(s)) => s.trim().parse::<i64>().map(Value::from).unwrap_or(v.clone()),
             _ => v.clone(),
         })
         .collect()

@@ -161,6 +161,13 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
             out.insert((*key).into(), v);
         }
     }
+    // An `Option` of a unit enum lists `null` among its values; the field is optional,
+    // not nullable, so null is no value of it (controller-gen never lists it either).
+    if out.get("nullable") != Some(&Value::Bool(true))
+        && let Some(Value::Array(values)) = out.get_mut("enum")
+    {
+        values.retain(|v| !v.is_null());
+    }
     // serde's `default` of an `Option` is null, which a non-nullable field cannot hold;
     // of a `String` it is "", which servers before 1.2x read as null and refuse. Both say
     // nothing serde needs: the field is optional either way. (A marker's default is

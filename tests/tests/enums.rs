@@ -1,0 +1,46 @@
+//! Enum values as the API server must see them: no `null` among an optional enum's
+//! values, and an int-or-string's integer values as integers.
+
+use kubegen::{CustomResource, CustomResourceExt, KubeSchema};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub enum Mode {
+    A,
+    B,
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Probe")]
+pub struct ProbeSpec {
+    pub mode: Option<Mode>,
+    /// +kubebuilder:validation:XIntOrString
+    /// +kubebuilder:validation:Enum=1;two
+    pub port: Option<k8s_openapi::apimachinery::pkg::util::intstr::IntOrString>,
+}
+
+#[test]
+fn enum_values_are_what_the_server_compares() {
+    let crd = serde_json::to_value(Probe::crd()).expect("json");
+    let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
+    assert_eq!(spec["mode"]["enum"], json!(["A", "B"]));
+    assert_eq!(spec["port"]["enum"], json!([1, "two"]));
+    // serde writes `None` as null; like the server, validation reads it as absent.
+    use kubegen::Validate;
+    let probe = Probe::new("p", ProbeSpec { mode: None, port: None });
+    assert!(probe.validate().is_ok(), "{:?}", probe.validate());
+    let probe = Probe::new(
+        "p",
+        ProbeSpec {
+            mode: Some(Mode::B),
+            port: Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(1)),
+        },
+    );
+    assert!(probe.validate().is_ok(), "{:?}", probe.validate());
+    let probe = Probe::new(
+        "p",
+        ProbeSpec { mode: None, port: Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(2)) },
+    );
+    assert!(probe.validate().is_err());
+}
