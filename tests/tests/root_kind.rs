@@ -46,3 +46,19 @@ fn an_inlined_type_meta_serializes_api_version_and_kind() {
     let fields: Vec<&String> = schema.properties.as_ref().expect("properties").keys().collect();
     assert_eq!(fields, ["apiVersion", "kind", "metadata", "size"]);
 }
+
+/// A Go API whose root has the status subresource but no status field yet.
+/// +kubebuilder:subresource:status
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "cache.example.com", version = "v1alpha1", namespaced)]
+pub struct Bare {
+    pub metadata: ObjectMeta,
+    pub size: Option<i32>,
+}
+
+#[test]
+fn the_status_subresource_without_a_status_field_is_kept() {
+    let crd = Bare::crd();
+    let subresources = crd.spec.versions[0].subresources.as_ref().expect("subresources");
+    assert!(subresources.status.is_some());
+}

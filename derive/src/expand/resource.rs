@@ -361,16 +361,8 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         None => None,
     };
     let status_subresource = status.is_some() || parsed.get("status_subresource").is_some_and(Marker::flag);
-    if style == Style::Root && status_subresource && !has_field(input, "status") {
-        let span = parsed.get("status_subresource").map_or(whole, |m| m.span);
-        errors.push(
-            span,
-            format!(
-                "the status subresource needs a `status` field on `{}`: add `pub status: Option<{kind}Status>`",
-                input.ident
-            ),
-        );
-    }
+    // `+kubebuilder:subresource:status` on a root without a `status` field is what older
+    // Go APIs do; controller-gen writes `subresources: {status: {}}` for it, and so do we.
 
     let fields = wire_fields(input);
     // With `no_spec` the spec's fields sit at the top level, as in a root.
