@@ -51,6 +51,24 @@ pub mod __private {
     pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::schema_for;
 
+    /// The schema of k8s-openapi's `ByteString` (Go's `[]byte`), which has no
+    /// `JsonSchema` of its own: base64 text.
+    pub struct ByteStringSchema;
+
+    impl schemars::JsonSchema for ByteStringSchema {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            "ByteString".into()
+        }
+
+        fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            schemars::json_schema!({ "type": "string", "format": "byte" })
+        }
+
+        fn inline_schema() -> bool {
+            true
+        }
+    }
+
     /// Hands a node's markers (JSON, checked by the derive) to the structural pass.
     pub struct Markers(pub &'static str);
 

@@ -33,6 +33,29 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
     out
 }
 
+/// The field's type with foreign types that have no `JsonSchema` replaced by kubegen's
+/// stand-ins (the mirror only describes, it never holds a value): k8s-openapi's
+/// `ByteString`, Go's `[]byte`, is `type: string, format: byte`, however deeply nested.
+fn with_schema_stand_ins(ty: &syn::Type) -> syn::Type {
+    use syn::visit_mut::VisitMut;
+    struct StandIns;
+    impl VisitMut for StandIns {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::Path(p) = ty
+                && p.qself.is_none()
+                && p.path.segments.last().is_some_and(|s| s.ident == "ByteString" && s.arguments.is_empty())
+            {
+                *ty = syn::parse_quote!(::kubegen::__private::ByteStringSchema);
+                return;
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    let mut ty = ty.clone();
+    StandIns.visit_type_mut(&mut ty);
+    ty
+}
+
 /// `TypeMeta`, by any path (`kube::core::TypeMeta`, `kube_core::TypeMeta`, imported).
 fn is_type_meta(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TypeMeta"))
@@ -56,7 +79,7 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
         if crate::serde_attrs::has(&f.attrs, "flatten") && is_type_meta(&f.ty) {
             extra = quote!(#[schemars(skip)]);
         }
-        let ty = &f.ty;
+        let ty = with_schema_stand_ins(&f.ty);
         match &f.ident {
             Some(ident) => quote!(#(#kept)* #extra #ident: #ty),
             None => quote!(#(#kept)* #extra #ty),

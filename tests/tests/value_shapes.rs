@@ -1,5 +1,5 @@
-//! Enum values as the API server must see them: no `null` among an optional enum's
-//! values, and an int-or-string's integer values as integers.
+//! Values as the API server must see them: no `null` among an optional enum's values, an
+//! int-or-string's integer enum values as integers, Go's `[]byte` as base64 strings.
 
 use kubegen::{CustomResource, CustomResourceExt, KubeSchema};
 use serde::{Deserialize, Serialize};
@@ -43,4 +43,20 @@ fn enum_values_are_what_the_server_compares() {
         ProbeSpec { mode: None, port: Some(k8s_openapi::apimachinery::pkg::util::intstr::IntOrString::Int(2)) },
     );
     assert!(probe.validate().is_err());
+}
+
+/// Go's `[]byte` fields.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Blob")]
+pub struct BlobSpec {
+    pub data: k8s_openapi::ByteString,
+    pub chunks: Option<Vec<k8s_openapi::ByteString>>,
+}
+
+#[test]
+fn byte_strings_are_base64_strings() {
+    let crd = serde_json::to_value(Blob::crd()).expect("json");
+    let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
+    assert_eq!(spec["data"], json!({"type": "string", "format": "byte"}));
+    assert_eq!(spec["chunks"]["items"], json!({"type": "string", "format": "byte"}));
 }
