@@ -434,6 +434,15 @@ fn parse_doc_marker(
         let full = &line[..name_len];
         // Markers of other generators (`+genclient`, `+k8s:deepcopy-gen`, ...) are theirs;
         // under `+kubebuilder:` every marker is ours, so an unknown one is a mistake.
+        // Go's `+enum` marks a string type whose constants are its values; a Rust enum's
+        // variants already are. On a field it means nothing.
+        if matches!(full, "k8s:enum" | "enum") && allowed.contains(&Target::Field) {
+            errors.push(
+                span,
+                format!("`+{full}` marks a Go string type by its constants; on a field, list the values with `+kubebuilder:validation:Enum=a;b`, or make the field's type a Rust enum"),
+            );
+            return;
+        }
         if name.first() == Some(&"kubebuilder") {
             let hint = registry::suggest(full, registry::doc_spellings())
                 .map(|s| format!("; did you mean `+{s}`?"))
@@ -589,6 +598,10 @@ fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
             })
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("expected a number, found `{v}`")),
+        // A bare number, list or object is not text, as controller-gen's parser sees it.
+        Arg::Str if !v.starts_with('"') && (v.parse::<f64>().is_ok() || v.starts_with(['{', '['])) => {
+            Err(format!("expected a string, found `{v}`; if the text is meant, quote it: \"{v}\""))
+        }
         Arg::Str => unquote(v).map(Value::String),
         Arg::Flag => match v {
             "true" => Ok(Value::Bool(true)),
