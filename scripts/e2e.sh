@@ -21,7 +21,7 @@ export KUBEBUILDER_ASSETS=$ROOT/target/kube-e2e/assets
 mkdir -p "$KUBEBUILDER_ASSETS"
 ln -sfn "$(scripts/kube-apiserver.sh bin)" "$KUBEBUILDER_ASSETS/kube-apiserver"
 ln -sfn "$(command -v etcd)" "$KUBEBUILDER_ASSETS/etcd"
-cargo test -p kubegen-tests --test testenv --test host -- --ignored
+cargo test -p kubegen-tests --test testenv --test host --test stacked_markers -- --ignored
 # A new user's workspace, from `codegen-cli init` to a reconciled sample.
 KUBECONFIG=$RUN_DIR/kubeconfig scripts/user-flow.sh
 cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"

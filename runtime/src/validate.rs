@@ -173,6 +173,10 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
         push(out, path, format!("{path} in body must be of type integer,string: {v}"));
         return;
     }
+    // Value validations stacked by markers (a field's and its type's): each must hold.
+    for branch in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        check(branch, v, path, out);
+    }
 
     if let Some(Value::Array(values)) = schema.get("enum") {
         if !values.contains(v) {

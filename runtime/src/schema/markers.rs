@@ -102,6 +102,27 @@ fn set_key(node: &mut Map<String, Value>, key: &str, value: Value) {
             node.entry("type").or_insert_with(|| "object".into());
             node.insert(key.into(), value);
         }
+        // A bound already there (the field's type's own marker, or what the Rust type
+        // implies, like a u8's 255) still holds, as controller-gen keeps both: the
+        // stricter one is the pair's meaning.
+        "maximum" | "maxLength" | "maxItems" | "maxProperties" | "minimum" | "minLength" | "minItems"
+        | "minProperties" => {
+            let stricter = match (node.get(key).and_then(Value::as_f64), value.as_f64()) {
+                (Some(old), Some(new)) if key.starts_with("max") && old < new => None,
+                (Some(old), Some(new)) if key.starts_with("min") && old > new => None,
+                _ => Some(value),
+            };
+            if let Some(value) = stricter {
+                node.insert(key.into(), value);
+            }
+        }
+        // Two patterns (or multiples) must both match: the second joins `allOf`.
+        "pattern" | "multipleOf" if node.get(key).is_some_and(|old| old != &value) => {
+            let all = node.entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(all) = all {
+                all.push(json!({ key: value }));
+            }
+        }
         _ => {
             node.insert(key.into(), value);
         }
