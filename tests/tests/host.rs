@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use foo_controller::{Foo, FooSpec, FooStatus};
 use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams};
-use kube::runtime::reflector::ObjectRef;
+use kube::runtime::reflector::{ObjectRef, Store};
 use kube::{Client, ResourceExt};
 use kubegen::CustomResourceExt;
-use kubegen::host::{Action, Controller, Manager, Reconciler, patch_status};
+use kubegen::host::{Action, Controller, Manager, ManagerError, Metrics, Reconciler, Stop, patch_status};
 use kubegen::testenv::TestEnv;
 
 /// Counts reconciles; its cleanup writes status, as a controller reporting "Terminating" does.
@@ -40,20 +40,42 @@ async fn settle() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
 }
 
+/// A test environment with the Foo CRD and one Foo controller running in a manager.
+struct Running {
+    foos: Api<Foo>,
+    cache: Store<Foo>,
+    metrics: Arc<Metrics>,
+    stop: Stop,
+    task: tokio::task::JoinHandle<Result<(), ManagerError>>,
+    _env: TestEnv,
+}
+
+impl Running {
+    async fn start(configure: impl FnOnce(Controller<Foo>) -> Controller<Foo>, reconciles: Arc<AtomicUsize>) -> Self {
+        let env = TestEnv::start().await.expect("the test environment starts");
+        env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
+        let client = env.client();
+        let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
+        let controller = configure(Controller::new(foos.clone()));
+        let cache = controller.cache();
+        let manager = Manager::new(client.clone()).add(controller, Arc::new(Counting { client, reconciles }));
+        let (metrics, stop) = (manager.metrics(), manager.stop_handle());
+        Running { foos, cache, metrics, stop, task: tokio::spawn(manager.run()), _env: env }
+    }
+
+    async fn finish(self) {
+        self.stop.trigger();
+        self.task.await.expect("the manager task ends").expect("the manager stops cleanly");
+    }
+}
+
 #[tokio::test]
 #[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
 async fn generation_filter_and_cache() {
-    let env = TestEnv::start().await.expect("the test environment starts");
-    env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
-    let client = env.client();
-    let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
     let reconciles = Arc::new(AtomicUsize::new(0));
-    let controller = Controller::new(foos.clone()).generation_changed().with_finalizer("test.kubegen.dev/cleanup");
-    let cache = controller.cache();
-    let manager = Manager::new(client.clone())
-        .add(controller, Arc::new(Counting { client: client.clone(), reconciles: reconciles.clone() }));
-    let stop = manager.stop_handle();
-    let running = tokio::spawn(manager.run());
+    let configure = |c: Controller<Foo>| c.generation_changed().with_finalizer("test.kubegen.dev/cleanup");
+    let running = Running::start(configure, reconciles.clone()).await;
+    let (foos, cache) = (&running.foos, &running.cache);
 
     let foo = Foo::new("web", FooSpec { deployment_name: "web".into(), replicas: Some(1) });
     foos.create(&PostParams::default(), &foo).await.expect("created");
@@ -78,25 +100,17 @@ async fn generation_filter_and_cache() {
     foos.patch("web", &PatchParams::default(), &Patch::Merge(&spec)).await.expect("spec changed");
     settle().await;
     assert!(reconciles.load(Ordering::SeqCst) > first, "a spec change reconciles");
-
-    stop.trigger();
-    running.await.expect("the manager task ends").expect("the manager stops cleanly");
+    running.finish().await;
 }
 
 #[tokio::test]
 #[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
 async fn a_delete_whose_cleanup_writes_status_is_not_an_error() {
-    let env = TestEnv::start().await.expect("the test environment starts");
-    env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
-    let client = env.client();
-    let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
     // Every status write wakes this controller again, so reconciles of an object keep
     // coming while its finalizer goes and after the object is gone.
-    let controller = Controller::new(foos.clone()).with_finalizer("test.kubegen.dev/cleanup");
-    let manager = Manager::new(client.clone())
-        .add(controller, Arc::new(Counting { client: client.clone(), reconciles: Arc::default() }));
-    let (metrics, stop) = (manager.metrics(), manager.stop_handle());
-    let running = tokio::spawn(manager.run());
+    let configure = |c: Controller<Foo>| c.with_finalizer("test.kubegen.dev/cleanup");
+    let running = Running::start(configure, Arc::default()).await;
+    let foos = &running.foos;
 
     for i in 0..5 {
         let name = format!("web-{i}");
@@ -115,11 +129,9 @@ async fn a_delete_whose_cleanup_writes_status_is_not_an_error() {
     }
     assert!(foos.list(&Default::default()).await.expect("listed").items.is_empty(), "every finalizer was removed");
     settle().await;
-    let text = metrics.encode();
+    let text = running.metrics.encode();
     let errors: Vec<&str> =
         text.lines().filter(|l| l.starts_with("controller_runtime_reconcile_errors_total{")).collect();
     assert!(errors.iter().all(|l| l.ends_with(" 0")), "{errors:?}");
-
-    stop.trigger();
-    running.await.expect("the manager task ends").expect("the manager stops cleanly");
+    running.finish().await;
 }

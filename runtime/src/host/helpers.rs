@@ -105,11 +105,10 @@ pub async fn create_or_update<K>(
 where
     K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
 {
-    let Some(current) = api.get_opt(name).await? else {
-        return Ok((api.create(&PostParams::default(), &new_named(name, mutate)).await?, Operation::Created));
+    let (current, desired) = match read_and_mutate(api, name, mutate).await? {
+        Found::Created(created) => return Ok((created, Operation::Created)),
+        Found::Existing { current, desired } => (current, desired),
     };
-    let mut desired = current.clone();
-    mutate(&mut desired);
     if json(&desired) == json(&current) {
         return Ok((current, Operation::Unchanged));
     }
@@ -127,22 +126,40 @@ pub async fn create_or_patch<K>(
 where
     K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
 {
-    let Some(current) = api.get_opt(name).await? else {
-        return Ok((api.create(&PostParams::default(), &new_named(name, mutate)).await?, Operation::Created));
+    let (current, desired) = match read_and_mutate(api, name, mutate).await? {
+        Found::Created(created) => return Ok((created, Operation::Created)),
+        Found::Existing { current, desired } => (current, desired),
     };
-    let mut desired = current.clone();
-    mutate(&mut desired);
     let Some(patch) = merge_patch(&json(&current), &json(&desired)) else {
         return Ok((current, Operation::Unchanged));
     };
     Ok((api.patch(name, &PatchParams::default(), &Patch::Merge(&patch)).await?, Operation::Updated))
 }
 
-fn new_named<K: Resource + Default>(name: &str, mutate: impl FnOnce(&mut K)) -> K {
-    let mut object = K::default();
-    object.meta_mut().name = Some(name.into());
-    mutate(&mut object);
-    object
+/// What `create_or_*` found: nothing, so it created the object `mutate` made from
+/// `K::default()`; or the object as it is and as `mutate` wants it.
+enum Found<K> {
+    Created(K),
+    Existing { current: K, desired: K },
+}
+
+async fn read_and_mutate<K>(api: &Api<K>, name: &str, mutate: impl FnOnce(&mut K)) -> Result<Found<K>, kube::Error>
+where
+    K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
+{
+    match api.get_opt(name).await? {
+        None => {
+            let mut object = K::default();
+            object.meta_mut().name = Some(name.into());
+            mutate(&mut object);
+            Ok(Found::Created(api.create(&PostParams::default(), &object).await?))
+        }
+        Some(current) => {
+            let mut desired = current.clone();
+            mutate(&mut desired);
+            Ok(Found::Existing { current, desired })
+        }
+    }
 }
 
 fn json<T: Serialize>(value: &T) -> serde_json::Value {
