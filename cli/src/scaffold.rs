@@ -11,7 +11,6 @@ use askama::Template;
 
 use crate::layout;
 use crate::manifests::{self, Output};
-use crate::workspace::LIBRARY_PACKAGE;
 
 #[path = "../../derive/src/plural.rs"]
 #[allow(dead_code)]
@@ -142,31 +141,32 @@ pub enum Source {
 }
 
 impl Source {
-    /// The keys of a dependency table for `package`, which lives in `dir` of the repository.
-    fn keys(&self, package: &str, dir: &str) -> String {
+    /// The keys of a dependency table for the package in `dir` of the repository.
+    fn keys(&self, dir: &str) -> String {
         match self {
             Source::Path(root) => format!("path = {:?}", root.join(dir).display().to_string()),
             Source::Git { url, reference } => {
                 let reference = reference.as_ref().map(|(k, v)| format!(", {k} = {v:?}")).unwrap_or_default();
                 format!("git = {url:?}{reference}")
             }
-            Source::Version(v) => {
-                let _ = package;
-                format!("version = {v:?}")
-            }
+            Source::Version(v) => format!("version = {v:?}"),
         }
     }
+}
+
+/// An RFC 1123 label: lowercase letters, digits and `-`, at most 63, no `-` at either end.
+fn is_dns_label(l: &str) -> bool {
+    !l.is_empty()
+        && l.len() <= 63
+        && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !l.starts_with('-')
+        && !l.ends_with('-')
 }
 
 /// An RFC 1123 label that is also a cargo package name: the project names the
 /// `<project>-system` namespace and the operator's crate.
 pub fn check_project_name(name: &str) -> Result<()> {
-    let label = !name.is_empty()
-        && name.len() <= 63
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && !name.ends_with('-');
-    if !label {
+    if !is_dns_label(name) || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
         bail!(
             "project name `{name}` is not an RFC 1123 label starting with a letter (it becomes the namespace `{name}-system` and the crate's name): use lowercase letters, digits and `-`, at most 63 characters, e.g. `memcached-operator`; pass it with --project-name"
         );
@@ -178,14 +178,7 @@ pub fn check_project_name(name: &str) -> Result<()> {
 }
 
 fn check_domain(domain: &str) -> Result<()> {
-    let ok = domain.split('.').all(|l| {
-        !l.is_empty()
-            && l.len() <= 63
-            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    });
-    if !ok || domain.len() > 253 {
+    if !domain.split('.').all(is_dns_label) || domain.len() > 253 {
         bail!("--domain `{domain}` is not a DNS subdomain: write lowercase labels joined by dots, e.g. `example.com`");
     }
     Ok(())
@@ -233,8 +226,8 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
             dir.display()
         );
     }
-    let kubegen_source = source.keys(LIBRARY_PACKAGE, "runtime");
-    let cli_source = source.keys("kubegen-cli", "cli");
+    let kubegen_source = source.keys("runtime");
+    let cli_source = source.keys("cli");
     let p = project.as_str();
     let file = |path: &str, contents: String| Output { path: dir.join(path), contents, overwrite: false };
     let mut outputs = vec![
@@ -324,10 +317,7 @@ pub fn create_api(
 ) -> Result<Vec<PathBuf>> {
     check_kind(kind)?;
     check_version(version)?;
-    let label_ok = !group.is_empty()
-        && group.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && group.starts_with(|c: char| c.is_ascii_lowercase());
-    if !label_ok {
+    if !is_dns_label(group) || !group.starts_with(|c: char| c.is_ascii_lowercase()) {
         bail!("--group `{group}` is not a DNS label: write lowercase letters, digits and `-`, e.g. `cache`");
     }
     let full_group = match domain {
