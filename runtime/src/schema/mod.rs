@@ -1,14 +1,16 @@
 //! Schemas for CRDs: schemars describes the JSON serde reads; this module makes that
 //! description structural and applies the kubebuilder markers the derive collected.
 
+mod k8s;
 pub(crate) mod markers;
 mod structural;
 
+pub use k8s::{Options, QUANTITY_PATTERN, set_options};
 pub use structural::structural;
 
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
 /// markers applied. This is what a CRD version carries for `T`.
@@ -16,17 +18,57 @@ pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
     structural(raw_schema_for::<T>())
 }
 
-/// The schema schemars generates for `T` with every subschema inlined, before the
-/// structural pass. Recursive types keep a `$ref`, which the structural pass resolves.
+/// The schema schemars generates for `T` with every subschema inlined (Kubernetes'
+/// own types patched on the way), before the structural pass. Recursive types keep a
+/// `$ref`, which the structural pass resolves.
 pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
-    generator().subschema_for::<T>().to_value()
+    let mut generator = generator();
+    let root = generator.subschema_for::<T>().to_value();
+    let mut definitions = generator.take_definitions(false);
+    k8s::patch_definitions(&mut definitions);
+    inline(root, &definitions, &mut Vec::new())
 }
 
-/// Not generic, so each kind instantiates only `subschema_for::<T>`.
+/// Not generic, so each kind instantiates only `subschema_for::<T>`. Subschemas stay
+/// definitions, named as their types name themselves, so Kubernetes' types can be
+/// recognised and patched before they are inlined.
 fn generator() -> SchemaGenerator {
     let mut settings = SchemaSettings::draft2020_12();
-    settings.inline_subschemas = true;
+    settings.inline_subschemas = false;
     settings.meta_schema = None;
     settings.transforms.clear();
     settings.into_generator()
+}
+
+/// Replaces every `$ref` to a definition by the definition, except inside that same
+/// definition (a recursive type). Keys beside a `$ref` (a field's description and
+/// markers) win over the definition's, and the field's markers apply after the type's.
+fn inline(node: Value, definitions: &Map<String, Value>, stack: &mut Vec<String>) -> Value {
+    match node {
+        Value::Object(mut obj) => {
+            let target = obj.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"));
+            if let Some(name) = target.map(String::from)
+                && !stack.contains(&name)
+                && let Some(Value::Object(definition)) = definitions.get(&name)
+            {
+                obj.remove("$ref");
+                let mut out = definition.clone();
+                for (key, value) in obj {
+                    match (key.as_str(), out.get_mut(&key), value) {
+                        (markers::MARKERS_KEY, Some(Value::Array(types)), Value::Array(fields)) => types.extend(fields),
+                        (_, _, value) => {
+                            out.insert(key, value);
+                        }
+                    }
+                }
+                stack.push(name);
+                let out = inline(Value::Object(out), definitions, stack);
+                stack.pop();
+                return out;
+            }
+            Value::Object(obj.into_iter().map(|(k, v)| (k, inline(v, definitions, stack))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| inline(v, definitions, stack)).collect()),
+        other => other,
+    }
 }

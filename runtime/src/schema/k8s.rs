@@ -1,0 +1,126 @@
+//! Kubernetes' own types inside a CRD keep the API server's semantics.
+//!
+//! k8s-openapi's schemas come from the API's OpenAPI v2 document, which leaves out what
+//! the Go markers of `k8s.io/api` and `k8s.io/apimachinery` say: list types and map keys
+//! (`containers`, `env`, `ports` merge by key under server-side apply), map types
+//! (`LocalObjectReference` is atomic), defaults (`protocol: TCP`) and kubebuilder
+//! validations (`metav1.Condition`'s enum, patterns and lengths). controller-gen reads
+//! those markers when a Go type embeds a Kubernetes type; kubegen reads a table of them,
+//! generated from the Go modules of the Kubernetes release k8s-openapi is built for
+//! (`scripts/k8s-markers.sh`, checked in CI), and patches the definitions here.
+//!
+//! A few types get the schema controller-gen gives them by name
+//! (`pkg/crd/known_types.go`): int-or-string for `IntOrString` and `Quantity` (with the
+//! quantity pattern), plain strings for times and durations, `type: object` for an
+//! embedded `ObjectMeta` unless [`Options::embedded_object_meta`] asks for its fields.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde_json::{Map, Value, json};
+
+k8s_openapi::k8s_if_1_33! { const TABLE: &str = include_str!("k8s/v1_33.json"); }
+k8s_openapi::k8s_if_1_34! { const TABLE: &str = include_str!("k8s/v1_34.json"); }
+k8s_openapi::k8s_if_1_35! { const TABLE: &str = include_str!("k8s/v1_35.json"); }
+k8s_openapi::k8s_if_1_36! { const TABLE: &str = include_str!("k8s/v1_36.json"); }
+k8s_openapi::k8s_if_1_37! { const TABLE: &str = include_str!("k8s/v1_37.json"); }
+
+/// The API server's pattern for a resource quantity, as controller-gen writes it.
+pub const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
+
+static EMBEDDED_OBJECT_META: AtomicBool = AtomicBool::new(false);
+
+/// How Kubernetes' types are written into schemas.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its `name`,
+    /// `namespace`, `labels`, `annotations` and `finalizers`, as controller-gen's
+    /// `crd:generateEmbeddedObjectMeta=true` does, instead of `type: object`. The server
+    /// then prunes every other metadata field there.
+    pub embedded_object_meta: bool,
+}
+
+/// Sets the options for every schema generated afterwards in this process (the
+/// manifests helper sets them from `codegen-cli manifests`' flags).
+pub fn set_options(options: Options) {
+    EMBEDDED_OBJECT_META.store(options.embedded_object_meta, Ordering::Relaxed);
+}
+
+fn table() -> &'static Map<String, Value> {
+    static PARSED: OnceLock<Map<String, Value>> = OnceLock::new();
+    PARSED.get_or_init(|| serde_json::from_str(TABLE).unwrap_or_default())
+}
+
+/// Patches schemars' definitions of Kubernetes types (named `io.k8s.*`, as k8s-openapi
+/// names them) with what their markers say.
+pub fn patch_definitions(definitions: &mut Map<String, Value>) {
+    for (name, definition) in definitions.iter_mut() {
+        if !name.starts_with("io.k8s.") {
+            continue;
+        }
+        if let Some(known) = known_type(name) {
+            *definition = known;
+            continue;
+        }
+        let (Value::Object(definition), Some(Value::Object(patch))) = (definition, table().get(name)) else {
+            continue;
+        };
+        if let Some(Value::Object(schema)) = patch.get("schema") {
+            for (key, value) in schema {
+                definition.insert(key.clone(), value.clone());
+            }
+        }
+        if let (Some(Value::Object(patches)), Some(Value::Object(properties))) =
+            (patch.get("properties"), definition.get_mut("properties"))
+        {
+            for (field, additions) in patches {
+                if let (Some(Value::Object(node)), Value::Object(additions)) = (properties.get_mut(field), additions) {
+                    for (key, value) in additions {
+                        node.insert(key.clone(), value.clone());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The schemas controller-gen gives these types by name; they carry no description of
+/// their own (the field's says what it holds).
+fn known_type(name: &str) -> Option<Value> {
+    let int_or_string = || json!({ "x-kubernetes-int-or-string": true, "anyOf": [{ "type": "integer" }, { "type": "string" }] });
+    Some(match name.strip_prefix("io.k8s.apimachinery.pkg.")? {
+        "util.intstr.IntOrString" => int_or_string(),
+        "api.resource.Quantity" => {
+            let mut q = int_or_string();
+            q["pattern"] = QUANTITY_PATTERN.into();
+            q
+        }
+        "apis.meta.v1.Time" | "apis.meta.v1.MicroTime" => json!({ "type": "string", "format": "date-time" }),
+        "apis.meta.v1.Duration" => json!({ "type": "string" }),
+        "runtime.RawExtension" => json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true }),
+        "apis.meta.v1.ObjectMeta" if EMBEDDED_OBJECT_META.load(Ordering::Relaxed) => json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "namespace": { "type": "string" },
+                "annotations": { "type": "object", "additionalProperties": { "type": "string" } },
+                "labels": { "type": "object", "additionalProperties": { "type": "string" } },
+                "finalizers": { "type": "array", "items": { "type": "string" } },
+            },
+        }),
+        "apis.meta.v1.ObjectMeta" => json!({ "type": "object" }),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_parses_and_knows_containers() {
+        let container = &table()["io.k8s.api.core.v1.Container"]["properties"];
+        assert_eq!(container["env"]["x-kubernetes-list-type"], "map");
+        assert_eq!(container["env"]["x-kubernetes-list-map-keys"], json!(["name"]));
+    }
+}

@@ -1,0 +1,3 @@
+module kubegen.dev/k8s-markers
+
+go 1.22
