@@ -214,7 +214,7 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
         let len = s.chars().count() as u64;
         if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
             if len > max {
-                push(out, path, format!("{path} in body should be at most {max} chars long"));
+                push(out, path, format!("{path}: Too long: may not be more than {max} bytes"));
             }
         }
         if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
@@ -316,7 +316,8 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
     }
 }
 
-/// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does.
+/// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does
+/// (a current one: before 1.3x, too many was `should have at most N items|properties`).
 fn count_bounds(
     schema: &Value,
     n: usize,
@@ -326,7 +327,8 @@ fn count_bounds(
 ) {
     let n = n as u64;
     if let Some(max) = schema.get(max_key).and_then(Value::as_u64).filter(|max| n > *max) {
-        push(out, path, format!("{path} in body should have at most {max} {what}"));
+        // Current servers say "items" of properties too.
+        push(out, path, format!("{path}: Too many: {n}: must have at most {max} items"));
     }
     if let Some(min) = schema.get(min_key).and_then(Value::as_u64).filter(|min| n < *min) {
         push(out, path, format!("{path} in body should have at least {min} {what}"));

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -64,7 +65,7 @@ func main() {
 	table := map[string]Definition{}
 	for name, t := range types {
 		def := Definition{Schema: t.markers, Properties: map[string]Schema{}}
-		collectFields(types, t, def.Properties, 0)
+		collectFields(types, t, def.Schema, def.Properties, 0)
 		if len(def.Schema) == 0 && len(def.Properties) == 0 {
 			continue
 		}
@@ -81,15 +82,19 @@ func main() {
 }
 
 // collectFields adds the markers of t's fields, and of the fields of the types it
-// inlines, by JSON name.
-func collectFields(types map[string]*goType, t *goType, into map[string]Schema, depth int) {
+// inlines, by JSON name. An inlined type's own map type holds for the type that inlines
+// it unless that type says otherwise (controller-gen flattens the two into one schema).
+func collectFields(types map[string]*goType, t *goType, schema Schema, into map[string]Schema, depth int) {
 	if depth > 8 {
 		return
 	}
 	for _, f := range t.fields {
 		if f.inline != "" {
 			if inner, ok := types[f.inline]; ok {
-				collectFields(types, inner, into, depth+1)
+				if mapType, ok := inner.markers["x-kubernetes-map-type"]; ok && schema["x-kubernetes-map-type"] == nil {
+					schema["x-kubernetes-map-type"] = mapType
+				}
+				collectFields(types, inner, schema, into, depth+1)
 			}
 			continue
 		}
@@ -230,9 +235,11 @@ func markers(doc *ast.CommentGroup, where string) Schema {
 		switch key {
 		case "listType":
 			out["x-kubernetes-list-type"] = value
-		case "listMapKey":
+		case "listMapKey": // written twice in newer releases, as +listMapKey and +k8s:listMapKey
 			keys, _ := out["x-kubernetes-list-map-keys"].([]string)
-			out["x-kubernetes-list-map-keys"] = append(keys, value)
+			if !slices.Contains(keys, value) {
+				out["x-kubernetes-list-map-keys"] = append(keys, value)
+			}
 		case "mapType", "structType":
 			out["x-kubernetes-map-type"] = value
 		case "default", "kubebuilder:default":

@@ -3,6 +3,7 @@
 //! the end-to-end tier applies them to a real API server and round-trips values.
 
 pub mod aviary;
+pub mod fleet;
 pub mod markers;
 pub mod menagerie;
 pub mod pavilion;

@@ -149,8 +149,13 @@ pub struct LedgerSpec {
     pub owner: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
+    /// Bounded, as current servers require of a list that CEL rules walk: their cost
+    /// estimate refuses the rules below on an unbounded list of unbounded strings (and
+    /// since 1.37 refuses `string(int)` in a message expression on it).
+    /// +kubebuilder:validation:MaxItems=1000
+    /// +kubebuilder:validation:items:MaxLength=256
     /// +kubebuilder:validation:XValidation:rule="self.all(e, e.size() > 0)",message="entries are not empty"
-    /// +kubebuilder:validation:XValidation:rule="size(self) <= oldSelf.size() + 10",messageExpression="'at most 10 new entries, got ' + string(size(self) - size(oldSelf))",optionalOldSelf=false
+    /// +kubebuilder:validation:XValidation:rule="size(self) <= oldSelf.size() + 10",messageExpression="'at most 10 new entries' + (size(oldSelf) == 0 ? ' to an empty ledger' : '')",optionalOldSelf=false
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<String>,
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen::CustomResourceExt;
-use kubegen_tests::{aviary, menagerie, pavilion};
+use kubegen_tests::{aviary, fleet, menagerie, pavilion};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -61,6 +61,11 @@ fn pavilion_versions_merge_into_one_crd() {
         merged.spec.versions.iter().map(|v| (v.name.as_str(), v.served, v.storage)).collect();
     assert_eq!(versions, [("v1", true, true), ("v1beta1", false, false)]);
     assert_golden(&merged, &root().join("tests/golden/zoo.kubegen.dev_pavilions.yaml"));
+}
+
+#[test]
+fn fleet_of_kubernetes_types() {
+    assert_golden(&fleet::Fleet::crd(), &root().join("tests/golden/zoo.kubegen.dev_fleets.yaml"));
 }
 
 #[test]

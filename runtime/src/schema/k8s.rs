@@ -19,6 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Map, Value, json};
 
+use super::markers;
+
 k8s_openapi::k8s_if_1_33! { const TABLE: &str = include_str!("k8s/v1_33.json"); }
 k8s_openapi::k8s_if_1_34! { const TABLE: &str = include_str!("k8s/v1_34.json"); }
 k8s_openapi::k8s_if_1_35! { const TABLE: &str = include_str!("k8s/v1_35.json"); }
@@ -66,28 +68,36 @@ pub fn patch_definitions(definitions: &mut Map<String, Value>) {
             continue;
         };
         if let Some(Value::Object(schema)) = patch.get("schema") {
-            for (key, value) in schema {
-                definition.insert(key.clone(), value.clone());
-            }
+            add_markers(definition, schema);
         }
         if let (Some(Value::Object(patches)), Some(Value::Object(properties))) =
             (patch.get("properties"), definition.get_mut("properties"))
         {
             for (field, additions) in patches {
                 if let (Some(Value::Object(node)), Value::Object(additions)) = (properties.get_mut(field), additions) {
-                    for (key, value) in additions {
-                        node.insert(key.clone(), value.clone());
-                    }
+                    add_markers(node, additions);
                 }
             }
         }
     }
 }
 
+/// Hands a Go type's or field's markers to the structural pass as kubegen's own markers
+/// are handed over, so they apply to the finished node (after `Option` and `$ref` are
+/// resolved) with the same rules.
+fn add_markers(node: &mut Map<String, Value>, schema: &Map<String, Value>) {
+    let set: Vec<Value> = schema.iter().map(|(key, value)| json!([key, value])).collect();
+    let entry = node.entry(markers::MARKERS_KEY).or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(all) = entry {
+        all.insert(0, json!({ "set": set }));
+    }
+}
+
 /// The schemas controller-gen gives these types by name; they carry no description of
 /// their own (the field's says what it holds).
 fn known_type(name: &str) -> Option<Value> {
-    let int_or_string = || json!({ "x-kubernetes-int-or-string": true, "anyOf": [{ "type": "integer" }, { "type": "string" }] });
+    let int_or_string =
+        || json!({ "x-kubernetes-int-or-string": true, "anyOf": [{ "type": "integer" }, { "type": "string" }] });
     Some(match name.strip_prefix("io.k8s.apimachinery.pkg.")? {
         "util.intstr.IntOrString" => int_or_string(),
         "api.resource.Quantity" => {
