@@ -218,7 +218,11 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
         }
         set.push(json!(["example", e]));
     }
-    if let (Some(d), Some(m)) = (&default, default_marker) {
+    if let Some(path) = default.as_ref().and_then(|d| d.get(crate::markers::DEFAULT_REF)) {
+        // The constant's value exists only when the schema is generated: the derive
+        // emits the code that serializes it (`expand::schema`).
+        out.insert(crate::markers::DEFAULT_REF.into(), path.clone());
+    } else if let (Some(d), Some(m)) = (&default, default_marker) {
         if let Some(why) = crate::check::violation(d, &typed_markers, kind) {
             errors.push(
                 m.span,

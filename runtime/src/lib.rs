@@ -69,20 +69,35 @@ pub mod __private {
         }
     }
 
+    /// `+default=ref(PATH)`: the constant's serde JSON as the node's default, handed to
+    /// the structural pass as a marker.
+    pub struct DefaultRef(pub fn() -> Option<serde_json::Value>);
+
+    impl schemars::transform::Transform for DefaultRef {
+        fn transform(&mut self, schema: &mut schemars::Schema) {
+            if let Some(value) = (self.0)() {
+                push_markers(schema, serde_json::json!({ "set": [["default", value]] }));
+            }
+        }
+    }
+
+    fn push_markers(schema: &mut schemars::Schema, markers: serde_json::Value) {
+        let key = crate::schema::markers::MARKERS_KEY;
+        match schema.get_mut(key) {
+            Some(serde_json::Value::Array(all)) => all.push(markers),
+            _ => {
+                schema.insert(key.into(), serde_json::Value::Array(vec![markers]));
+            }
+        }
+    }
+
     /// Hands a node's markers (JSON, checked by the derive) to the structural pass.
     pub struct Markers(pub &'static str);
 
     impl schemars::transform::Transform for Markers {
         fn transform(&mut self, schema: &mut schemars::Schema) {
-            let Ok(markers) = serde_json::from_str::<serde_json::Value>(self.0) else {
-                return;
-            };
-            let key = crate::schema::markers::MARKERS_KEY;
-            match schema.get_mut(key) {
-                Some(serde_json::Value::Array(all)) => all.push(markers),
-                _ => {
-                    schema.insert(key.into(), serde_json::Value::Array(vec![markers]));
-                }
+            if let Ok(markers) = serde_json::from_str::<serde_json::Value>(self.0) {
+                push_markers(schema, markers);
             }
         }
     }

@@ -60,3 +60,33 @@ fn byte_strings_are_base64_strings() {
     assert_eq!(spec["data"], json!({"type": "string", "format": "byte"}));
     assert_eq!(spec["chunks"]["items"], json!({"type": "string", "format": "byte"}));
 }
+
+/// The default mode of a `Tuned`: named once, used by the code and by the schema.
+pub const DEFAULT_MODE: Mode = Mode::B;
+
+pub mod limits {
+    pub const RETRIES: u32 = 3;
+}
+
+/// `+default=ref(...)`: Kubernetes' reference defaults name a Go constant; here a Rust one.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Tuned")]
+pub struct TunedSpec {
+    /// +default=ref(DEFAULT_MODE)
+    pub mode: Option<Mode>,
+    /// +kubebuilder:validation:Maximum=5
+    /// +default=ref(limits::RETRIES)
+    pub retries: Option<u32>,
+    #[kube(default_json = "ref(DEFAULT_MODE)")]
+    pub fallback: Option<Mode>,
+}
+
+#[test]
+fn reference_defaults_are_the_constants_serde_json() {
+    let crd = serde_json::to_value(Tuned::crd()).expect("json");
+    let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
+    assert_eq!(spec["mode"]["default"], json!("B"));
+    assert_eq!(spec["retries"]["default"], json!(3));
+    assert_eq!(spec["retries"]["maximum"].as_f64(), Some(5.0));
+    assert_eq!(spec["fallback"]["default"], json!("B"));
+}

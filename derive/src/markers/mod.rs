@@ -3,4 +3,4 @@
 mod parse;
 pub mod registry;
 
-pub use parse::{Marker, MarkerValue, Parsed, parse_attrs};
+pub use parse::{DEFAULT_REF, Marker, MarkerValue, Parsed, parse_attrs};

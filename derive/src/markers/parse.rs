@@ -227,7 +227,7 @@ fn typed_scalar(arg: Arg, key: &str, expr: &Expr) -> syn::Result<Value> {
             ),
         )),
         (Arg::JsonText, Some(Value::String(s))) => {
-            serde_json::from_str(&s).map_err(|e| syn::Error::new(span, format!("`{key}` is not valid JSON: {e}")))
+            json_text(key, &s).map_err(|e| syn::Error::new(span, format!("`{key}`: {e}")))
         }
         (Arg::JsonText, _) => Err(want("JSON text in a string", key, example_for(arg), span)),
         (Arg::StrList, Some(v @ Value::String(_))) => Ok(Value::Array(vec![v])),
@@ -495,9 +495,11 @@ fn doc_value(def: &MarkerDef, spelling: &str, rest: &str) -> Result<MarkerValue,
             let Some(value) = value else {
                 return Err(format!("`+{spelling}` takes a value: write `+{spelling}=...`"));
             };
-            doc_scalar(arg, value.trim())
-                .map(MarkerValue::Json)
-                .map_err(|what| format!("`+{spelling}={value}`: {what}"))
+            let parsed = match arg {
+                Arg::JsonText => json_text(def.key, value.trim()),
+                _ => doc_scalar(arg, value.trim()),
+            };
+            parsed.map(MarkerValue::Json).map_err(|what| format!("`+{spelling}={value}`: {what}"))
         }
     }
 }
@@ -622,10 +624,36 @@ fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
                 .collect::<Result<Vec<_>, _>>()
                 .map(Value::Array)
         }
-        Arg::JsonText => serde_json::from_str(v).map_err(|e| format!("not valid JSON ({e})")),
+        Arg::JsonText => json_text("value", v),
         Arg::Any => any_value(v),
         _ => Err("this marker takes named arguments".into()),
     }
+}
+
+/// Key of the placeholder a `ref(path)` default stands as until the derive emits the
+/// code that serializes the constant.
+pub const DEFAULT_REF: &str = "kubegen:ref";
+
+/// JSON text, or for a default `ref(path)`: the value of the Rust constant at `path`,
+/// serialized by serde when the schema is generated (Kubernetes' `+default=ref(Name)`
+/// names a Go constant the same way).
+fn json_text(key: &str, v: &str) -> Result<Value, String> {
+    let v = v.trim();
+    if let Some(path) = v.strip_prefix("ref(").and_then(|r| r.strip_suffix(')')) {
+        if !key.starts_with("default") {
+            return Err(format!("`ref(...)` is for defaults; `{key}` takes JSON text"));
+        }
+        return match syn::parse_str::<syn::Path>(path.trim()) {
+            Ok(_) => Ok(serde_json::json!({ DEFAULT_REF: path.trim() })),
+            Err(_) => Err(format!(
+                "`ref({path})` takes the path of a Rust constant whose serde JSON is the default, e.g. `ref(DEFAULT_MODE)` or `ref(Mode::Safe)`"
+            )),
+        };
+    }
+    serde_json::from_str(v).map_err(|e| {
+        let hint = if key.starts_with("default") { ", or `ref(CONSTANT)` for a Rust constant's value" } else { "" };
+        format!("not valid JSON ({e}); write JSON text{hint}")
+    })
 }
 
 /// controller-gen's `any` syntax: JSON scalars, bare words as strings, `{a, b}` lists and
