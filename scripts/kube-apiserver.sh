@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real kube-apiserver + etcd for the end-to-end tier, from Debian packages only.
+# A real kube-apiserver + etcd for the end-to-end tier.
 #
 #   scripts/kube-apiserver.sh build          build kube-apiserver once; cached under target/
 #   scripts/kube-apiserver.sh start RUN_DIR  start etcd + apiserver on free loopback ports,
@@ -7,14 +7,17 @@
 #   scripts/kube-apiserver.sh stop RUN_DIR   stop exactly the processes `start` recorded
 #   scripts/kube-apiserver.sh bin            print the path of the cached binary
 #
-# The Debian bookworm source package ships Kubernetes v1.20.2. It builds only in GOPATH
-# mode, lacks the generated OpenAPI file, and vendors a reflect2 that crashes on Go >= 1.18
-# at the first CRD create; each is handled below.
+# kube-apiserver is built from the k8s.io/kubernetes Go module (KUBE_VERSION, default the
+# newest release), through a small wrapper module: the kubernetes module replaces its
+# staging modules (k8s.io/api, k8s.io/apiserver, ...) with ./staging directories, which a
+# module that requires it cannot see, so the wrapper pins each to its published v0.x
+# release. etcd is Debian's etcd-server.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-VERSION=v1.20.2
-DEB_VERSION=1.20.5+really1.20.2-1.1+deb12u1
+# The newest release is the main e2e server; scripts/test.sh also runs the CRD tier on the
+# oldest release still supported upstream (KUBE_VERSION=v1.35.4).
+VERSION=${KUBE_VERSION:-v1.37.2}
 CACHE=${KUBEGEN_APISERVER_CACHE:-$ROOT/target/kube-apiserver/$VERSION}
 BIN=$CACHE/kube-apiserver
 
@@ -37,44 +40,32 @@ ensure_runtime_packages() {
 
 build() {
   if [ -x "$BIN" ]; then log "cached: $BIN"; return 0; fi
-  # `apt-get source` needs deb-src entries for bookworm.
-  if ! apt-cache showsrc kubernetes 2>/dev/null | grep -q '^Package: kubernetes'; then
-    local uri
-    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
-    printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-      "$uri" > /etc/apt/sources.list.d/bookworm-src.sources
-  fi
-  apt-get update -q >/dev/null
-  apt_install golang-1.19-go etcd-server dpkg-dev rsync golang-github-modern-go-reflect2-dev openssl curl
-
-  local work=$CACHE/build t0
+  command -v go >/dev/null || { log "Go is required to build kube-apiserver $VERSION (go on the PATH)"; exit 1; }
+  [[ "$VERSION" =~ ^v1\.([0-9]+)\.([0-9]+)$ ]] || { log "KUBE_VERSION=$VERSION is not v1.MINOR.PATCH"; exit 1; }
+  local minor=${BASH_REMATCH[1]} staging="v0.${BASH_REMATCH[1]}.${BASH_REMATCH[2]}"
+  local work=$CACHE/module t0 gomod
   t0=$(date +%s)
   rm -rf "$work"; mkdir -p "$work"
-  (cd "$work" && apt-get source -q "kubernetes=$DEB_VERSION" >/dev/null 2>&1)
-  local src=$work/kubernetes-1.20.5+really1.20.2
-  [ -d "$src" ] || { log "apt-get source kubernetes=$DEB_VERSION produced no tree"; exit 1; }
-
-  rm -rf "$src/vendor/github.com/modern-go/reflect2"
-  mkdir -p "$src/vendor/github.com/modern-go/reflect2"
-  find /usr/share/gocode/src/github.com/modern-go/reflect2 -maxdepth 1 -name '*.go' ! -name '*_test.go' \
-    -exec cp {} "$src/vendor/github.com/modern-go/reflect2/" \;
-
-  export GOPATH=$work/gopath GO111MODULE=off GOFLAGS= GOPROXY=off CGO_ENABLED=0
-  export GOCACHE=$work/gocache PATH=/usr/lib/go-1.19/bin:$PATH
-  mkdir -p "$GOPATH/src/k8s.io"
-  ln -sfn "$src" "$GOPATH/src/k8s.io/kubernetes"
+  export GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local CGO_ENABLED=0
   (
-    cd "$GOPATH/src/k8s.io/kubernetes"
-    make generated_files >/dev/null
+    cd "$work"
+    printf 'module kubegen.dev/kube-apiserver\n\ngo 1.24\n\nrequire k8s.io/kubernetes %s\n' "$VERSION" > go.mod
+    printf '//go:build tools\n\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver"\n' > tools.go
+    gomod=$(go mod download -json "k8s.io/kubernetes@$VERSION" |
+      python3 -c 'import json, sys; d = json.load(sys.stdin); print(d.get("GoMod") or sys.exit(d.get("Error", "no go.mod")))')
+    sed -n 's|^[[:space:]]*\(k8s\.io/[a-z0-9-]*\) => \./staging/.*|\1|p' "$gomod" |
+      while read -r module; do printf 'replace %s => %s %s\n' "$module" "$module" "$staging"; done >> go.mod
+    log "resolving k8s.io/kubernetes $VERSION (staging modules at $staging)"
+    go mod tidy
     local ld="-s -w" p
-    for p in k8s.io/kubernetes/vendor/k8s.io/component-base/version k8s.io/kubernetes/vendor/k8s.io/client-go/pkg/version; do
-      ld="$ld -X $p.gitVersion=$VERSION -X $p.gitMajor=1 -X $p.gitMinor=20 -X $p.gitTreeState=clean"
+    for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+      ld="$ld -X $p.gitVersion=$VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
     done
-    go build -o "$BIN.tmp" -ldflags "$ld" ./cmd/kube-apiserver
+    log "go build k8s.io/kubernetes/cmd/kube-apiserver"
+    go build -trimpath -o "$BIN.tmp" -ldflags "$ld" k8s.io/kubernetes/cmd/kube-apiserver
   )
   mv "$BIN.tmp" "$BIN"
-  rm -rf "$work"
-  log "built $BIN in $(( $(date +%s) - t0 ))s"
+  log "built $BIN ($("$BIN" --version)) in $(( $(date +%s) - t0 ))s"
 }
 
 free_port() {

@@ -1,19 +1,41 @@
 #!/usr/bin/env bash
 # Every test tier, as CI runs it: unit, golden and compile-fail (UI) tests, the
-# manifests staleness check, then end-to-end on a real kube-apiserver + etcd.
-# Installs what it needs (Debian packages for the apiserver) on a fresh machine.
+# manifests and Kubernetes-marker staleness checks, then end-to-end on real
+# kube-apiservers + etcd: the whole tier on the newest Kubernetes release, the CRD tier
+# again on the oldest release still supported upstream.
+# Installs what it needs (Go modules from the proxy, Debian's etcd) on a fresh machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 jobs=${KUBEGEN_JOBS:-2}
+newest=v1.37.2
+floor=v1.35.4
 
-step() { printf '\n=== %s\n' "$*"; }
+started=$(date +%s)
+stage="" stage_start=$started times=""
+step() {
+  local now
+  now=$(date +%s)
+  if [ -n "$stage" ]; then
+    printf -- '--- %s: %ss\n' "$stage" $((now - stage_start))
+    times+="$(printf '%6ss  %s' $((now - stage_start)) "$stage")"$'\n'
+  fi
+  stage=$*
+  stage_start=$now
+  [ -n "$stage" ] && printf '\n=== %s\n' "$stage"
+  return 0
+}
+trap 'step; printf "\nstage times:\n%s%6ss  total\n" "$times" $(( $(date +%s) - started ))' EXIT
 
-# The apiserver build (Go, ~4 min on 2 cores) runs beside the Rust build.
-step "kube-apiserver (cached under target/)"
+# The apiserver builds (Go, ~4 min each on 2 cores) run beside the Rust build.
+step "kube-apiserver $newest and $floor from the Go module proxy (cached under target/)"
 mkdir -p target
-scripts/kube-apiserver.sh build > target/kube-apiserver-build.log 2>&1 &
+(scripts/kube-apiserver.sh build && KUBE_VERSION=$floor scripts/kube-apiserver.sh build) \
+  > target/kube-apiserver-build.log 2>&1 &
 apiserver_build=$!
+
+step "Kubernetes marker tables are up to date (scripts/k8s-markers.sh)"
+scripts/k8s-markers.sh --check
 
 step "unit, golden and UI tests"
 cargo test --workspace -j "$jobs"
@@ -21,12 +43,16 @@ cargo test --workspace -j "$jobs"
 step "manifests are up to date"
 cargo run -q -p codegen-cli -- manifests --check
 
-step "waiting for the kube-apiserver build"
+step "waiting for the kube-apiserver builds"
 if ! wait "$apiserver_build"; then
   cat target/kube-apiserver-build.log >&2
   exit 1
 fi
-tail -1 target/kube-apiserver-build.log
+grep '^\[kube-apiserver\] \(built\|cached\)' target/kube-apiserver-build.log
 
-step "end-to-end on a real kube-apiserver"
-scripts/e2e.sh
+step "end-to-end on kube-apiserver $newest"
+KUBE_VERSION=$newest scripts/e2e.sh
+
+step "CRD tier on kube-apiserver $floor"
+KUBE_VERSION=$floor scripts/e2e.sh --crd-tier
+step

@@ -196,6 +196,12 @@ struct ManifestsArgs {
     /// Put this file's text, as YAML comments, at the top of every generated file.
     #[arg(long, value_name = "FILE")]
     header: Option<PathBuf>,
+    /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its name,
+    /// namespace, labels, annotations and finalizers, as controller-gen's
+    /// `crd:generateEmbeddedObjectMeta=true`; the server then prunes its other fields.
+    /// Without it: `type: object` that keeps what it is sent.
+    #[arg(long)]
+    embedded_object_meta: bool,
 }
 
 fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
@@ -210,7 +216,7 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
         None => String::new(),
     };
 
-    let kinds = ws.kinds()?;
+    let kinds = ws.kinds(kubegen::schema::Options { embedded_object_meta: args.embedded_object_meta })?;
     let kind_count = kinds.len();
     let mut crds = manifests::crds(kinds)?;
     let mut outputs = Vec::new();
