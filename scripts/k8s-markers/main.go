@@ -1,11 +1,19 @@
 // Command k8s-markers reads Kubernetes' Go API packages and writes, for every OpenAPI
-// definition name (io.k8s.api.core.v1.Container, ...), the schema that the packages'
-// markers add and that k8s-openapi's schemas lack: list types and map keys, map types,
-// defaults and kubebuilder validations. These are the markers controller-gen reads when
-// a Go type embeds a Kubernetes type; kubegen applies the result to the k8s-openapi
-// types a Rust type embeds.
+// definition name (io.k8s.api.core.v1.Container, ...), what the packages' markers say
+// about the type's schema that k8s-openapi's schemas lack: list types and map keys, map
+// types, defaults, validations (kubebuilder's and the declarative `+k8s:` ones that
+// controller-gen reads), enums and which fields are required. These are the markers
+// controller-gen applies when a Go type embeds a Kubernetes type; kubegen applies the
+// table to the k8s-openapi types a Rust type embeds.
 //
 // Usage: k8s-markers MODULE=DIR... > table.json
+//
+// Each definition's entry:
+//
+//	{"markers": {...}, "required": [...], "closed": true, "properties": {"field": {...}}}
+//
+// where a markers document is kubegen's own (runtime/src/schema/markers.rs):
+// {"set": [[key, value], ...], "rules": [...], "items": {...}}.
 //
 // Only the standard library: the packages are parsed, never compiled.
 package main
@@ -21,29 +29,66 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
 
-// Schema is one node's additions: schema key → value.
-type Schema map[string]any
+// Markers is one node's markers, in kubegen's format.
+type Markers struct {
+	Set   [][2]any         `json:"set,omitempty"`
+	Rules []map[string]any `json:"rules,omitempty"`
+	Items *Markers         `json:"items,omitempty"`
+}
 
-// Definition is what one Go type contributes: markers on the type, and on its fields
-// by JSON name.
+func (m *Markers) empty() bool {
+	return m == nil || len(m.Set) == 0 && len(m.Rules) == 0 && m.Items.empty()
+}
+
+func (m *Markers) set(key string, value any) {
+	for i, kv := range m.Set {
+		if kv[0] == key {
+			m.Set[i][1] = value
+			return
+		}
+	}
+	m.Set = append(m.Set, [2]any{key, value})
+}
+
+func (m *Markers) get(key string) any {
+	for _, kv := range m.Set {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return nil
+}
+
+// Definition is what one Go struct contributes.
 type Definition struct {
-	Schema     Schema            `json:"schema,omitempty"`
-	Properties map[string]Schema `json:"properties,omitempty"`
+	Markers    *Markers            `json:"markers,omitempty"`
+	Required   *[]string           `json:"required,omitempty"`
+	Closed     bool                `json:"closed,omitempty"`
+	Properties map[string]*Markers `json:"properties,omitempty"`
 }
 
 type field struct {
-	json    string
-	inline  string // the embedded type, "pkg.Name", when the field is inlined
-	markers Schema
+	json     string
+	inline   string // the embedded type, "pkg.Name", when the field is inlined
+	typeName string // the field's named type, "pkg.Name", through pointers
+	slice    bool   // the field is a slice of typeName
+	optional bool
+	markers  *Markers
+	required bool // +k8s:required: non-empty, as controller-gen writes it
+	immut    bool // +k8s:immutable
 }
 
 type goType struct {
-	markers Schema
-	fields  []field
+	isStruct bool
+	markers  *Markers
+	fields   []field
+	enum     bool // +k8s:enum: the type's constants are its values
+	values   []any
 }
 
 func main() {
@@ -52,55 +97,121 @@ func main() {
 		os.Exit(2)
 	}
 	types := map[string]*goType{}
+	consts := map[string][]any{} // typed string constants by type, in source order
 	for _, arg := range os.Args[1:] {
 		module, dir, ok := strings.Cut(arg, "=")
 		if !ok {
 			fatal("argument %q is not MODULE=DIR", arg)
 		}
-		if err := readModule(module, dir, types); err != nil {
+		if err := readModule(module, dir, types, consts); err != nil {
 			fatal("%s: %v", module, err)
+		}
+	}
+	for name, t := range types {
+		if t.enum {
+			t.values = consts[name]
 		}
 	}
 
 	table := map[string]Definition{}
 	for name, t := range types {
-		def := Definition{Schema: t.markers, Properties: map[string]Schema{}}
-		collectFields(types, t, def.Schema, def.Properties, 0)
-		if len(def.Schema) == 0 && len(def.Properties) == 0 {
+		if !t.isStruct {
 			continue
+		}
+		def := Definition{Markers: t.markers, Properties: map[string]*Markers{}}
+		var required []string
+		var fields []field
+		collectFields(types, t, def.Markers, &fields, 0)
+		for _, f := range fields {
+			m := f.markers
+			if inner, ok := types[f.typeName]; ok && inner.enum && len(inner.values) > 0 {
+				if f.slice {
+					if m.Items == nil {
+						m.Items = &Markers{}
+					}
+					m.Items.set("enum", inner.values)
+				} else if m.get("enum") == nil {
+					m.set("enum", inner.values)
+				}
+			}
+			if f.required {
+				m.set("x-kubegen-non-empty", true)
+			}
+			if f.immut {
+				m.Rules = append(m.Rules, map[string]any{"rule": "self == oldSelf", "message": "field is immutable"})
+			}
+			if !m.empty() {
+				def.Properties[f.json] = m
+			}
+			if !f.optional {
+				required = append(required, f.json)
+			}
+		}
+		// An optional immutable field may not be cleared once set either.
+		for _, f := range fields {
+			if f.immut && f.optional {
+				def.Markers.Rules = append(def.Markers.Rules, map[string]any{
+					"rule":    fmt.Sprintf("!has(oldSelf.%s) || has(self.%s)", f.json, f.json),
+					"message": fmt.Sprintf("field %s is immutable once set", f.json),
+				})
+			}
+		}
+		sort.Strings(required)
+		if required == nil {
+			required = []string{}
+		}
+		def.Required = &required
+		def.Closed = len(fields) == 0
+		if def.Markers.empty() {
+			def.Markers = nil
 		}
 		if len(def.Properties) == 0 {
 			def.Properties = nil
 		}
 		table[definitionName(name)] = def
 	}
-	out, err := json.MarshalIndent(table, "", " ")
-	if err != nil {
-		fatal("%v", err)
+	// One definition per line, in name order: diffs between releases stay readable.
+	names := make([]string, 0, len(table))
+	for name := range table {
+		names = append(names, name)
 	}
-	os.Stdout.Write(append(out, '\n'))
+	sort.Strings(names)
+	var out strings.Builder
+	out.WriteString("{\n")
+	for i, name := range names {
+		line, err := json.Marshal(table[name])
+		if err != nil {
+			fatal("%s: %v", name, err)
+		}
+		key, _ := json.Marshal(name)
+		sep := ","
+		if i == len(names)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(&out, "%s: %s%s\n", key, line, sep)
+	}
+	out.WriteString("}\n")
+	os.Stdout.WriteString(out.String())
 }
 
-// collectFields adds the markers of t's fields, and of the fields of the types it
-// inlines, by JSON name. An inlined type's own map type holds for the type that inlines
-// it unless that type says otherwise (controller-gen flattens the two into one schema).
-func collectFields(types map[string]*goType, t *goType, schema Schema, into map[string]Schema, depth int) {
+// collectFields lists t's fields and those of the types it inlines. An inlined type's
+// own map type holds for the type that inlines it unless that type says otherwise
+// (controller-gen flattens the two into one schema).
+func collectFields(types map[string]*goType, t *goType, markers *Markers, into *[]field, depth int) {
 	if depth > 8 {
 		return
 	}
 	for _, f := range t.fields {
 		if f.inline != "" {
 			if inner, ok := types[f.inline]; ok {
-				if mapType, ok := inner.markers["x-kubernetes-map-type"]; ok && schema["x-kubernetes-map-type"] == nil {
-					schema["x-kubernetes-map-type"] = mapType
+				if mapType := inner.markers.get("x-kubernetes-map-type"); mapType != nil && markers.get("x-kubernetes-map-type") == nil {
+					markers.set("x-kubernetes-map-type", mapType)
 				}
-				collectFields(types, inner, schema, into, depth+1)
+				collectFields(types, inner, markers, into, depth+1)
 			}
 			continue
 		}
-		if len(f.markers) > 0 {
-			into[f.json] = f.markers
-		}
+		*into = append(*into, f)
 	}
 }
 
@@ -109,13 +220,11 @@ func collectFields(types map[string]*goType, t *goType, schema Schema, into map[
 func definitionName(goName string) string {
 	host, rest, _ := strings.Cut(goName, "/")
 	labels := strings.Split(host, ".")
-	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
-		labels[i], labels[j] = labels[j], labels[i]
-	}
+	slices.Reverse(labels)
 	return strings.Join(labels, ".") + "." + strings.ReplaceAll(rest, "/", ".")
 }
 
-func readModule(module, root string, types map[string]*goType) error {
+func readModule(module, root string, types map[string]*goType, consts map[string][]any) error {
 	fset := token.NewFileSet()
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -144,12 +253,12 @@ func readModule(module, root string, types map[string]*goType) error {
 		if err != nil {
 			return nil // not every file in a module is meant to build
 		}
-		readFile(pkg, file, types)
+		readFile(pkg, file, types, consts)
 		return nil
 	})
 }
 
-func readFile(pkg string, file *ast.File, types map[string]*goType) {
+func readFile(pkg string, file *ast.File, types map[string]*goType, consts map[string][]any) {
 	imports := map[string]string{}
 	for _, imp := range file.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
@@ -161,7 +270,14 @@ func readFile(pkg string, file *ast.File, types map[string]*goType) {
 	}
 	for _, decl := range file.Decls {
 		gen, ok := decl.(*ast.GenDecl)
-		if !ok || gen.Tok != token.TYPE {
+		if !ok {
+			continue
+		}
+		if gen.Tok == token.CONST {
+			readConsts(pkg, gen, consts)
+			continue
+		}
+		if gen.Tok != token.TYPE {
 			continue
 		}
 		for _, spec := range gen.Specs {
@@ -173,13 +289,38 @@ func readFile(pkg string, file *ast.File, types map[string]*goType) {
 			if doc == nil && len(gen.Specs) == 1 {
 				doc = gen.Doc
 			}
-			t := &goType{markers: markers(doc, pkg+"."+ts.Name.Name)}
+			where := pkg + "." + ts.Name.Name
+			m, _ := readMarkers(doc, where)
+			t := &goType{markers: m.markers, enum: m.enum}
 			if st, ok := ts.Type.(*ast.StructType); ok {
+				t.isStruct = true
 				for _, f := range st.Fields.List {
 					t.fields = append(t.fields, readField(pkg, imports, ts.Name.Name, f)...)
 				}
 			}
-			types[pkg+"."+ts.Name.Name] = t
+			types[where] = t
+		}
+	}
+}
+
+// readConsts records string constants declared with a named type, for +k8s:enum.
+func readConsts(pkg string, gen *ast.GenDecl, consts map[string][]any) {
+	for _, spec := range gen.Specs {
+		vs, ok := spec.(*ast.ValueSpec)
+		if !ok || vs.Type == nil {
+			continue
+		}
+		ident, ok := vs.Type.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		for _, v := range vs.Values {
+			if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil {
+					key := pkg + "." + ident.Name
+					consts[key] = append(consts[key], s)
+				}
+			}
 		}
 	}
 }
@@ -197,14 +338,30 @@ func readField(pkg string, imports map[string]string, owner string, f *ast.Field
 	if len(f.Names) == 0 && name == "" && (!hasTag || strings.Contains(opts, "inline") || jsonTag == "") {
 		return []field{{inline: typeName(pkg, imports, f.Type)}}
 	}
-	if name == "" {
-		return nil // no wire name: not part of the JSON
+	if name == "" || (len(f.Names) > 0 && !f.Names[0].IsExported()) {
+		return nil // not part of the JSON
 	}
-	where := pkg + "." + owner + "." + name
-	return []field{{json: name, markers: markers(f.Doc, where)}}
+	m, flags := readMarkers(f.Doc, pkg+"."+owner+"."+name)
+	out := field{json: name, markers: m.markers, required: flags.k8sRequired, immut: flags.immutable}
+	// controller-gen's rule: omitempty/omitzero or an optional marker make a field
+	// optional; a required marker makes it required again.
+	out.optional = strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") || flags.optional
+	if flags.required {
+		out.optional = false
+	}
+	expr := f.Type
+	if star, ok := expr.(*ast.StarExpr); ok {
+		expr = star.X
+	}
+	if arr, ok := expr.(*ast.ArrayType); ok && arr.Len == nil {
+		out.slice = true
+		expr = arr.Elt
+	}
+	out.typeName = typeName(pkg, imports, expr)
+	return []field{out}
 }
 
-// typeName resolves an embedded field's type to "pkg.Name".
+// typeName resolves a type expression to "pkg.Name".
 func typeName(pkg string, imports map[string]string, expr ast.Expr) string {
 	switch e := expr.(type) {
 	case *ast.Ident:
@@ -219,11 +376,22 @@ func typeName(pkg string, imports map[string]string, expr ast.Expr) string {
 	return ""
 }
 
-// markers reads the markers controller-gen applies to a schema from a doc comment.
-func markers(doc *ast.CommentGroup, where string) Schema {
-	out := Schema{}
+type markerFlags struct {
+	optional, required, k8sRequired, immutable bool
+}
+
+type readResult struct {
+	markers *Markers
+	enum    bool
+}
+
+// readMarkers reads the markers controller-gen applies to a schema from a doc comment.
+func readMarkers(doc *ast.CommentGroup, where string) (readResult, markerFlags) {
+	out := &Markers{}
+	var flags markerFlags
+	enum := false
 	if doc == nil {
-		return out
+		return readResult{markers: out}, flags
 	}
 	for _, c := range doc.List {
 		line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
@@ -231,17 +399,23 @@ func markers(doc *ast.CommentGroup, where string) Schema {
 			continue
 		}
 		key, value, _ := strings.Cut(line[1:], "=")
-		key = strings.TrimPrefix(key, "k8s:")
+		if strings.HasPrefix(key, "k8s:") {
+			// Declarative validation tags may end in a comment (gengo's codetags).
+			if i := strings.IndexByte(value, '#'); i >= 0 {
+				value = value[:i]
+			}
+			value = strings.TrimSpace(value)
+		}
 		switch key {
-		case "listType":
-			out["x-kubernetes-list-type"] = value
-		case "listMapKey": // written twice in newer releases, as +listMapKey and +k8s:listMapKey
-			keys, _ := out["x-kubernetes-list-map-keys"].([]string)
+		case "listType", "k8s:listType":
+			out.set("x-kubernetes-list-type", value)
+		case "listMapKey", "k8s:listMapKey":
+			keys, _ := out.get("x-kubernetes-list-map-keys").([]string)
 			if !slices.Contains(keys, value) {
-				out["x-kubernetes-list-map-keys"] = append(keys, value)
+				out.set("x-kubernetes-list-map-keys", append(keys, value))
 			}
 		case "mapType", "structType":
-			out["x-kubernetes-map-type"] = value
+			out.set("x-kubernetes-map-type", value)
 		case "default", "kubebuilder:default":
 			if strings.HasPrefix(value, "ref(") {
 				continue // a Go constant's name: controller-gen leaves these out too
@@ -251,35 +425,46 @@ func markers(doc *ast.CommentGroup, where string) Schema {
 				warn("%s: +%s=%s is not JSON; left out", where, key, value)
 				continue
 			}
-			out["default"] = v
+			out.set("default", v)
 		case "kubebuilder:validation:Enum":
 			var values []any
 			for _, s := range strings.Split(value, ";") {
 				values = append(values, scalar(s))
 			}
-			out["enum"] = values
+			out.set("enum", values)
 		case "kubebuilder:validation:Pattern":
-			out["pattern"] = unquote(value)
+			out.set("pattern", unquote(value))
 		case "kubebuilder:validation:Format":
-			out["format"] = unquote(value)
+			out.set("format", unquote(value))
 		case "kubebuilder:validation:MaxLength", "kubebuilder:validation:MinLength",
 			"kubebuilder:validation:MaxItems", "kubebuilder:validation:MinItems",
 			"kubebuilder:validation:MaxProperties", "kubebuilder:validation:MinProperties",
 			"kubebuilder:validation:Maximum", "kubebuilder:validation:Minimum",
-			"kubebuilder:validation:MultipleOf":
-			name := strings.TrimPrefix(key, "kubebuilder:validation:")
+			"kubebuilder:validation:MultipleOf", "k8s:maxItems", "k8s:minimum", "k8s:maximum":
+			name := key[strings.LastIndex(key, ":")+1:]
 			n, err := strconv.ParseFloat(value, 64)
 			if err != nil {
 				warn("%s: +%s=%s is not a number; left out", where, key, value)
 				continue
 			}
-			out[strings.ToLower(name[:1])+name[1:]] = n
+			out.set(strings.ToLower(name[:1])+name[1:], n)
 		case "kubebuilder:validation:ExclusiveMaximum", "kubebuilder:validation:ExclusiveMinimum":
 			name := strings.TrimPrefix(key, "kubebuilder:validation:")
-			out[strings.ToLower(name[:1])+name[1:]] = value == "" || value == "true"
+			out.set(strings.ToLower(name[:1])+name[1:], value == "" || value == "true")
+		case "optional", "kubebuilder:validation:Optional", "k8s:optional":
+			flags.optional = true
+		case "required", "kubebuilder:validation:Required":
+			flags.required = true
+		case "k8s:required":
+			flags.required = true
+			flags.k8sRequired = true
+		case "k8s:immutable":
+			flags.immutable = true
+		case "k8s:enum":
+			enum = true
 		}
 	}
-	return out
+	return readResult{markers: out, enum: enum}, flags
 }
 
 func unquote(s string) string {

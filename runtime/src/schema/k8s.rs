@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Map, Value, json};
 
-use super::markers;
+use super::{markers, structural};
 
 k8s_openapi::k8s_if_1_33! { const TABLE: &str = include_str!("k8s/v1_33.json"); }
 k8s_openapi::k8s_if_1_34! { const TABLE: &str = include_str!("k8s/v1_34.json"); }
@@ -67,15 +67,24 @@ pub fn patch_definitions(definitions: &mut Map<String, Value>) {
         let (Value::Object(definition), Some(Value::Object(patch))) = (definition, table().get(name)) else {
             continue;
         };
-        if let Some(Value::Object(schema)) = patch.get("schema") {
-            add_markers(definition, schema);
+        if let Some(markers) = patch.get("markers") {
+            add_markers(definition, markers.clone());
+        }
+        // Required as controller-gen reads it from the Go type (`omitempty`, `+optional`,
+        // `+required`), not as the OpenAPI document says (it requires every field that
+        // has a default, a name of a LocalObjectReference among them).
+        if let (Some(required), true) = (patch.get("required"), definition.contains_key("required")) {
+            definition.insert("required".into(), required.clone());
+        }
+        if patch.get("closed") == Some(&Value::Bool(true)) {
+            definition.insert(structural::CLOSED_KEY.into(), true.into());
         }
         if let (Some(Value::Object(patches)), Some(Value::Object(properties))) =
             (patch.get("properties"), definition.get_mut("properties"))
         {
-            for (field, additions) in patches {
-                if let (Some(Value::Object(node)), Value::Object(additions)) = (properties.get_mut(field), additions) {
-                    add_markers(node, additions);
+            for (field, markers) in patches {
+                if let Some(Value::Object(node)) = properties.get_mut(field) {
+                    add_markers(node, markers.clone());
                 }
             }
         }
@@ -84,12 +93,11 @@ pub fn patch_definitions(definitions: &mut Map<String, Value>) {
 
 /// Hands a Go type's or field's markers to the structural pass as kubegen's own markers
 /// are handed over, so they apply to the finished node (after `Option` and `$ref` are
-/// resolved) with the same rules.
-fn add_markers(node: &mut Map<String, Value>, schema: &Map<String, Value>) {
-    let set: Vec<Value> = schema.iter().map(|(key, value)| json!([key, value])).collect();
+/// resolved) with the same rules, before any marker of the Rust code.
+fn add_markers(node: &mut Map<String, Value>, markers: Value) {
     let entry = node.entry(markers::MARKERS_KEY).or_insert_with(|| Value::Array(Vec::new()));
     if let Value::Array(all) = entry {
-        all.insert(0, json!({ "set": set }));
+        all.insert(0, markers);
     }
 }
 
@@ -129,8 +137,11 @@ mod tests {
 
     #[test]
     fn the_table_parses_and_knows_containers() {
-        let container = &table()["io.k8s.api.core.v1.Container"]["properties"];
-        assert_eq!(container["env"]["x-kubernetes-list-type"], "map");
-        assert_eq!(container["env"]["x-kubernetes-list-map-keys"], json!(["name"]));
+        let container = &table()["io.k8s.api.core.v1.Container"];
+        assert_eq!(
+            container["properties"]["env"]["set"],
+            json!([["x-kubernetes-list-type", "map"], ["x-kubernetes-list-map-keys", ["name"]]])
+        );
+        assert_eq!(container["required"], json!(["name"]));
     }
 }

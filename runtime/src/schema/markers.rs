@@ -97,6 +97,17 @@ fn set_key(node: &mut Map<String, Value>, key: &str, value: Value) {
             node.insert("x-kubernetes-int-or-string".into(), true.into());
             node.insert("anyOf".into(), json!([{ "type": "integer" }, { "type": "string" }]));
         }
+        // `+k8s:required` on a Kubernetes field: present and not empty, as controller-gen
+        // writes it for the node's type.
+        "x-kubegen-non-empty" => {
+            let bound = match node.get("type").and_then(Value::as_str) {
+                Some("string") => "minLength",
+                Some("array") => "minItems",
+                Some("object") => "minProperties",
+                _ => return,
+            };
+            node.entry(bound).or_insert_with(|| 1.into());
+        }
         // An embedded object is an object to the API server, whatever the Rust type.
         "x-kubernetes-embedded-resource" => {
             node.entry("type").or_insert_with(|| "object".into());

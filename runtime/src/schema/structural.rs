@@ -106,6 +106,10 @@ const KNOWN_FORMATS: &[&str] = &[
     "bsonobjectid",
 ];
 
+/// Private key of an object that has no fields (a Kubernetes type that is an empty Go
+/// struct): it stays `type: object`, with nothing kept inside, as controller-gen writes it.
+pub const CLOSED_KEY: &str = "x-kubegen-closed";
+
 /// Converts a whole schema. The result has no `$ref`, no `null` types and no private keys.
 pub fn structural(schema: Value) -> Value {
     convert(schema).0
@@ -279,8 +283,11 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     }
 
     // An object with nothing declared inside (k8s-openapi's FieldsV1, RawExtension, an
-    // empty struct) would have all its contents pruned by the server; keep them.
-    if out.get("type").and_then(Value::as_str) == Some("object")
+    // empty struct) would have all its contents pruned by the server; keep them — unless
+    // it is known to be empty.
+    let closed = obj.remove(CLOSED_KEY) == Some(Value::Bool(true));
+    if !closed
+        && out.get("type").and_then(Value::as_str) == Some("object")
         && !out.contains_key("properties")
         && !out.contains_key("additionalProperties")
     {
