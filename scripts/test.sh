@@ -43,6 +43,9 @@ cargo test --workspace -j "$jobs"
 step "manifests are up to date"
 cargo run -q -p codegen-cli -- manifests --check
 
+step "controller-gen as the oracle (scripts/oracle.sh)"
+scripts/oracle.sh
+
 step "waiting for the kube-apiserver builds"
 if ! wait "$apiserver_build"; then
   cat target/kube-apiserver-build.log >&2

@@ -84,6 +84,7 @@ type field struct {
 }
 
 type goType struct {
+	doc      string // the doc comment's text, for a non-struct type (a struct's is in k8s-openapi)
 	isStruct bool
 	markers  *Markers
 	fields   []field
@@ -124,6 +125,14 @@ func main() {
 		collectFields(types, t, def.Markers, &fields, 0)
 		for _, f := range fields {
 			m := f.markers
+			// A list of a named scalar type (`[]Capability`): its items carry the type's
+			// documentation, as controller-gen writes it; k8s-openapi inlines them bare.
+			if inner, ok := types[f.typeName]; ok && f.slice && !inner.isStruct && inner.doc != "" {
+				if m.Items == nil {
+					m.Items = &Markers{}
+				}
+				m.Items.set("description", inner.doc)
+			}
 			if inner, ok := types[f.typeName]; ok && inner.enum && len(inner.values) > 0 {
 				if f.slice {
 					if m.Items == nil {
@@ -291,7 +300,7 @@ func readFile(pkg string, file *ast.File, types map[string]*goType, consts map[s
 			}
 			where := pkg + "." + ts.Name.Name
 			m, _ := readMarkers(doc, where)
-			t := &goType{markers: m.markers, enum: m.enum}
+			t := &goType{markers: m.markers, enum: m.enum, doc: docText(doc)}
 			if st, ok := ts.Type.(*ast.StructType); ok {
 				t.isStruct = true
 				for _, f := range st.Fields.List {
@@ -465,6 +474,26 @@ func readMarkers(doc *ast.CommentGroup, where string) (readResult, markerFlags) 
 		}
 	}
 	return readResult{markers: out, enum: enum}, flags
+}
+
+// docText is a doc comment without its markers, up to a `---` line, its lines joined
+// with spaces as in k8s-openapi's descriptions.
+func docText(doc *ast.CommentGroup) string {
+	if doc == nil {
+		return ""
+	}
+	var words []string
+	for _, c := range doc.List {
+		line := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+		if line == "---" {
+			break
+		}
+		if strings.HasPrefix(line, "+") {
+			continue
+		}
+		words = append(words, strings.Fields(line)...)
+	}
+	return strings.Join(words, " ")
 }
 
 func unquote(s string) string {
