@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`codegen-cli manifests --check` on a warm workspace where nothing changed, against
-cargo's own no-op time (`cargo build` on the same warm workspace). Prints both medians
-and the ratio.
+cargo's own no-op time (`cargo build` on the same warm workspace), and against
+controller-gen (`crd rbac` on the Go twins of the same kinds, tests/oracle/go; needs
+scripts/oracle.sh to have installed it). Prints the medians and the ratios.
 
     python3 scripts/bench-manifests.py [--runs 7]
 """
@@ -32,6 +33,22 @@ def main():
     print(f"cargo build (no-op)        median {b * 1000:7.0f} ms over {a.runs} runs")
     print(f"codegen-cli manifests --check median {c * 1000:7.0f} ms over {a.runs} runs")
     print(f"ratio: {c / b:.2f}")
+    gen = sorted((ROOT / "target" / "oracle" / "bin").glob("controller-gen-*"))
+    if not gen:
+        print("controller-gen: not installed (run scripts/oracle.sh)")
+        return
+    out = ROOT / "target" / "oracle" / "bench"
+    twin = ROOT / "tests" / "oracle" / "go"
+    cg = [str(gen[-1]), "crd", "rbac:roleName=manager-role", "paths={./samplecontroller/...,./example/...}",
+          f"output:crd:dir={out}/crd", f"output:rbac:dir={out}/rbac"]
+    def timed_cg():
+        t = time.monotonic()
+        subprocess.run(cg, cwd=twin, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.monotonic() - t
+    timed_cg()
+    g = statistics.median([timed_cg() for _ in range(a.runs)])
+    print(f"controller-gen crd rbac (Go twins) median {g * 1000:7.0f} ms over {a.runs} runs")
+    print(f"ratio kubegen / controller-gen: {c / g:.2f}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # controller-gen as the oracle: installs the pinned controller-gen (cached under
 # target/), generates CRDs from the Go twins in tests/oracle/go and compares them with
 # kubegen's goldens node by node (tests/tests/oracle.rs; allowed differences, each with a
-# reason, in tests/oracle/allowed.txt).
+# reason, in tests/oracle/allowed.txt), and its RBAC with config/rbac/role.yaml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -14,7 +14,8 @@ if [ ! -x "$bin/controller-gen-$CONTROLLER_TOOLS" ]; then
   GOBIN=$bin go install "sigs.k8s.io/controller-tools/cmd/controller-gen@$CONTROLLER_TOOLS"
   mv "$bin/controller-gen" "$bin/controller-gen-$CONTROLLER_TOOLS"
 fi
-out=$ROOT/target/oracle/crd
-rm -rf "$out"
-(cd tests/oracle/go && "$bin/controller-gen-$CONTROLLER_TOOLS" crd paths=./... "output:crd:dir=$out")
+out=$ROOT/target/oracle
+rm -rf "$out/crd" "$out/rbac"
+(cd tests/oracle/go && "$bin/controller-gen-$CONTROLLER_TOOLS" crd rbac:roleName=manager-role paths=./... \
+  "output:crd:dir=$out/crd" "output:rbac:dir=$out/rbac")
 KUBEGEN_ORACLE_DIR=$out cargo test -q -p kubegen-tests --test oracle -- --ignored --nocapture
