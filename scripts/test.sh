@@ -43,6 +43,9 @@ cargo test --workspace -j "$jobs"
 step "manifests are up to date"
 cargo run -q -p codegen-cli -- manifests --check
 
+step "Go clients are up to date"
+cargo run -q -p codegen-cli -- clients --check
+
 step "controller-gen as the oracle (scripts/oracle.sh)"
 scripts/oracle.sh
 

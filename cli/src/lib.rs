@@ -2,6 +2,7 @@
 //! member `codegen-cli init` scaffolds into a workspace) is `kubegen_cli::main()`.
 //! Clap definitions here, the work in the modules.
 
+mod clients;
 mod layout;
 mod manifests;
 mod scaffold;
@@ -47,6 +48,13 @@ enum Command {
     /// (manager Deployment, RBAC, metrics Service), a Dockerfile and .gitignore. Run it in
     /// an empty directory; then `codegen-cli create api`.
     Init(InitArgs),
+    /// Write typed API packages for other languages from the workspace's kinds
+    ///
+    /// `--lang go`: Go API types in kubebuilder's layout under `clients/go` — a package
+    /// per group/version (`groupversion_info.go`, `<kind>_types.go` with every schema
+    /// fact as a kubebuilder marker, `zz_generated.deepcopy.go`) and a `go.mod` (module
+    /// path from `[workspace.metadata.kubegen.clients] go-module`); run `go mod tidy` there.
+    Clients(clients::ClientsArgs),
     /// Add something to the project: `create api` adds a kind and its controller
     #[command(subcommand)]
     Create(Create),
@@ -303,7 +311,7 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
 /// This very command line without `flag`, spelled the way it was started: through
 /// `cargo run -p <package>` (cargo sets `CARGO_PKG_NAME` for what it runs) or as an
 /// installed binary.
-fn rerun_without(flag: &str) -> String {
+pub(crate) fn rerun_without(flag: &str) -> String {
     let quoted = |a: String| {
         if a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@".contains(c)) {
             a
@@ -324,6 +332,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Manifests(args) => manifests(args),
+        Command::Clients(args) => clients::run(args),
         Command::Init(args) => init(args),
         Command::Create(Create::Api(args)) => create_api(args),
     };

@@ -57,6 +57,8 @@ pub struct Workspace {
     pub project: String,
     /// `[workspace.metadata.kubegen] domain = "..."`: `create api` groups are `<group>.<domain>`.
     pub domain: Option<String>,
+    /// `[workspace.metadata.kubegen.clients]`: the typed clients' settings.
+    pub clients: serde_json::Value,
     /// The library crate of the package at the workspace root (where `init` puts the
     /// operator), for `create api`.
     pub root_crate: Option<String>,
@@ -80,6 +82,9 @@ pub struct Kind {
     pub skip_version: bool,
     pub storage_marked: Option<bool>,
     pub crd: CustomResourceDefinition,
+    /// The kind's types for typed clients (`kubegen::registry::Registration::model`).
+    #[serde(default)]
+    pub model: serde_json::Value,
 }
 
 impl Workspace {
@@ -112,7 +117,9 @@ impl Workspace {
                 .as_ref()
                 .and_then(|m| m.pointer("/kubegen/manifests"))
                 .is_some_and(|v| v == &serde_json::Value::Bool(false));
-            if opted_out || (!only.is_empty() && !only.contains(&p.name)) {
+            // Opted out of the default run; `-p` still names it.
+            let named = only.contains(&p.name);
+            if (opted_out && !named) || (!only.is_empty() && !named) {
                 continue;
             }
             source_dirs.push(dir.clone());
@@ -149,7 +156,9 @@ impl Workspace {
             .and_then(|v| v.as_str())
             .map(String::from)
             .unwrap_or_else(|| "controller".into());
+        let clients = meta.metadata.as_ref().and_then(|m| m.pointer("/kubegen/clients")).cloned().unwrap_or_default();
         Ok(Workspace {
+            clients,
             project,
             domain,
             root_crate,

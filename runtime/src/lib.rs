@@ -49,7 +49,12 @@ pub mod __private {
     pub use crate::crd::{PrinterColumnDef, ResourceDef, RootSchema, ScaleDef, build_crd};
     pub use crate::registry::Registration;
     pub use crate::root::{NoStatus, RootParts, serialize_root};
-    pub use crate::schema::schema_for;
+    pub use crate::schema::{model_for, schema_for};
+
+    /// A registered kind's client model (see [`crate::registry::Registration::model`]).
+    pub fn kind_model(style: &str, data: serde_json::Value, status: Option<serde_json::Value>) -> serde_json::Value {
+        serde_json::json!({ "style": style, "data": data, "status": status })
+    }
 
     /// The schema of k8s-openapi's `ByteString` (Go's `[]byte`), which has no
     /// `JsonSchema` of its own: base64 text.

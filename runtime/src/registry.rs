@@ -15,6 +15,9 @@ pub struct Registration {
     pub skip_version: bool,
     /// `+kubebuilder:storageversion` / `storage = ...` as written; `None` when unset.
     pub storage_marked: Option<bool>,
+    /// The kind's types for typed clients: `{"style": "spec"|"flat"|"disabled", "data":
+    /// model, "status": model|null}` ([`crate::schema::model_for`]).
+    pub model: fn() -> serde_json::Value,
 }
 
 inventory::collect!(Registration);
@@ -38,6 +41,7 @@ pub fn registered_json() -> String {
                 "skipVersion": r.skip_version,
                 "storageMarked": r.storage_marked,
                 "crd": (r.crd)(),
+                "model": (r.model)(),
             })
         })
         .collect();

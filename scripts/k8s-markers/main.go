@@ -66,13 +66,19 @@ func (m *Markers) get(key string) any {
 
 // Definition is what one Go struct contributes.
 type Definition struct {
-	Markers    *Markers            `json:"markers,omitempty"`
-	Required   *[]string           `json:"required,omitempty"`
-	Closed     bool                `json:"closed,omitempty"`
+	Markers  *Markers  `json:"markers,omitempty"`
+	Required *[]string `json:"required,omitempty"`
+	Closed   bool      `json:"closed,omitempty"`
+	// Shallow: copied by assignment in Go (no pointer, slice or map inside), as
+	// deepcopy generators treat it.
+	Shallow    bool                `json:"shallow,omitempty"`
 	Properties map[string]*Markers `json:"properties,omitempty"`
 }
 
 type field struct {
+	// value: the Go type is copied by assignment (no pointer, slice or map), unless it
+	// names a struct (typeName), which decides for itself.
+	value    bool
 	json     string
 	inline   string // the embedded type, "pkg.Name", when the field is inlined
 	typeName string // the field's named type, "pkg.Name", through pointers
@@ -84,12 +90,14 @@ type field struct {
 }
 
 type goType struct {
-	doc      string // the doc comment's text, for a non-struct type (a struct's is in k8s-openapi)
-	isStruct bool
-	markers  *Markers
-	fields   []field
-	enum     bool // +k8s:enum: the type's constants are its values
-	values   []any
+	// valueKind: a non-struct named type that is copied by assignment (a string, a number).
+	valueKind bool
+	doc       string // the doc comment's text, for a non-struct type (a struct's is in k8s-openapi)
+	isStruct  bool
+	markers   *Markers
+	fields    []field
+	enum      bool // +k8s:enum: the type's constants are its values
+	values    []any
 }
 
 func main() {
@@ -114,6 +122,7 @@ func main() {
 		}
 	}
 
+	shallowTypes := shallow(types)
 	table := map[string]Definition{}
 	for name, t := range types {
 		if !t.isStruct {
@@ -171,6 +180,7 @@ func main() {
 		}
 		def.Required = &required
 		def.Closed = len(fields) == 0
+		def.Shallow = shallowTypes[name]
 		if def.Markers.empty() {
 			def.Markers = nil
 		}
@@ -300,7 +310,7 @@ func readFile(pkg string, file *ast.File, types map[string]*goType, consts map[s
 			}
 			where := pkg + "." + ts.Name.Name
 			m, _ := readMarkers(doc, where)
-			t := &goType{markers: m.markers, enum: m.enum, doc: docText(doc)}
+			t := &goType{markers: m.markers, enum: m.enum, doc: docText(doc), valueKind: isValueExpr(ts.Type)}
 			if st, ok := ts.Type.(*ast.StructType); ok {
 				t.isStruct = true
 				for _, f := range st.Fields.List {
@@ -367,7 +377,69 @@ func readField(pkg string, imports map[string]string, owner string, f *ast.Field
 		expr = arr.Elt
 	}
 	out.typeName = typeName(pkg, imports, expr)
+	out.value = f.Type == expr && isValueExpr(expr)
 	return []field{out}
+}
+
+// isValueExpr: an identifier or qualified name (a basic or named type), not a pointer,
+// slice, map, interface or func.
+func isValueExpr(expr ast.Expr) bool {
+	switch expr.(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		return true
+	}
+	return false
+}
+
+// shallow finds the structs that are copied by assignment: every field a basic type, a
+// named value type, or a shallow struct (a fixpoint; unknown types are deep).
+func shallow(types map[string]*goType) map[string]bool {
+	basic := map[string]bool{"string": true, "bool": true, "int": true, "int32": true, "int64": true,
+		"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "float32": true,
+		"float64": true, "byte": true, "rune": true}
+	out := map[string]bool{}
+	for name, t := range types {
+		out[name] = t.isStruct
+	}
+	for changed := true; changed; {
+		changed = false
+		for name, t := range types {
+			if !out[name] {
+				continue
+			}
+			var fields []field
+			collectFields(types, t, &Markers{}, &fields, 0)
+			ok := true
+			for _, f := range t.fields {
+				if f.inline != "" {
+					if !out[f.inline] {
+						ok = false
+					}
+				}
+			}
+			for _, f := range fields {
+				base := f.typeName[strings.LastIndex(f.typeName, ".")+1:]
+				inner, known := types[f.typeName]
+				switch {
+				case !f.value:
+					ok = false
+				case known && inner.isStruct:
+					ok = ok && out[f.typeName]
+				case known:
+					ok = ok && inner.valueKind
+				case basic[base] && !strings.Contains(f.typeName, "/"):
+					// a builtin, seen as "pkg.string"
+				default:
+					ok = ok && basic[base]
+				}
+			}
+			if !ok {
+				out[name] = false
+				changed = true
+			}
+		}
+	}
+	return out
 }
 
 // typeName resolves a type expression to "pkg.Name".

@@ -745,6 +745,23 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         }
     };
 
+    let model = {
+        let (style_name, status) = match (r.schema, style) {
+            (SchemaMode::Disabled, _) => ("disabled", None),
+            (_, Style::Root) => ("flat", None),
+            (_, Style::Spec) => (if r.no_spec { "flat" } else { "spec" }, status_ty),
+        };
+        let status = match status {
+            Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::model_for::<#t>())),
+            None => quote!(::core::option::Option::None),
+        };
+        let data = match r.schema {
+            SchemaMode::Disabled => quote!(::kubegen::__private::serde_json::Value::Null),
+            _ => quote!(::kubegen::__private::model_for::<#source>()),
+        };
+        quote!(::kubegen::__private::kind_model(#style_name, #data, #status))
+    };
+
     let root_struct = match style {
         Style::Root => quote!(),
         Style::Spec => generate_root(source, vis, r, &api_version),
@@ -796,6 +813,10 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
                 source: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 skip_version: #skip_version,
                 storage_marked: #storage_marked,
+                model: {
+                    fn model() -> #private::serde_json::Value { #model }
+                    model
+                },
             }
         }
     }

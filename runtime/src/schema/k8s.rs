@@ -27,6 +27,16 @@ k8s_openapi::k8s_if_1_35! { const TABLE: &str = include_str!("k8s/v1_35.json"); 
 k8s_openapi::k8s_if_1_36! { const TABLE: &str = include_str!("k8s/v1_36.json"); }
 k8s_openapi::k8s_if_1_37! { const TABLE: &str = include_str!("k8s/v1_37.json"); }
 
+/// The release of Kubernetes' Go API modules (`k8s.io/api`, `k8s.io/apimachinery`) that
+/// matches the k8s-openapi version feature, and that the marker tables come from
+/// (`scripts/k8s-markers.sh`): what a generated Go client requires.
+pub const K8S_MODULE_VERSION: &str = MODULE_VERSION;
+k8s_openapi::k8s_if_1_33! { const MODULE_VERSION: &str = "v0.33.13"; }
+k8s_openapi::k8s_if_1_34! { const MODULE_VERSION: &str = "v0.34.13"; }
+k8s_openapi::k8s_if_1_35! { const MODULE_VERSION: &str = "v0.35.10"; }
+k8s_openapi::k8s_if_1_36! { const MODULE_VERSION: &str = "v0.36.6"; }
+k8s_openapi::k8s_if_1_37! { const MODULE_VERSION: &str = "v0.37.2"; }
+
 /// The API server's pattern for a resource quantity, as controller-gen writes it.
 pub const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
@@ -51,6 +61,12 @@ pub fn set_options(options: Options) {
 fn table() -> &'static Map<String, Value> {
     static PARSED: OnceLock<Map<String, Value>> = OnceLock::new();
     PARSED.get_or_init(|| serde_json::from_str(TABLE).unwrap_or_default())
+}
+
+/// Whether Go copies the Kubernetes type `name` by assignment (no pointer, slice or map
+/// inside), for deepcopy in generated Go clients.
+pub fn is_shallow(name: &str) -> bool {
+    table().get(name).and_then(|d| d.get("shallow")) == Some(&Value::Bool(true))
 }
 
 /// Patches schemars' definitions of Kubernetes types (named `io.k8s.*`, as k8s-openapi

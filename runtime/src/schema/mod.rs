@@ -5,7 +5,7 @@ mod k8s;
 pub(crate) mod markers;
 mod structural;
 
-pub use k8s::{Options, QUANTITY_PATTERN, set_options};
+pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN, set_options};
 pub use structural::structural;
 
 use schemars::JsonSchema;
@@ -27,6 +27,54 @@ pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
     let mut definitions = generator.take_definitions(false);
     k8s::patch_definitions(&mut definitions);
     inline(root, &definitions, &mut Vec::new())
+}
+
+/// The language-neutral model of `T` for typed clients: `T`'s name and every type it
+/// uses, by name (the Rust type's, or k8s-openapi's `io.k8s.*` for Kubernetes' own
+/// types, which are not expanded), each as a structural schema whose references to
+/// other named types are `{"x-kubegen-ref": "Name"}` nodes (with the field's own
+/// description and markers beside). Markers are applied as in the CRD: a type's on its
+/// definition, a field's on the reference. `external` says of each Kubernetes type used
+/// whether Go copies it by assignment (`shallow`).
+pub fn model_for<T: JsonSchema + ?Sized>() -> Value {
+    let mut generator = generator();
+    let root = generator.subschema_for::<T>().to_value();
+    let definitions = generator.take_definitions(false);
+    let mut types = Map::new();
+    let mut external = Map::new();
+    for (name, definition) in definitions {
+        if name.starts_with("io.k8s.") {
+            external.insert(name.clone(), serde_json::json!({ "shallow": k8s::is_shallow(&name) }));
+            continue;
+        }
+        types.insert(name, structural(references(definition)));
+    }
+    let root = match references(root) {
+        Value::Object(node) if node.contains_key(structural::REF_KEY) && node.len() == 1 => {
+            node[structural::REF_KEY].clone()
+        }
+        // A type schemars always inlines (a primitive, `Vec<T>`): its schema, unnamed.
+        other => structural(other),
+    };
+    serde_json::json!({ "root": root, "types": types, "external": external })
+}
+
+/// `$ref`s to definitions as model references.
+fn references(node: Value) -> Value {
+    match node {
+        Value::Object(mut obj) => {
+            if let Some(Value::String(r)) = obj.get("$ref")
+                && let Some(name) = r.strip_prefix("#/$defs/")
+            {
+                let name = name.to_string();
+                obj.remove("$ref");
+                obj.insert(structural::REF_KEY.into(), name.into());
+            }
+            Value::Object(obj.into_iter().map(|(k, v)| (k, references(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(references).collect()),
+        other => other,
+    }
 }
 
 /// Not generic, so each kind instantiates only `subschema_for::<T>`. Subschemas stay

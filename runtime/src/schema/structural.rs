@@ -110,6 +110,10 @@ const KNOWN_FORMATS: &[&str] = &[
 /// struct): it stays `type: object`, with nothing kept inside, as controller-gen writes it.
 pub const CLOSED_KEY: &str = "x-kubegen-closed";
 
+/// A reference to a named type in a client model (`schema::model_for`): kept as it is,
+/// with the field's description and markers beside it.
+pub const REF_KEY: &str = "x-kubegen-ref";
+
 /// Converts a whole schema. The result has no `$ref`, no `null` types and no private keys.
 pub fn structural(schema: Value) -> Value {
     convert(schema).0
@@ -142,6 +146,15 @@ fn preserve_unknown() -> Value {
 fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     let mut out = Map::new();
 
+    if let Some(name) = obj.remove(REF_KEY) {
+        out.insert(REF_KEY.into(), name);
+        for key in ["description", "title", "default", "example", "nullable"] {
+            if let Some(v) = obj.remove(key) {
+                out.insert(key.into(), v);
+            }
+        }
+        return out;
+    }
     // A `$ref` that survived inlining is a recursive type: a structural schema is finite.
     if obj.contains_key("$ref") {
         if let Some(description) = obj.remove("description") {
@@ -319,6 +332,7 @@ fn drop_null_members(value: &mut Value) {
 
 fn has_type(out: &Map<String, Value>) -> bool {
     out.contains_key("type")
+        || out.contains_key(REF_KEY)
         || out.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
         || out.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
 }

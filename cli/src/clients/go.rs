@@ -1,0 +1,928 @@
+//! Go API types in kubebuilder's layout, from the client model: a package per
+//! group/version with `groupversion_info.go`, `<kind>_types.go` (json tags as serde
+//! writes them, doc comments from the Rust docs, every schema fact re-emitted as a
+//! kubebuilder marker, so controller-gen regenerates the same CRD) and
+//! `zz_generated.deepcopy.go`, written here, without Go.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use anyhow::{Result, bail};
+use askama::Template;
+use serde_json::{Map, Value};
+
+use super::{KindModel, ModelError, Package};
+
+#[derive(Template)]
+#[template(path = "clients/go/go.mod", escape = "none")]
+struct GoMod<'a> {
+    header: &'a str,
+    module: &'a str,
+    k8s_version: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/go/groupversion_info.go", escape = "none")]
+struct GroupVersionInfo<'a> {
+    header: &'a str,
+    package: &'a str,
+    group: &'a str,
+    version: &'a str,
+    kinds: Vec<&'a str>,
+}
+
+#[derive(Template)]
+#[template(path = "clients/go/types.go", escape = "none")]
+struct TypesFile<'a> {
+    header: &'a str,
+    package: &'a str,
+    imports: Vec<String>,
+    types: Vec<GoDecl>,
+}
+
+#[derive(Template)]
+#[template(path = "clients/go/zz_generated.deepcopy.go", escape = "none")]
+struct DeepCopyFile<'a> {
+    header: &'a str,
+    package: &'a str,
+    imports: Vec<String>,
+    funcs: Vec<DeepCopyFunc>,
+}
+
+/// One `type` declaration.
+struct GoDecl {
+    name: String,
+    /// Markers in their own comment block above the doc comment: gofmt rewrites doc
+    /// comments (`''` in a CEL rule becomes `”`), and controller-gen reads both blocks.
+    markers: Vec<String>,
+    doc: Vec<String>,
+    /// A struct's fields, or `None` for `type X <underlying>`.
+    fields: Option<Vec<GoField>>,
+    underlying: String,
+}
+
+struct GoField {
+    doc: Vec<String>,
+    /// `Name Type \`json:"..."\`` (or an embedded type).
+    decl: String,
+    ty: GoTy,
+    /// The Go field name, or the embedded type's name.
+    name: String,
+}
+
+struct DeepCopyFunc {
+    name: String,
+    body: Vec<String>,
+    object: bool,
+}
+
+/// A Go type, as deepcopy needs to know it.
+#[derive(Clone, Debug)]
+enum GoTy {
+    /// `string`, `int32`, `bool`, a named string type: copied by assignment.
+    Value(String),
+    /// A struct type (ours or Kubernetes'); `deep` when it holds pointers, slices or maps.
+    Struct {
+        name: String,
+        deep: bool,
+    },
+    Slice(Box<GoTy>),
+    Map(Box<GoTy>),
+    Pointer(Box<GoTy>),
+}
+
+impl GoTy {
+    fn text(&self) -> String {
+        match self {
+            GoTy::Value(t) | GoTy::Struct { name: t, .. } => t.clone(),
+            GoTy::Slice(t) => format!("[]{}", t.text()),
+            GoTy::Map(t) => format!("map[string]{}", t.text()),
+            GoTy::Pointer(t) => format!("*{}", t.text()),
+        }
+    }
+}
+
+/// Kubernetes' Go package and the import alias kubebuilder projects use for it.
+fn k8s_import(definition: &str) -> Option<(String, String, String)> {
+    let rest = definition.strip_prefix("io.k8s.")?;
+    let (path, name) = rest.rsplit_once('.')?;
+    let (module, inner) = path.split_once('.')?;
+    let import = format!("k8s.io/{module}/{}", inner.replace('.', "/"));
+    let alias = match import.as_str() {
+        "k8s.io/apimachinery/pkg/apis/meta/v1" => "metav1".to_string(),
+        "k8s.io/apimachinery/pkg/api/resource" => "resource".to_string(),
+        "k8s.io/apimachinery/pkg/util/intstr" => "intstr".to_string(),
+        "k8s.io/apimachinery/pkg/runtime" => "runtime".to_string(),
+        _ if module == "api" => inner.replace('.', ""),
+        _ => format!("{module}{}", inner.replace('.', "")).replace('-', ""),
+    };
+    Some((import, alias, name.to_string()))
+}
+
+/// An import line; the alias only where it differs from the package's name.
+fn import_line(alias: &str, path: &str) -> String {
+    if path.rsplit('/').next() == Some(alias) { format!("{path:?}") } else { format!("{alias} {path:?}") }
+}
+
+/// Import lines in gofmt's order: by path.
+fn sorted_imports(imports: BTreeSet<String>) -> Vec<String> {
+    let mut imports: Vec<String> = imports.into_iter().collect();
+    imports.sort_by_key(|i| i.rsplit(' ').next().unwrap_or_default().to_string());
+    imports
+}
+
+/// The name an import line binds.
+fn import_alias(line: &str) -> &str {
+    match line.split_once(' ') {
+        Some((alias, _)) => alias,
+        None => line.trim_matches('"').rsplit('/').next().unwrap_or_default(),
+    }
+}
+
+/// Kubernetes' types that are plain values in Go (no deepcopy needed).
+fn k8s_shallow(name: &str) -> bool {
+    matches!(name, "intstr.IntOrString" | "metav1.TypeMeta" | "metav1.Duration")
+}
+
+/// The JSON name as a Go field name: `deploymentName` → `DeploymentName`,
+/// `habitat-name` → `HabitatName`, `area_m2` → `AreaM2`.
+fn go_name(json: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in json.chars() {
+        if !c.is_ascii_alphanumeric() {
+            upper = true;
+            continue;
+        }
+        if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) || out.is_empty() {
+        out.insert(0, 'X');
+    }
+    out
+}
+
+/// A description as doc comment lines.
+fn doc_lines(node: &Map<String, Value>) -> Vec<String> {
+    node.get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.lines().map(|l| l.trim_end().to_string()).collect())
+        .unwrap_or_default()
+}
+
+fn number(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
+        _ => v.to_string(),
+    }
+}
+
+/// A string argument of a marker: Go's backquotes when they fit, else quoted.
+fn marker_string(s: &str) -> String {
+    if !s.contains('`') { format!("`{s}`") } else { serde_json::to_string(s).unwrap_or_default() }
+}
+
+/// The kubebuilder markers that make controller-gen write `node`'s validations
+/// (`prefix` is `items:` for an array's items).
+fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<String>) {
+    let v = |name: &str| format!("+kubebuilder:validation:{prefix}{name}");
+    for (key, name) in [
+        ("minimum", "Minimum"),
+        ("maximum", "Maximum"),
+        ("multipleOf", "MultipleOf"),
+        ("minLength", "MinLength"),
+        ("maxLength", "MaxLength"),
+        ("minItems", "MinItems"),
+        ("maxItems", "MaxItems"),
+        ("minProperties", "MinProperties"),
+        ("maxProperties", "MaxProperties"),
+    ] {
+        if let Some(n) = node.get(key) {
+            out.push(format!("{}={}", v(name), number(n)));
+        }
+    }
+    for (key, name) in [("exclusiveMinimum", "ExclusiveMinimum"), ("exclusiveMaximum", "ExclusiveMaximum")] {
+        if node.get(key) == Some(&Value::Bool(true)) {
+            out.push(format!("{}=true", v(name)));
+        }
+    }
+    if let Some(Value::String(p)) = node.get("pattern") {
+        out.push(format!("{}={}", v("Pattern"), marker_string(p)));
+    }
+    if let Some(Value::Array(values)) = node.get("enum") {
+        let values: Vec<String> = values.iter().map(|e| e.to_string()).collect();
+        out.push(format!("{}={}", v("Enum"), values.join(";")));
+    }
+    if let Some(Value::String(f)) = node.get("format")
+        && !matches!(f.as_str(), "int32" | "int64" | "byte")
+        && prefix.is_empty()
+    {
+        out.push(format!("{}={f}", v("Format")));
+    }
+}
+
+/// Every marker for a node in a field's or a type's position, beyond its Go type.
+fn node_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
+    validation_markers(node, "", out);
+    if let Some(Value::Object(items)) = node.get("items")
+        && !items.contains_key(super::REF_KEY)
+        && items.get("type").and_then(Value::as_str) != Some("object")
+    {
+        validation_markers(items, "items:", out);
+    }
+    if let Some(d) = node.get("default") {
+        out.push(format!("+default={d}"));
+    }
+    if let Some(e) = node.get("example") {
+        out.push(format!("+kubebuilder:example={e}"));
+    }
+    if let Some(Value::Object(docs)) = node.get("externalDocs") {
+        let mut args = Vec::new();
+        for key in ["url", "description"] {
+            if let Some(Value::String(v)) = docs.get(key) {
+                args.push(format!("{key}={}", serde_json::to_string(v).unwrap_or_default()));
+            }
+        }
+        out.push(format!("+kubebuilder:externalDocs:{}", args.join(",")));
+    }
+    if let Some(Value::String(t)) = node.get("title") {
+        out.push(format!("+kubebuilder:title={}", serde_json::to_string(t).unwrap_or_default()));
+    }
+    if node.get("nullable") == Some(&Value::Bool(true)) {
+        out.push("+nullable".into());
+    }
+    if let Some(Value::String(t)) = node.get("x-kubernetes-list-type") {
+        out.push(format!("+listType={t}"));
+    }
+    for key in node.get("x-kubernetes-list-map-keys").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(k) = key.as_str() {
+            out.push(format!("+listMapKey={k}"));
+        }
+    }
+    if let Some(Value::String(t)) = node.get("x-kubernetes-map-type") {
+        out.push(format!("+mapType={t}"));
+    }
+    if node.get("x-kubernetes-embedded-resource") == Some(&Value::Bool(true)) {
+        out.push("+kubebuilder:validation:EmbeddedResource".into());
+    }
+    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
+        out.push(xvalidation(rule));
+    }
+}
+
+fn xvalidation(rule: &Value) -> String {
+    let mut args = Vec::new();
+    for key in ["rule", "message", "messageExpression", "reason", "fieldPath"] {
+        if let Some(Value::String(s)) = rule.get(key) {
+            let quoted = if key == "reason" { s.clone() } else { serde_json::to_string(s).unwrap_or_default() };
+            args.push(format!("{key}={quoted}"));
+        }
+    }
+    if let Some(Value::Bool(b)) = rule.get("optionalOldSelf") {
+        args.push(format!("optionalOldSelf={b}"));
+    }
+    format!("+kubebuilder:validation:XValidation:{}", args.join(","))
+}
+
+/// Writes one package's types.
+struct Writer<'a> {
+    types: &'a BTreeMap<String, Value>,
+    external: &'a BTreeMap<String, Value>,
+    imports: BTreeSet<String>,
+    decls: Vec<GoDecl>,
+    /// Struct names and whether they need a deep copy, filled as they are declared.
+    emitted: BTreeSet<String>,
+    pending: Vec<String>,
+}
+
+impl<'a> Writer<'a> {
+    fn object<'n>(&self, name: &str) -> Option<&'a Map<String, Value>> {
+        self.types.get(name).and_then(Value::as_object)
+    }
+
+    /// The Go type of `node` in a field of `owner`.
+    fn go_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> Result<GoTy> {
+        if let Some(Value::String(name)) = node.get(super::REF_KEY) {
+            if let Some((import, alias, ty)) = k8s_import(name) {
+                self.imports.insert(import_line(&alias, &import));
+                let qualified = format!("{alias}.{ty}");
+                let shallow = self.external.get(name).and_then(|i| i.get("shallow")) == Some(&Value::Bool(true));
+                let deep = !shallow && !k8s_shallow(&qualified);
+                return Ok(GoTy::Struct { name: qualified, deep });
+            }
+            let Some(def) = self.object(name) else {
+                bail!("{owner}.{field}: the type {name} is not in the model");
+            };
+            return Ok(match def.get("type").and_then(Value::as_str) {
+                Some("object")
+                    if def.contains_key("properties")
+                        || def.get("x-kubernetes-preserve-unknown-fields").is_none()
+                            && !def.contains_key("additionalProperties") =>
+                {
+                    self.queue(name);
+                    GoTy::Struct { name: name.clone(), deep: true }
+                }
+                Some("object" | "array") => self.go_type(def, owner, field)?,
+                Some(_) => {
+                    self.queue(name);
+                    GoTy::Value(name.clone())
+                }
+                None => self.go_type(def, owner, field)?,
+            });
+        }
+        if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
+            self.imports.insert(import_line("intstr", "k8s.io/apimachinery/pkg/util/intstr"));
+            return Ok(GoTy::Struct { name: "intstr.IntOrString".into(), deep: false });
+        }
+        let preserve = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+        Ok(match node.get("type").and_then(Value::as_str) {
+            Some("string") if node.get("format").and_then(Value::as_str) == Some("byte") => {
+                GoTy::Slice(Box::new(GoTy::Value("byte".into())))
+            }
+            Some("string") => GoTy::Value("string".into()),
+            Some("integer") if node.get("format").and_then(Value::as_str) == Some("int32") => {
+                GoTy::Value("int32".into())
+            }
+            Some("integer") if node.get("format").and_then(Value::as_str) == Some("int64") => {
+                GoTy::Value("int64".into())
+            }
+            // No format (an unsigned or arbitrary Rust integer): Go's `int`, which
+            // controller-gen writes without one too.
+            Some("integer") => GoTy::Value("int".into()),
+            Some("number") => GoTy::Value("float64".into()),
+            Some("boolean") => GoTy::Value("bool".into()),
+            Some("array") => {
+                let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
+                GoTy::Slice(Box::new(self.go_type(&items, owner, &format!("{field}Item"))?))
+            }
+            Some("object") if node.contains_key("properties") => {
+                let name = format!("{owner}{}", go_name(field));
+                self.declare_struct(&name, node)?;
+                GoTy::Struct { name, deep: true }
+            }
+            Some("object") if node.contains_key("additionalProperties") => {
+                let values = node.get("additionalProperties").and_then(Value::as_object).cloned().unwrap_or_default();
+                GoTy::Map(Box::new(self.go_type(&values, owner, &format!("{field}Value"))?))
+            }
+            _ if preserve => {
+                self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
+                GoTy::Struct { name: "runtime.RawExtension".into(), deep: true }
+            }
+            Some("object") => {
+                // A struct with no fields.
+                let name = format!("{owner}{}", go_name(field));
+                self.declare_struct(&name, node)?;
+                GoTy::Struct { name, deep: false }
+            }
+            _ => {
+                self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
+                GoTy::Struct { name: "runtime.RawExtension".into(), deep: true }
+            }
+        })
+    }
+
+    /// Markers that the Go type itself implies for a node (the schema-less any value).
+    fn type_markers(&self, node: &Map<String, Value>, ty: &GoTy, out: &mut Vec<String>) {
+        let raw = matches!(ty, GoTy::Struct { name, .. } if name == "runtime.RawExtension")
+            || matches!(ty, GoTy::Pointer(inner) if matches!(&**inner, GoTy::Struct { name, .. } if name == "runtime.RawExtension"));
+        if raw && !node.contains_key("type") {
+            out.push("+kubebuilder:validation:Schemaless".into());
+            out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
+        } else if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && !raw {
+            out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
+        }
+    }
+
+    fn queue(&mut self, name: &str) {
+        if !self.emitted.contains(name) && !self.pending.iter().any(|p| p == name) {
+            self.pending.push(name.to_string());
+        }
+    }
+
+    /// Declares every queued named type.
+    fn drain(&mut self) -> Result<()> {
+        while let Some(name) = self.pending.pop() {
+            if self.emitted.contains(&name) {
+                continue;
+            }
+            let Some(def) = self.object(&name) else { continue };
+            match def.get("type").and_then(Value::as_str) {
+                Some("object") => self.declare_struct(&name, def)?,
+                _ => {
+                    self.emitted.insert(name.clone());
+                    let ty = self.go_type(&without_validations(def), &name, "")?;
+                    let doc = doc_lines(def);
+                    let mut markers = Vec::new();
+                    node_markers(def, &mut markers);
+                    self.decls.push(GoDecl { name: name.clone(), markers, doc, fields: None, underlying: ty.text() });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn declare_struct(&mut self, name: &str, node: &Map<String, Value>) -> Result<()> {
+        if !self.emitted.insert(name.to_string()) {
+            return Ok(());
+        }
+        let fields = self.fields(name, node)?;
+        let doc = doc_lines(node);
+        let mut markers = Vec::new();
+        type_level_markers(node, &mut markers);
+        self.decls.push(GoDecl {
+            name: name.to_string(),
+            markers,
+            doc,
+            fields: Some(fields),
+            underlying: String::new(),
+        });
+        Ok(())
+    }
+
+    fn fields(&mut self, owner: &str, node: &Map<String, Value>) -> Result<Vec<GoField>> {
+        let required: BTreeSet<&str> =
+            node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let mut fields = Vec::new();
+        let mut names = BTreeSet::new();
+        for (json, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            let Value::Object(prop) = prop else { continue };
+            let mut name = go_name(json);
+            while !names.insert(name.clone()) {
+                name.push('_');
+            }
+            fields.push(self.field(owner, &name, json, prop, required.contains(json.as_str()))?);
+        }
+        Ok(fields)
+    }
+
+    fn field(
+        &mut self,
+        owner: &str,
+        name: &str,
+        json: &str,
+        prop: &Map<String, Value>,
+        required: bool,
+    ) -> Result<GoField> {
+        // A named Rust type that will be no named Go type (a map, a list, an
+        // int-or-string): its documentation and validations move onto the field.
+        let inlined = prop
+            .get(super::REF_KEY)
+            .and_then(Value::as_str)
+            .filter(|n| !n.starts_with("io.k8s.") && !self.emitted.contains(*n) && !self.pending.iter().any(|p| p == n))
+            .and_then(|n| self.object(n));
+        let mut ty = self.go_type(prop, owner, name)?;
+        let named = matches!(&ty, GoTy::Struct { .. } | GoTy::Value(_))
+            && prop.get(super::REF_KEY).is_some_and(|n| ty.text() == n.as_str().unwrap_or_default());
+        let merged;
+        let prop = match inlined {
+            Some(def) if !named => {
+                let mut m = def.clone();
+                m.remove("properties");
+                m.remove("required");
+                for (k, v) in prop {
+                    if k != super::REF_KEY {
+                        m.insert(k.clone(), v.clone());
+                    }
+                }
+                merged = m;
+                &merged
+            }
+            _ => prop,
+        };
+        let nullable = prop.get("nullable") == Some(&Value::Bool(true));
+        // Optional structs and scalars are pointers, as Kubernetes' own types write them:
+        // unset stays apart from the zero value (and from a default).
+        if (!required || nullable) && matches!(ty, GoTy::Value(_) | GoTy::Struct { .. }) && !is_raw(&ty) {
+            ty = GoTy::Pointer(Box::new(ty));
+        }
+        let mut doc = doc_lines(prop);
+        let mut markers = Vec::new();
+        markers.push(if required { "+required".to_string() } else { "+optional".to_string() });
+        self.type_markers(prop, &ty, &mut markers);
+        node_markers(prop, &mut markers);
+        // On a struct-typed field the map type is controller-gen's structType.
+        let is_struct = |t: &GoTy| matches!(t, GoTy::Struct { .. });
+        if is_struct(&ty) || matches!(&ty, GoTy::Pointer(inner) if is_struct(inner)) {
+            for m in &mut markers {
+                if let Some(rest) = m.strip_prefix("+mapType=") {
+                    *m = format!("+structType={rest}");
+                }
+            }
+        }
+        push_markers(&mut doc, markers);
+        let omit = if required { "" } else { ",omitempty" };
+        Ok(GoField { doc, decl: format!("{name} {} `json:\"{json}{omit}\"`", ty.text()), ty, name: name.to_string() })
+    }
+}
+
+fn is_raw(ty: &GoTy) -> bool {
+    matches!(ty, GoTy::Struct { name, .. } if name == "runtime.RawExtension")
+}
+
+/// A named type's node without its own validations (they are markers on the type).
+fn without_validations(def: &Map<String, Value>) -> Map<String, Value> {
+    def.iter()
+        .filter(|(k, _)| {
+            matches!(k.as_str(), "type" | "format" | "items" | "additionalProperties" | "x-kubernetes-int-or-string")
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// A struct type's own markers (rules and map type; its fields carry the rest).
+fn type_level_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
+    if let Some(Value::String(t)) = node.get("x-kubernetes-map-type") {
+        out.push(format!("+structType={t}"));
+    }
+    for key in ["minProperties", "maxProperties"] {
+        if let Some(n) = node.get(key) {
+            let name = if key == "minProperties" { "MinProperties" } else { "MaxProperties" };
+            out.push(format!("+kubebuilder:validation:{name}={}", number(n)));
+        }
+    }
+    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
+        out.push(xvalidation(rule));
+    }
+    if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && node.contains_key("properties") {
+        out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
+    }
+}
+
+fn push_markers(doc: &mut Vec<String>, markers: Vec<String>) {
+    if markers.is_empty() {
+        return;
+    }
+    doc.extend(markers);
+}
+
+/// Which types need more than an assignment to copy: pointers, slices and maps, and
+/// the structs that hold one (ours, found by a fixpoint over the package's structs).
+struct Depth<'a> {
+    ours: &'a BTreeMap<String, bool>,
+}
+
+impl Depth<'_> {
+    fn deep(&self, ty: &GoTy) -> bool {
+        match ty {
+            GoTy::Value(_) => false,
+            GoTy::Struct { name, deep } => self.ours.get(name).copied().unwrap_or(*deep),
+            _ => true,
+        }
+    }
+}
+
+/// A Kubernetes type whose `DeepCopy` controller-gen calls instead of `DeepCopyInto`
+/// (`Quantity`'s returns a value, `Time`'s a pointer).
+enum Special {
+    ValueDeepCopy,
+    PointerDeepCopy,
+}
+
+fn special(ty: &GoTy) -> Option<Special> {
+    match ty {
+        GoTy::Struct { name, .. } if name == "resource.Quantity" => Some(Special::ValueDeepCopy),
+        GoTy::Struct { name, .. } if name == "metav1.Time" || name == "metav1.MicroTime" => {
+            Some(Special::PointerDeepCopy)
+        }
+        _ => None,
+    }
+}
+
+/// The DeepCopyInto lines for one field, as controller-gen writes them.
+fn copy_field(field: &GoField, depth: &Depth, out: &mut Vec<String>) {
+    let f = &field.name;
+    match &field.ty {
+        GoTy::Value(_) => {}
+        ty @ GoTy::Struct { .. } if !depth.deep(ty) => out.push(format!("out.{f} = in.{f}")),
+        ty @ GoTy::Struct { .. } => match special(ty) {
+            Some(Special::ValueDeepCopy) => out.push(format!("out.{f} = in.{f}.DeepCopy()")),
+            _ => out.push(format!("in.{f}.DeepCopyInto(&out.{f})")),
+        },
+        GoTy::Pointer(inner) => {
+            out.push(format!("if in.{f} != nil {{"));
+            out.push(format!("\tin, out := &in.{f}, &out.{f}"));
+            match special(inner) {
+                Some(Special::ValueDeepCopy) => {
+                    out.push("\tx := (*in).DeepCopy()".into());
+                    out.push("\t*out = &x".into());
+                }
+                Some(Special::PointerDeepCopy) => out.push("\t*out = (*in).DeepCopy()".into()),
+                None => {
+                    out.push(format!("\t*out = new({})", inner.text()));
+                    if depth.deep(inner) {
+                        out.push("\t(*in).DeepCopyInto(*out)".into());
+                    } else {
+                        out.push("\t**out = **in".into());
+                    }
+                }
+            }
+            out.push("}".into());
+        }
+        GoTy::Slice(inner) => {
+            out.push(format!("if in.{f} != nil {{"));
+            out.push(format!("\tin, out := &in.{f}, &out.{f}"));
+            out.push(format!("\t*out = make({}, len(*in))", field.ty.text()));
+            if depth.deep(inner) {
+                out.push("\tfor i := range *in {".into());
+                copy_element("(*in)[i]", "(*out)[i]", inner, depth, "\t\t", out);
+                out.push("\t}".into());
+            } else {
+                out.push("\tcopy(*out, *in)".into());
+            }
+            out.push("}".into());
+        }
+        GoTy::Map(inner) => {
+            out.push(format!("if in.{f} != nil {{"));
+            out.push(format!("\tin, out := &in.{f}, &out.{f}"));
+            out.push(format!("\t*out = make({}, len(*in))", field.ty.text()));
+            out.push("\tfor key, val := range *in {".into());
+            match &**inner {
+                ty if !depth.deep(ty) => out.push("\t\t(*out)[key] = val".into()),
+                ty @ GoTy::Struct { .. } => match special(ty) {
+                    Some(Special::ValueDeepCopy) => out.push("\t\t(*out)[key] = val.DeepCopy()".into()),
+                    _ => out.push("\t\t(*out)[key] = *val.DeepCopy()".into()),
+                },
+                other => {
+                    out.push(format!("\t\tvar outVal {}", other.text()));
+                    out.push("\t\tif val == nil {".into());
+                    out.push("\t\t\t(*out)[key] = nil".into());
+                    out.push("\t\t} else {".into());
+                    out.push("\t\t\tinVal := (*in)[key]".into());
+                    out.push("\t\t\tin, out := &inVal, &outVal".into());
+                    copy_nested(other, depth, "\t\t\t", out);
+                    out.push("\t\t}".into());
+                    out.push("\t\t(*out)[key] = outVal".into());
+                }
+            }
+            out.push("\t}".into());
+            out.push("}".into());
+        }
+    }
+}
+
+/// Copies `*in` into `*out` for a slice or map held in a map.
+fn copy_nested(ty: &GoTy, depth: &Depth, indent: &str, out: &mut Vec<String>) {
+    out.push(format!("{indent}*out = make({}, len(*in))", ty.text()));
+    match ty {
+        GoTy::Slice(inner) if !depth.deep(inner) => out.push(format!("{indent}copy(*out, *in)")),
+        GoTy::Slice(inner) => {
+            out.push(format!("{indent}for i := range *in {{"));
+            copy_element("(*in)[i]", "(*out)[i]", inner, depth, &format!("{indent}\t"), out);
+            out.push(format!("{indent}}}"));
+        }
+        _ => {
+            out.push(format!("{indent}for k, v := range *in {{"));
+            out.push(format!("{indent}\t(*out)[k] = v"));
+            out.push(format!("{indent}}}"));
+        }
+    }
+}
+
+/// Copies one element of a slice that needs a deep copy.
+fn copy_element(src: &str, dst: &str, ty: &GoTy, depth: &Depth, indent: &str, out: &mut Vec<String>) {
+    match ty {
+        GoTy::Struct { .. } => out.push(format!("{indent}{src}.DeepCopyInto(&{dst})")),
+        GoTy::Pointer(inner) => {
+            out.push(format!("{indent}if {src} != nil {{"));
+            out.push(format!("{indent}\tin, out := &{src}, &{dst}"));
+            out.push(format!("{indent}\t*out = new({})", inner.text()));
+            if depth.deep(inner) {
+                out.push(format!("{indent}\t(*in).DeepCopyInto(*out)"));
+            } else {
+                out.push(format!("{indent}\t**out = **in"));
+            }
+            out.push(format!("{indent}}}"));
+        }
+        other => {
+            out.push(format!("{indent}if {src} != nil {{"));
+            out.push(format!("{indent}\tin, out := &{src}, &{dst}"));
+            copy_nested(other, depth, &format!("{indent}\t"), out);
+            out.push(format!("{indent}}}"));
+        }
+    }
+}
+
+/// The Go files of one group/version package, paths relative to the module root.
+pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)>, ModelError> {
+    let render = |t: &dyn askama::DynTemplate, what: &str| -> Result<String, ModelError> {
+        let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
+        text.push('\n');
+        Ok(text)
+    };
+    let header = go_header(header);
+    let dir = &pkg.dir;
+    let package = pkg.version.as_str();
+    let mut files = Vec::new();
+    let kinds: Vec<&str> = pkg.kinds.iter().map(|k| k.kind.as_str()).collect();
+    files.push((
+        format!("{dir}/groupversion_info.go"),
+        render(
+            &GroupVersionInfo { header: &header, package, group: &pkg.group, version: &pkg.version, kinds },
+            "groupversion_info.go",
+        )?,
+    ));
+    let mut all_structs: Vec<(String, Vec<GoField>, bool)> = Vec::new();
+    let mut emitted = BTreeSet::new();
+    let mut all_imports = BTreeSet::new();
+    for kind in &pkg.kinds {
+        let mut w = Writer {
+            types: &pkg.types,
+            external: &pkg.external,
+            imports: BTreeSet::new(),
+            decls: Vec::new(),
+            emitted: emitted.clone(),
+            pending: Vec::new(),
+        };
+        w.imports.insert("metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"".into());
+        let roots = root_decls(&mut w, kind).map_err(|e| ModelError(format!("{}: {e}", kind.type_path)))?;
+        w.drain().map_err(|e| ModelError(format!("{}: {e}", kind.type_path)))?;
+        emitted = w.emitted.clone();
+        // The kind's own types first, in a stable order: root, list, then by name.
+        let mut decls = roots;
+        let mut rest: Vec<GoDecl> = w.decls;
+        rest.sort_by(|a, b| a.name.cmp(&b.name));
+        decls.extend(rest);
+        for d in &decls {
+            if let Some(fields) = &d.fields {
+                let object = d.name == kind.kind || d.name == format!("{}List", kind.kind);
+                all_structs.push((
+                    d.name.clone(),
+                    fields
+                        .iter()
+                        .map(|f| GoField {
+                            doc: Vec::new(),
+                            decl: String::new(),
+                            ty: f.ty.clone(),
+                            name: f.name.clone(),
+                        })
+                        .collect(),
+                    object,
+                ));
+            }
+        }
+        all_imports.extend(w.imports.iter().cloned());
+        let imports = sorted_imports(w.imports);
+        files.push((
+            format!("{dir}/{}_types.go", kind.kind.to_lowercase()),
+            render(&TypesFile { header: &header, package, imports, types: decls }, "types")?,
+        ));
+    }
+    all_structs.sort_by(|a, b| a.0.cmp(&b.0));
+    // Which of our structs need a deep copy: those holding anything that does.
+    let mut ours: BTreeMap<String, bool> = all_structs.iter().map(|(n, _, _)| (n.clone(), false)).collect();
+    loop {
+        let mut changed = false;
+        for (name, fields, _) in &all_structs {
+            let deep = fields.iter().any(|f| Depth { ours: &ours }.deep(&f.ty));
+            if deep && !ours[name] {
+                ours.insert(name.clone(), true);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let depth = Depth { ours: &ours };
+    let funcs: Vec<DeepCopyFunc> = all_structs
+        .iter()
+        .map(|(name, fields, object)| {
+            let mut body = vec!["*out = *in".to_string()];
+            for f in fields {
+                copy_field(f, &depth, &mut body);
+            }
+            DeepCopyFunc { name: name.clone(), body, object: *object }
+        })
+        .collect();
+    // The packages the copies name (`new(corev1.PodSpec)`), and runtime for DeepCopyObject.
+    let text: String = funcs.iter().flat_map(|f| f.body.iter()).cloned().collect::<Vec<_>>().join("\n");
+    let mut imports: BTreeSet<String> =
+        all_imports.into_iter().filter(|i| text.contains(&format!("{}.", import_alias(i)))).collect();
+    imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
+    let imports = sorted_imports(imports);
+    files.push((
+        format!("{dir}/zz_generated.deepcopy.go"),
+        render(&DeepCopyFile { header: &header, package, imports, funcs }, "deepcopy")?,
+    ));
+    Ok(files)
+}
+
+/// `go.mod` of the module.
+pub fn go_mod(module: &str, header: &str) -> Result<String, ModelError> {
+    GoMod { header: &go_header(header), module, k8s_version: kubegen::schema::K8S_MODULE_VERSION }
+        .render()
+        .map(|text| text + "\n")
+        .map_err(|e| ModelError(format!("rendering go.mod: {e}")))
+}
+
+fn go_header(header: &str) -> String {
+    // The manifests header is YAML comments; Go's are `//`.
+    let mut out = String::new();
+    for line in header.lines() {
+        if line == "---" {
+            continue;
+        }
+        let text = line.strip_prefix('#').map(str::trim_start).unwrap_or(line);
+        if text.is_empty() { out.push_str("//\n") } else { out.push_str(&format!("// {text}\n")) }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The root type and its list, with the resource's markers from the kind's CRD.
+fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
+    let name = kind.kind.clone();
+    let mut fields = vec![GoField {
+        doc: Vec::new(),
+        decl: "metav1.TypeMeta `json:\",inline\"`".into(),
+        ty: GoTy::Struct { name: "metav1.TypeMeta".into(), deep: false },
+        name: "TypeMeta".into(),
+    }];
+    let doc: Vec<String> = kind.root_description.lines().map(String::from).collect();
+    let data = kind.data.as_object().cloned().unwrap_or_default();
+    match kind.style.as_str() {
+        "spec" => {
+            fields.push(GoField {
+                doc: Vec::new(),
+                decl: "metav1.ObjectMeta `json:\"metadata,omitempty\"`".into(),
+                ty: GoTy::Struct { name: "metav1.ObjectMeta".into(), deep: true },
+                name: "ObjectMeta".into(),
+            });
+            let spec = data.get("root").cloned().unwrap_or_default();
+            let mut node = Map::new();
+            node.insert(super::REF_KEY.into(), spec);
+            fields.push(w.field(&name, "Spec", "spec", &node, true)?);
+        }
+        _ => {
+            // The root's own fields, beside TypeMeta; `metadata` is ObjectMeta, embedded.
+            let root_name = data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
+            let root = w.object(&root_name).cloned().unwrap_or_default();
+            w.emitted.insert(root_name);
+            // A spec-less kube-rs kind: the derive's root holds the metadata.
+            if !root.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key("metadata")) {
+                fields.push(GoField {
+                    doc: Vec::new(),
+                    decl: "metav1.ObjectMeta `json:\"metadata,omitempty\"`".into(),
+                    ty: GoTy::Struct { name: "metav1.ObjectMeta".into(), deep: true },
+                    name: "ObjectMeta".into(),
+                });
+            }
+            for field in w.fields(&name, &root)? {
+                if field.name == "Metadata" {
+                    fields.push(GoField {
+                        doc: Vec::new(),
+                        decl: "metav1.ObjectMeta `json:\"metadata,omitempty\"`".into(),
+                        ty: GoTy::Struct { name: "metav1.ObjectMeta".into(), deep: true },
+                        name: "ObjectMeta".into(),
+                    });
+                } else {
+                    fields.push(field);
+                }
+            }
+        }
+    }
+    if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")) {
+        let mut node = Map::new();
+        node.insert(super::REF_KEY.into(), status.clone());
+        fields.push(w.field(&name, "Status", "status", &node, false)?);
+    }
+    for field in &mut fields {
+        field.doc.retain(|l| l != "+required" && l != "+optional" || !matches!(field.name.as_str(), "Spec" | "Status"));
+    }
+    let mut markers = vec!["+kubebuilder:object:root=true".to_string()];
+    markers.extend(kind.resource_markers.iter().cloned());
+    let list = GoDecl {
+        name: format!("{name}List"),
+        markers: vec!["+kubebuilder:object:root=true".into()],
+        doc: vec![format!("{name}List contains a list of {name}.")],
+        fields: Some(vec![
+            GoField {
+                doc: Vec::new(),
+                decl: "metav1.TypeMeta `json:\",inline\"`".into(),
+                ty: GoTy::Struct { name: "metav1.TypeMeta".into(), deep: false },
+                name: "TypeMeta".into(),
+            },
+            GoField {
+                doc: Vec::new(),
+                decl: "metav1.ListMeta `json:\"metadata,omitempty\"`".into(),
+                ty: GoTy::Struct { name: "metav1.ListMeta".into(), deep: true },
+                name: "ListMeta".into(),
+            },
+            GoField {
+                doc: Vec::new(),
+                decl: format!("Items []{name} `json:\"items\"`"),
+                ty: GoTy::Slice(Box::new(GoTy::Struct { name: name.clone(), deep: true })),
+                name: "Items".into(),
+            },
+        ]),
+        underlying: String::new(),
+    };
+    w.emitted.insert(name.clone());
+    Ok(vec![GoDecl { name, markers, doc, fields: Some(fields), underlying: String::new() }, list])
+}

@@ -1,0 +1,352 @@
+//! `clients`: typed API packages for other languages, from the same kinds `manifests`
+//! reads. Each kind brings its client model (`kubegen::schema::model_for`: named types
+//! with Rust's names, structural schemas, references between them) and its CRD (names,
+//! scope, subresources, columns). Go is written today (`go.rs`).
+
+mod go;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use serde_json::Value;
+
+use crate::manifests::{self, Output};
+use crate::workspace::{Kind, Workspace};
+
+/// A reference to a named type in the model (`kubegen::schema::model_for`).
+const REF_KEY: &str = "x-kubegen-ref";
+
+/// An error in what the model says, naming the kind or type.
+#[derive(Debug)]
+pub struct ModelError(pub String);
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// One kind in one version, as the generators see it.
+pub struct KindModel {
+    pub kind: String,
+    pub type_path: String,
+    /// `spec` (kube-rs style), `flat` (the data beside `metadata`).
+    pub style: String,
+    pub data: Value,
+    pub status: Option<Value>,
+    pub root_description: String,
+    /// The resource's kubebuilder markers (`+kubebuilder:resource:...`, subresources,
+    /// printer columns, ...), from its CRD.
+    pub resource_markers: Vec<String>,
+}
+
+/// One group/version: its kinds and every named type they use.
+pub struct Package {
+    pub group: String,
+    pub version: String,
+    /// Directory relative to the language's root, e.g. `api/zoo/v1`.
+    pub dir: String,
+    pub kinds: Vec<KindModel>,
+    pub types: BTreeMap<String, Value>,
+    /// Kubernetes' types the kinds use, with what the model says of them (`shallow`).
+    pub external: BTreeMap<String, Value>,
+}
+
+/// The languages `clients` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Lang {
+    /// Go API types in kubebuilder's layout, with deepcopy
+    Go,
+}
+
+impl Lang {
+    fn name(self) -> &'static str {
+        match self {
+            Lang::Go => "go",
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct ClientsArgs {
+    /// Languages to write (repeatable); default: `[workspace.metadata.kubegen.clients]
+    /// languages`, else every language.
+    #[arg(long = "lang", value_name = "LANG")]
+    langs: Vec<Lang>,
+    /// Write nothing; exit 1 with a unified diff when a file is stale.
+    #[arg(long)]
+    check: bool,
+    /// Directory of the language's package, relative to the workspace root (default
+    /// `clients/<lang>`; with several languages, each gets `<DIR>/<lang>`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Only these packages' kinds (repeatable).
+    #[arg(short, long = "package", value_name = "SPEC")]
+    packages: Vec<String>,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+    /// Put this file's text, as comments, at the top of every generated file.
+    #[arg(long, value_name = "FILE")]
+    header: Option<PathBuf>,
+}
+
+pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
+    let ws = Workspace::load(args.manifest_path.as_deref(), &args.packages)?;
+    let settings = &ws.clients;
+    let langs: Vec<Lang> = if !args.langs.is_empty() {
+        args.langs.clone()
+    } else if let Some(list) = settings.get("languages").and_then(Value::as_array) {
+        list.iter()
+            .map(|l| match l.as_str() {
+                Some("go") => Ok(Lang::Go),
+                other => bail!(
+                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\""
+                ),
+            })
+            .collect::<Result<_>>()?
+    } else {
+        vec![Lang::Go]
+    };
+    let header = match &args.header {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
+            crate::layout::header(&text)?
+        }
+        None => String::new(),
+    };
+    let kinds = ws.kinds(kubegen::schema::Options::default())?;
+    let kind_count = kinds.len();
+    let packages = packages(kinds)?;
+    let mut outputs = Vec::new();
+    for &lang in &langs {
+        let dir = match (&args.out, langs.len()) {
+            (Some(out), 1) => ws.root.join(out),
+            (Some(out), _) => ws.root.join(out).join(lang.name()),
+            (None, _) => ws.root.join("clients").join(lang.name()),
+        };
+        match lang {
+            Lang::Go => {
+                let module = settings
+                    .get("go-module")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .unwrap_or_else(|| format!("example.com/{}/api", ws.project));
+                outputs.push(Output {
+                    path: dir.join("go.mod"),
+                    contents: go::go_mod(&module, &header)?,
+                    overwrite: true,
+                });
+                for pkg in &packages {
+                    for (path, contents) in go::package_files(pkg, &header)? {
+                        outputs.push(Output { path: dir.join(path), contents, overwrite: true });
+                    }
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
+    if args.check {
+        let stale = manifests::check(&outputs, &ws.root);
+        if stale.is_empty() {
+            eprintln!("clients are up to date ({} files, {kind_count} kinds, {})", outputs.len(), names.join(", "));
+            return Ok(std::process::ExitCode::SUCCESS);
+        }
+        for diff in &stale {
+            print!("{diff}");
+        }
+        eprintln!(
+            "{} of {} client files are stale; run `{}` and commit the result",
+            stale.len(),
+            outputs.len(),
+            crate::rerun_without("--check")
+        );
+        return Ok(std::process::ExitCode::FAILURE);
+    }
+    let written = manifests::write(&outputs)?;
+    eprintln!("{} files for {kind_count} kinds in {} ({written} written)", outputs.len(), names.join(", "));
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The kinds by group/version, with their models merged into one type table per package.
+fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
+    // Storage versions and merged names come from the merged CRDs, as `manifests` writes them.
+    let merged: BTreeMap<String, CustomResourceDefinition> = manifests::crds(kinds.iter().map(clone_kind).collect())?
+        .into_iter()
+        .map(|c| (c.metadata.name.clone().unwrap_or_default(), c))
+        .collect();
+    let mut by_gv: BTreeMap<(String, String), Package> = BTreeMap::new();
+    let groups: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.crd.spec.group.clone()).collect();
+    for kind in kinds {
+        if kind.skip_version || kind.model.get("style").and_then(Value::as_str) == Some("disabled") {
+            continue;
+        }
+        let crd = &kind.crd;
+        let Some(version) = crd.spec.versions.first() else { continue };
+        let group = crd.spec.group.clone();
+        let dir = if groups.len() > 1 {
+            format!("api/{}/{}", group.split('.').next().unwrap_or(&group), version.name)
+        } else {
+            format!("api/{}", version.name)
+        };
+        let pkg = by_gv.entry((group.clone(), version.name.clone())).or_insert_with(|| Package {
+            group: group.clone(),
+            version: version.name.clone(),
+            dir,
+            kinds: Vec::new(),
+            types: BTreeMap::new(),
+            external: BTreeMap::new(),
+        });
+        let model = &kind.model;
+        for part in [model.get("data"), model.get("status")].into_iter().flatten() {
+            for (name, info) in part.get("external").and_then(Value::as_object).into_iter().flatten() {
+                pkg.external.insert(name.clone(), info.clone());
+            }
+            for (name, schema) in part.get("types").and_then(Value::as_object).into_iter().flatten() {
+                match pkg.types.get(name) {
+                    Some(existing) if existing != schema => bail!(
+                        "{}: two different types named {name} in {group}/{}; rename one (#[schemars(rename = ...)] or the Rust type)",
+                        kind.type_path,
+                        version.name
+                    ),
+                    _ => {
+                        pkg.types.insert(name.clone(), schema.clone());
+                    }
+                }
+            }
+        }
+        let merged_crd = merged.get(crd.metadata.name.as_deref().unwrap_or_default());
+        let resource_markers = resource_markers(crd, merged_crd);
+        let root_description = version
+            .schema
+            .as_ref()
+            .and_then(|s| s.open_api_v3_schema.as_ref())
+            .and_then(|s| s.description.clone())
+            .unwrap_or_default();
+        pkg.kinds.push(KindModel {
+            kind: crd.spec.names.kind.clone(),
+            type_path: kind.type_path.clone(),
+            style: model.get("style").and_then(Value::as_str).unwrap_or("spec").to_string(),
+            data: model.get("data").cloned().unwrap_or_default(),
+            status: model.get("status").filter(|s| !s.is_null()).cloned(),
+            root_description,
+            resource_markers,
+        });
+    }
+    Ok(by_gv.into_values().collect())
+}
+
+fn clone_kind(k: &Kind) -> Kind {
+    Kind {
+        type_path: k.type_path.clone(),
+        source: k.source.clone(),
+        skip_version: k.skip_version,
+        storage_marked: k.storage_marked,
+        crd: k.crd.clone(),
+        model: Value::Null,
+    }
+}
+
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// The markers controller-gen reads on a root type to write this kind's CRD.
+fn resource_markers(crd: &CustomResourceDefinition, merged: Option<&CustomResourceDefinition>) -> Vec<String> {
+    let mut out = Vec::new();
+    let names = &crd.spec.names;
+    let mut resource = format!(
+        "+kubebuilder:resource:path={},singular={},scope={}",
+        names.plural,
+        names.singular.as_deref().unwrap_or_default(),
+        crd.spec.scope
+    );
+    if let Some(short) = names.short_names.as_ref().filter(|s| !s.is_empty()) {
+        resource += &format!(",shortName={}", short.join(";"));
+    }
+    if let Some(categories) = names.categories.as_ref().filter(|c| !c.is_empty()) {
+        resource += &format!(",categories={}", categories.join(";"));
+    }
+    out.push(resource);
+    let Some(version) = crd.spec.versions.first() else { return out };
+    let merged_version = merged.and_then(|m| m.spec.versions.iter().find(|v| v.name == version.name));
+    if let Some(m) = merged
+        && m.spec.versions.len() > 1
+        && merged_version.is_some_and(|v| v.storage)
+    {
+        out.push("+kubebuilder:storageversion".into());
+    }
+    if !version.served {
+        out.push("+kubebuilder:unservedversion".into());
+    }
+    if version.deprecated == Some(true) {
+        match &version.deprecation_warning {
+            Some(w) => out.push(format!("+kubebuilder:deprecatedversion:warning={}", quoted(w))),
+            None => out.push("+kubebuilder:deprecatedversion".into()),
+        }
+    }
+    if let Some(sub) = &version.subresources {
+        if sub.status.is_some() {
+            out.push("+kubebuilder:subresource:status".into());
+        }
+        if let Some(scale) = &sub.scale {
+            let mut s = format!(
+                "+kubebuilder:subresource:scale:specpath={},statuspath={}",
+                scale.spec_replicas_path, scale.status_replicas_path
+            );
+            if let Some(sel) = &scale.label_selector_path {
+                s += &format!(",selectorpath={sel}");
+            }
+            out.push(s);
+        }
+    }
+    for c in version.additional_printer_columns.iter().flatten() {
+        let mut s = format!(
+            "+kubebuilder:printcolumn:name={},type={},JSONPath={}",
+            quoted(&c.name),
+            c.type_,
+            quoted(&c.json_path)
+        );
+        if let Some(d) = &c.description {
+            s += &format!(",description={}", quoted(d));
+        }
+        if let Some(f) = &c.format {
+            s += &format!(",format={f}");
+        }
+        if let Some(p) = c.priority {
+            s += &format!(",priority={p}");
+        }
+        out.push(s);
+    }
+    for f in version.selectable_fields.iter().flatten() {
+        out.push(format!("+kubebuilder:selectablefield:JSONPath={}", quoted(&f.json_path)));
+    }
+    for (k, v) in crd.metadata.annotations.iter().flatten() {
+        out.push(format!("+kubebuilder:metadata:annotations={}", quoted(&format!("{k}={v}"))));
+    }
+    for (k, v) in crd.metadata.labels.iter().flatten() {
+        out.push(format!("+kubebuilder:metadata:labels={}", quoted(&format!("{k}={v}"))));
+    }
+    let root = version.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref());
+    for rule in root.and_then(|r| r.x_kubernetes_validations.as_ref()).into_iter().flatten() {
+        if let Ok(v) = serde_json::to_value(rule) {
+            out.push(go_xvalidation(&v));
+        }
+    }
+    out
+}
+
+fn go_xvalidation(rule: &Value) -> String {
+    let mut args = Vec::new();
+    for key in ["rule", "message", "messageExpression", "reason", "fieldPath"] {
+        if let Some(Value::String(s)) = rule.get(key) {
+            args.push(format!("{key}={}", if key == "reason" { s.clone() } else { quoted(s) }));
+        }
+    }
+    format!("+kubebuilder:validation:XValidation:{}", args.join(","))
+}
