@@ -164,3 +164,50 @@ fn one_package_keeps_the_other_kinds_in_the_kustomizations() {
     let samples = std::fs::read_to_string(out.join("samples/kustomization.yaml")).expect("samples kustomization");
     assert!(samples.contains("samplecontroller.k8s.io_v1alpha1_foo.yaml"), "{samples}");
 }
+
+fn clients(extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegen-cli"))
+        .arg("clients")
+        .args(extra)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("codegen-cli runs")
+}
+
+#[test]
+fn go_clients_are_the_committed_ones_and_a_stale_file_fails_the_check() {
+    let out = tmp("go-clients");
+    let out_arg = out.to_str().unwrap();
+    let first = clients(&["--lang", "go", "--out", out_arg]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../clients/go");
+    for file in [
+        "go.mod",
+        "api/samplecontroller/v1alpha1/foo_types.go",
+        "api/samplecontroller/v1alpha1/groupversion_info.go",
+        "api/samplecontroller/v1alpha1/zz_generated.deepcopy.go",
+        "api/example/v1alpha1/sample_types.go",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}")),
+            std::fs::read_to_string(committed.join(file)).unwrap(),
+            "{file} differs from the committed clients/go"
+        );
+    }
+    let foo = std::fs::read_to_string(out.join("api/samplecontroller/v1alpha1/foo_types.go")).unwrap();
+    for line in [
+        "// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.availableReplicas",
+        "\t// +kubebuilder:validation:Maximum=10",
+        "\tReplicas *int32 `json:\"replicas,omitempty\"`",
+        "\tDeploymentName string `json:\"deploymentName\"`",
+    ] {
+        assert!(foo.lines().any(|l| l == line), "no `{line}` in:\n{foo}");
+    }
+
+    std::fs::write(out.join("api/example/v1alpha1/sample_types.go"), "package v1alpha1\n").unwrap();
+    let check = clients(&["--lang", "go", "--out", out_arg, "--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&check.stdout).contains("sample_types.go"));
+    assert!(String::from_utf8_lossy(&check.stderr).contains("1 of 7 client files are stale"));
+    std::fs::remove_dir_all(&out).ok();
+}
