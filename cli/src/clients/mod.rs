@@ -4,6 +4,7 @@
 //! scope, subresources, columns). Go is written today (`go.rs`).
 
 mod go;
+mod typescript;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -39,6 +40,10 @@ pub struct KindModel {
     pub data: Value,
     pub status: Option<Value>,
     pub root_description: String,
+    pub plural: String,
+    pub namespaced: bool,
+    pub status_subresource: bool,
+    pub scale_subresource: bool,
     /// The resource's kubebuilder markers (`+kubebuilder:resource:...`, subresources,
     /// printer columns, ...), from its CRD.
     pub resource_markers: Vec<String>,
@@ -61,12 +66,15 @@ pub struct Package {
 pub enum Lang {
     /// Go API types in kubebuilder's layout, with deepcopy
     Go,
+    /// A TypeScript package over @kubernetes/client-node
+    Typescript,
 }
 
 impl Lang {
     fn name(self) -> &'static str {
         match self {
             Lang::Go => "go",
+            Lang::Typescript => "typescript",
         }
     }
 }
@@ -104,13 +112,14 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
         list.iter()
             .map(|l| match l.as_str() {
                 Some("go") => Ok(Lang::Go),
+                Some("typescript") => Ok(Lang::Typescript),
                 other => bail!(
-                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\""
+                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\" or \"typescript\""
                 ),
             })
             .collect::<Result<_>>()?
     } else {
-        vec![Lang::Go]
+        vec![Lang::Go, Lang::Typescript]
     };
     let header = match &args.header {
         Some(path) => {
@@ -131,6 +140,17 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
             (None, _) => ws.root.join("clients").join(lang.name()),
         };
         match lang {
+            Lang::Typescript => {
+                let name = settings
+                    .get("typescript-package")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .unwrap_or_else(|| format!("{}-api", ws.project));
+                let version = settings.get("version").and_then(Value::as_str).unwrap_or("0.1.0");
+                for (path, contents) in typescript::files(&packages, &name, version, &header)? {
+                    outputs.push(Output { path: dir.join(path), contents, overwrite: true });
+                }
+            }
             Lang::Go => {
                 let module = settings
                     .get("go-module")
@@ -228,7 +248,12 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             .and_then(|s| s.open_api_v3_schema.as_ref())
             .and_then(|s| s.description.clone())
             .unwrap_or_default();
+        let subresources = version.subresources.as_ref();
         pkg.kinds.push(KindModel {
+            plural: crd.spec.names.plural.clone(),
+            namespaced: crd.spec.scope == "Namespaced",
+            status_subresource: subresources.is_some_and(|s| s.status.is_some()),
+            scale_subresource: subresources.is_some_and(|s| s.scale.is_some()),
             kind: crd.spec.names.kind.clone(),
             type_path: kind.type_path.clone(),
             style: model.get("style").and_then(Value::as_str).unwrap_or("spec").to_string(),

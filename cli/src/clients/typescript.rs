@@ -1,0 +1,384 @@
+//! A TypeScript npm package over @kubernetes/client-node: an interface per type (JSDoc
+//! from the Rust docs, with the schema's constraints and defaults), and a client class
+//! per kind with client-go's verbs.
+
+use std::collections::BTreeSet;
+
+use askama::Template;
+use serde_json::{Map, Value};
+
+use super::{KindModel, ModelError, Package, REF_KEY};
+
+#[derive(Template)]
+#[template(path = "clients/typescript/package.json", escape = "none")]
+struct PackageJson<'a> {
+    name: &'a str,
+    version: &'a str,
+    description: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/typescript/tsconfig.json", escape = "none")]
+struct TsConfig;
+
+#[derive(Template)]
+#[template(path = "clients/typescript/runtime.ts", escape = "none")]
+struct Runtime<'a> {
+    header: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/typescript/index.ts", escape = "none")]
+struct Index<'a> {
+    header: &'a str,
+    modules: Vec<Module>,
+}
+
+struct Module {
+    alias: String,
+    path: String,
+}
+
+#[derive(Template)]
+#[template(path = "clients/typescript/gv_index.ts", escape = "none")]
+struct GvIndex<'a> {
+    header: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/typescript/models.ts", escape = "none")]
+struct Models<'a> {
+    header: &'a str,
+    imports: Vec<String>,
+    types: Vec<Decl>,
+}
+
+struct Decl {
+    doc: String,
+    /// `interface X { ... }` or `type X = ...;`
+    decl: String,
+}
+
+#[derive(Template)]
+#[template(path = "clients/typescript/client.ts", escape = "none")]
+struct Clients<'a> {
+    header: &'a str,
+    runtime: &'a str,
+    kinds: Vec<String>,
+    clients: Vec<ClientView>,
+}
+
+struct ClientView {
+    kind: String,
+    group: String,
+    version: String,
+    plural: String,
+    namespaced: bool,
+    scope: &'static str,
+    scope_word: &'static str,
+    ns_param: &'static str,
+    ns_arg: &'static str,
+    ns_watch: &'static str,
+    status: bool,
+    scale: bool,
+}
+
+fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
+    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Every file of the package, paths relative to its root.
+pub fn files(
+    packages: &[Package],
+    name: &str,
+    version: &str,
+    header: &str,
+) -> Result<Vec<(String, String)>, ModelError> {
+    let header = ts_header(header);
+    let mut files = vec![
+        ("package.json".to_string(), render(&PackageJson { name, version, description: name }, "package.json")?),
+        ("tsconfig.json".to_string(), render(&TsConfig, "tsconfig.json")?),
+        ("src/runtime.ts".to_string(), render(&Runtime { header: &header }, "runtime.ts")?),
+    ];
+    let mut modules = Vec::new();
+    for pkg in packages {
+        let path = format!("{}/{}", pkg.group, pkg.version);
+        let alias =
+            format!("{}{}", camel(pkg.group.split('.').next().unwrap_or(&pkg.group)), upper_first(&pkg.version));
+        let mut alias = lower_first(&alias);
+        while modules.iter().any(|m: &Module| m.alias == alias) {
+            alias.push('_');
+        }
+        modules.push(Module { alias, path: path.clone() });
+        let (imports, types) = models(pkg)?;
+        files
+            .push((format!("src/{path}/models.ts"), render(&Models { header: &header, imports, types }, "models.ts")?));
+        let clients: Vec<ClientView> = pkg.kinds.iter().map(|k| client_view(pkg, k)).collect();
+        files.push((
+            format!("src/{path}/client.ts"),
+            render(
+                &Clients {
+                    header: &header,
+                    runtime: "../../runtime.js",
+                    kinds: pkg.kinds.iter().map(|k| k.kind.clone()).collect(),
+                    clients,
+                },
+                "client.ts",
+            )?,
+        ));
+        files.push((format!("src/{path}/index.ts"), render(&GvIndex { header: &header }, "index.ts")?));
+    }
+    files.push(("src/index.ts".to_string(), render(&Index { header: &header, modules }, "index.ts")?));
+    Ok(files)
+}
+
+fn client_view(pkg: &Package, k: &KindModel) -> ClientView {
+    let namespaced = k.namespaced;
+    ClientView {
+        kind: k.kind.clone(),
+        group: pkg.group.clone(),
+        version: pkg.version.clone(),
+        plural: k.plural.clone(),
+        namespaced,
+        scope: if namespaced { "Namespaced" } else { "Cluster" },
+        scope_word: if namespaced { "namespaced" } else { "cluster-scoped" },
+        ns_param: if namespaced { "namespace: string, " } else { "" },
+        ns_arg: if namespaced { "namespace, " } else { "" },
+        ns_watch: if namespaced { "namespace" } else { "undefined" },
+        status: k.status_subresource,
+        scale: k.scale_subresource,
+    }
+}
+
+fn ts_header(header: &str) -> String {
+    let mut out = String::new();
+    for line in header.lines() {
+        if line == "---" {
+            continue;
+        }
+        let text = line.strip_prefix('#').map(str::trim_start).unwrap_or(line);
+        if text.is_empty() { out.push_str("//\n") } else { out.push_str(&format!("// {text}\n")) }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
+}
+
+fn camel(s: &str) -> String {
+    s.split(|c: char| !c.is_ascii_alphanumeric()).map(upper_first).collect()
+}
+
+/// The @kubernetes/client-node type of a Kubernetes definition (`V1PodTemplateSpec`),
+/// or the TypeScript type it is written as.
+fn k8s_type(definition: &str, imports: &mut BTreeSet<String>) -> String {
+    match definition {
+        "io.k8s.apimachinery.pkg.api.resource.Quantity" => return "string".into(),
+        "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => return "number | string".into(),
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
+            return "Date".into();
+        }
+        "io.k8s.apimachinery.pkg.runtime.RawExtension" => return "Record<string, unknown>".into(),
+        _ => {}
+    }
+    let mut parts: Vec<&str> = definition.split('.').collect();
+    let name = parts.pop().unwrap_or_default();
+    let version = parts.pop().unwrap_or_default();
+    let ty = format!("{}{name}", upper_first(version));
+    imports.insert(ty.clone());
+    ty
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+fn property_name(name: &str) -> String {
+    if is_identifier(name) { name.to_string() } else { serde_json::to_string(name).unwrap_or_default() }
+}
+
+/// The TypeScript type of a schema node.
+fn ts_type(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
+    let base = if let Some(Value::String(name)) = node.get(REF_KEY) {
+        if name.starts_with("io.k8s.") { k8s_type(name, imports) } else { name.clone() }
+    } else if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
+        "number | string".into()
+    } else {
+        match node.get("type").and_then(Value::as_str) {
+            Some("string") => match node.get("enum").and_then(Value::as_array) {
+                Some(values) => values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | "),
+                None => "string".into(),
+            },
+            Some("integer" | "number") => match node.get("enum").and_then(Value::as_array) {
+                Some(values) => values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | "),
+                None => "number".into(),
+            },
+            Some("boolean") => "boolean".into(),
+            Some("array") => {
+                let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
+                format!("Array<{}>", ts_type(&items, imports, indent))
+            }
+            Some("object") if node.contains_key("properties") => object_literal(node, imports, indent),
+            Some("object") => match node.get("additionalProperties").and_then(Value::as_object) {
+                Some(values) => format!("Record<string, {}>", ts_type(values, imports, indent)),
+                None => "Record<string, unknown>".into(),
+            },
+            _ => "unknown".into(),
+        }
+    };
+    if node.get("nullable") == Some(&Value::Bool(true)) { format!("{base} | null") } else { base }
+}
+
+fn object_literal(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
+    let inner = format!("{indent}  ");
+    let mut out = String::from("{\n");
+    out.push_str(&fields(node, imports, &inner));
+    out.push_str(indent);
+    out.push('}');
+    out
+}
+
+/// An interface's or object literal's fields, each with its JSDoc.
+fn fields(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
+    let required: BTreeSet<&str> =
+        node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let mut out = String::new();
+    for (name, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        let Value::Object(prop) = prop else { continue };
+        out.push_str(&jsdoc(prop, indent));
+        let optional = if required.contains(name.as_str()) { "" } else { "?" };
+        out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
+    }
+    out
+}
+
+fn number(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
+        _ => v.to_string(),
+    }
+}
+
+/// JSDoc for a node: its description, then its constraints and default in one paragraph.
+fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
+    let mut lines: Vec<String> = node
+        .get("description")
+        .and_then(Value::as_str)
+        .map(|d| d.lines().map(String::from).collect())
+        .unwrap_or_default();
+    let mut facts = Vec::new();
+    for (key, label) in [
+        ("minimum", "Minimum"),
+        ("maximum", "Maximum"),
+        ("multipleOf", "Multiple of"),
+        ("minLength", "Min length"),
+        ("maxLength", "Max length"),
+        ("minItems", "Min items"),
+        ("maxItems", "Max items"),
+        ("minProperties", "Min properties"),
+        ("maxProperties", "Max properties"),
+    ] {
+        if let Some(v) = node.get(key) {
+            let exclusive = match key {
+                "minimum" => node.get("exclusiveMinimum") == Some(&Value::Bool(true)),
+                "maximum" => node.get("exclusiveMaximum") == Some(&Value::Bool(true)),
+                _ => false,
+            };
+            facts.push(format!("{label}: {}{}.", number(v), if exclusive { " (exclusive)" } else { "" }));
+        }
+    }
+    if let Some(Value::String(p)) = node.get("pattern") {
+        facts.push(format!("Pattern: `{p}`."));
+    }
+    if let Some(Value::String(f)) = node.get("format") {
+        facts.push(format!("Format: {f}."));
+    }
+    if let Some(d) = node.get("default") {
+        facts.push(format!("Default: `{d}`."));
+    }
+    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(Value::String(r)) = rule.get("rule") {
+            let message = rule.get("message").and_then(Value::as_str).map(|m| format!(" ({m})")).unwrap_or_default();
+            facts.push(format!("Rule: `{r}`{message}."));
+        }
+    }
+    if !facts.is_empty() {
+        if !lines.is_empty() {
+            lines.push(String::new());
+        }
+        lines.push(facts.join(" "));
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("{indent}/**\n");
+    for line in lines {
+        let line = line.replace("*/", "*\\/");
+        if line.is_empty() {
+            out.push_str(&format!("{indent} *\n"))
+        } else {
+            out.push_str(&format!("{indent} * {line}\n"))
+        }
+    }
+    out.push_str(&format!("{indent} */\n"));
+    out
+}
+
+/// The declarations of one group/version: each kind's root, then every named type.
+fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
+    let mut imports = BTreeSet::new();
+    let mut decls = Vec::new();
+    let mut flat_roots = BTreeSet::new();
+    for kind in &pkg.kinds {
+        imports.insert("V1ObjectMeta".to_string());
+        let mut body = format!(
+            "  apiVersion: \"{}/{}\";\n  kind: \"{}\";\n  metadata: V1ObjectMeta;\n",
+            pkg.group, pkg.version, kind.kind
+        );
+        let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default();
+        match kind.style.as_str() {
+            "spec" => body.push_str(&format!("  spec: {data};\n")),
+            _ => {
+                flat_roots.insert(data.to_string());
+                let mut root = pkg.types.get(data).and_then(Value::as_object).cloned().unwrap_or_default();
+                if let Some(Value::Object(props)) = root.get_mut("properties") {
+                    props.remove("metadata");
+                    props.remove("apiVersion");
+                    props.remove("kind");
+                }
+                body.push_str(&fields(&root, &mut imports, "  "));
+            }
+        }
+        if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
+            body.push_str(&format!("  status?: {status};\n"));
+        }
+        let doc = Map::from_iter([("description".to_string(), Value::String(kind.root_description.clone()))]);
+        decls.push(Decl { doc: jsdoc(&doc, ""), decl: format!("interface {} {{\n{body}}}", kind.kind) });
+    }
+    for (name, def) in &pkg.types {
+        let Value::Object(def) = def else { continue };
+        if flat_roots.contains(name) {
+            continue;
+        }
+        let decl = if def.get("type").and_then(Value::as_str) == Some("object") && def.contains_key("properties") {
+            format!("interface {name} {{\n{}}}", fields(def, &mut imports, "  "))
+        } else {
+            format!("type {name} = {};", ts_type(def, &mut imports, ""))
+        };
+        decls.push(Decl { doc: jsdoc(def, ""), decl });
+    }
+    Ok((imports.into_iter().collect(), decls))
+}

@@ -1,0 +1,94 @@
+// The generated TypeScript client against a real API server (scripts/clients-e2e.sh
+// copies this file into the zoo's generated package as src/e2e.test.ts, so it is also
+// type-checked with `tsc --strict` against the generated types).
+import assert from "node:assert/strict";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { KubeApiError, zooV1 } from "./index.js";
+
+const kc = new KubeConfig();
+kc.loadFromFile(process.env.KUBECONFIG ?? "");
+const namespace = `ts-client-${process.pid}`;
+await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+
+const fleets = new zooV1.FleetClient(kc);
+const fleet: zooV1.Fleet = {
+  apiVersion: "zoo.kubegen.dev/v1",
+  kind: "Fleet",
+  metadata: { name: "one", labels: { team: "ts" } },
+  spec: { template: { spec: { containers: [{ name: "app", image: "app:1" }] } }, ports: [{ port: 80 }] },
+};
+
+// A watch from the list's resourceVersion sees what happens next.
+const before = await fleets.list(namespace);
+const events = fleets.watch(namespace, { resourceVersion: before.metadata.resourceVersion });
+const firstEvent = events.next();
+
+const created = await fleets.create(namespace, fleet);
+assert.equal(created.metadata.name, "one");
+assert.equal(created.spec.ports?.[0]?.protocol, "TCP", "the API's own default applies inside the custom resource");
+const seen = await firstEvent;
+assert.equal(seen.value?.type, "ADDED", JSON.stringify(seen.value));
+assert.equal(seen.value?.object.metadata.name, "one");
+await events.return(undefined);
+
+assert.equal((await fleets.get(namespace, "one")).spec.template.spec?.containers[0]?.image, "app:1");
+const listed = await fleets.list(namespace, { labelSelector: "team=ts", limit: 10 });
+assert.deepEqual(listed.items.map((f) => f.metadata.name), ["one"]);
+assert.equal((await fleets.list(namespace, { labelSelector: "team=go" })).items.length, 0);
+
+// Merge patch, replace.
+const patched = await fleets.patch(namespace, "one", { metadata: { labels: { tier: "web" } } });
+assert.equal(patched.metadata.labels?.tier, "web");
+patched.spec.ports = [{ port: 8080, name: "http" }];
+const replaced = await fleets.replace(namespace, patched);
+assert.equal(replaced.spec.ports?.[0]?.port, 8080);
+
+// Server-side apply by two managers: containers merge by name.
+await fleets.apply(
+  namespace,
+  { apiVersion: "zoo.kubegen.dev/v1", kind: "Fleet", metadata: { name: "one" }, spec: { template: { spec: { containers: [{ name: "sidecar", image: "side:1" }] } } } },
+  { fieldManager: "ts-sidecar" },
+);
+const merged = await fleets.get(namespace, "one");
+assert.deepEqual(merged.spec.template.spec?.containers.map((c) => c.name).sort(), ["app", "sidecar"]);
+
+// Status: through the status subresource; an invalid condition is refused with the server's words.
+const condition = { type: "Ready", status: "True", reason: "Checked", message: "", lastTransitionTime: new Date("2026-01-01T00:00:00Z") };
+const withStatus = await fleets.patchStatus(namespace, "one", { status: { conditions: [condition] } });
+assert.equal(withStatus.status?.conditions?.[0]?.type, "Ready");
+assert.equal((await fleets.getStatus(namespace, "one")).status?.conditions?.length, 1);
+await assert.rejects(
+  fleets.patchStatus(namespace, "one", { status: { conditions: [{ ...condition, status: "Maybe" }] } }),
+  (e: unknown) => e instanceof KubeApiError && e.code === 422 && e.message.includes("Unsupported value: \"Maybe\""),
+);
+await fleets.applyStatus(
+  namespace,
+  { apiVersion: "zoo.kubegen.dev/v1", kind: "Fleet", metadata: { name: "one" }, status: { conditions: [{ ...condition, type: "Synced" }] } },
+  { fieldManager: "ts-status", force: true },
+);
+assert.ok((await fleets.getStatus(namespace, "one")).status?.conditions?.some((c) => c.type === "Synced"));
+
+// A refused create says which field and why.
+await assert.rejects(
+  fleets.create(namespace, { ...fleet, metadata: { name: "bad" }, spec: { ...fleet.spec, ports: [{ port: "eighty" as unknown as number }] } }),
+  (e: unknown) => e instanceof KubeApiError && e.code === 422 && e.message.includes("spec.ports[0].port"),
+);
+
+// Delete and delete the collection.
+await fleets.create(namespace, { ...fleet, metadata: { name: "two", labels: { team: "ts" } } });
+await fleets.delete(namespace, "one");
+await fleets.deleteCollection(namespace, { labelSelector: "team=ts" });
+await assert.rejects(fleets.get(namespace, "two"), (e: unknown) => e instanceof KubeApiError && e.code === 404);
+
+// A cluster-scoped kind takes no namespace; its scale subresource.
+const pavilions = new zooV1.PavilionClient(kc);
+const name = `ts-pavilion-${process.pid}`;
+await pavilions.create({ apiVersion: "zoo.kubegen.dev/v1", kind: "Pavilion", metadata: { name }, spec: { replicas: 1 } });
+const scale = await pavilions.getScale(name);
+assert.equal(scale.spec?.replicas, 1);
+await pavilions.patchScale(name, { spec: { replicas: 3 } });
+assert.equal((await pavilions.get(name)).spec.replicas, 3);
+await pavilions.delete(name);
+
+await kc.makeApiClient(CoreV1Api).deleteNamespace({ name: namespace });
+console.log("typescript client: every verb checked against the API server");
