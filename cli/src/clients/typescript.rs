@@ -22,6 +22,10 @@ struct PackageJson<'a> {
 struct TsConfig;
 
 #[derive(Template)]
+#[template(path = "clients/typescript/gitignore", escape = "none")]
+struct GitIgnore;
+
+#[derive(Template)]
 #[template(path = "clients/typescript/runtime.ts", escape = "none")]
 struct Runtime<'a> {
     header: &'a str,
@@ -100,6 +104,7 @@ pub fn files(
     let mut files = vec![
         ("package.json".to_string(), render(&PackageJson { name, version, description: name }, "package.json")?),
         ("tsconfig.json".to_string(), render(&TsConfig, "tsconfig.json")?),
+        (".gitignore".to_string(), render(&GitIgnore, ".gitignore")?),
         ("src/runtime.ts".to_string(), render(&Runtime { header: &header }, "runtime.ts")?),
     ];
     let mut modules = Vec::new();
