@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The generated clients against a real API server (KUBECONFIG, with the zoo's CRDs
 # installed, as scripts/e2e.sh leaves it): each language's package for the test zoo is
-# generated under target/clients-e2e/, built and type-checked (tsc --strict) together
-# with a test module that uses it, and the test runs every verb against the server.
+# generated under target/clients-e2e/, built and type-checked together
+# with a test module that uses it (tsc --strict, mypy --strict), and the test runs every
+# verb against the server. npm and pip packages install under target/clients-e2e.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${KUBECONFIG:?KUBECONFIG must name the e2e server}"
 out=target/clients-e2e
+ROOT_VENV=$PWD/$out/venv
 
 # The committed package (the examples' kinds) type-checks as it is.
 rm -rf "$out/examples-typescript" && mkdir -p "$out" && cp -r clients/typescript "$out/examples-typescript"
@@ -20,4 +22,19 @@ cp tests/clients/typescript.e2e.ts "$out/typescript/src/e2e.test.ts"
   npm install --no-audit --no-fund --loglevel=error
   npx tsc --strict
   node dist/e2e.test.js
+)
+
+# Python: a virtualenv with the client's dependencies and mypy.
+venv=$out/venv
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pydantic>=2.7" "kubernetes>=37" "mypy>=1.10"
+rm -rf "$out/examples-python" && cp -r clients/python "$out/examples-python"
+(cd "$out/examples-python" && "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml .)
+rm -rf "$out/python"
+cargo run -q -p codegen-cli -- clients --lang python -p kubegen-tests --out "$out/python"
+cp tests/clients/python_e2e.py "$out/python/"
+(
+  cd "$out/python"
+  "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml .
+  "$ROOT_VENV/bin/python" python_e2e.py
 )

@@ -4,6 +4,7 @@
 //! scope, subresources, columns). Go is written today (`go.rs`).
 
 mod go;
+mod python;
 mod typescript;
 
 use std::collections::BTreeMap;
@@ -68,6 +69,8 @@ pub enum Lang {
     Go,
     /// A TypeScript package over @kubernetes/client-node
     Typescript,
+    /// A Python package over the kubernetes client, with pydantic models
+    Python,
 }
 
 impl Lang {
@@ -75,6 +78,7 @@ impl Lang {
         match self {
             Lang::Go => "go",
             Lang::Typescript => "typescript",
+            Lang::Python => "python",
         }
     }
 }
@@ -113,13 +117,14 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
             .map(|l| match l.as_str() {
                 Some("go") => Ok(Lang::Go),
                 Some("typescript") => Ok(Lang::Typescript),
+                Some("python") => Ok(Lang::Python),
                 other => bail!(
-                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\" or \"typescript\""
+                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\", \"typescript\" or \"python\""
                 ),
             })
             .collect::<Result<_>>()?
     } else {
-        vec![Lang::Go, Lang::Typescript]
+        vec![Lang::Go, Lang::Typescript, Lang::Python]
     };
     let header = match &args.header {
         Some(path) => {
@@ -148,6 +153,17 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
                     .unwrap_or_else(|| format!("{}-api", ws.project));
                 let version = settings.get("version").and_then(Value::as_str).unwrap_or("0.1.0");
                 for (path, contents) in typescript::files(&packages, &name, version, &header)? {
+                    outputs.push(Output { path: dir.join(path), contents, overwrite: true });
+                }
+            }
+            Lang::Python => {
+                let name = settings
+                    .get("python-package")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .unwrap_or_else(|| format!("{}_api", ws.project.replace('-', "_")));
+                let version = settings.get("version").and_then(Value::as_str).unwrap_or("0.1.0");
+                for (path, contents) in python::files(&packages, &name, version, &header)? {
                     outputs.push(Output { path: dir.join(path), contents, overwrite: true });
                 }
             }

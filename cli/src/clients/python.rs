@@ -1,0 +1,501 @@
+//! A Python package over the official `kubernetes` client: pydantic v2 models (wire
+//! names as aliases, the schema's bounds as field constraints, defaults as in the
+//! schema) and a client class per kind with client-go's verbs in snake_case.
+
+use std::collections::BTreeSet;
+
+use askama::Template;
+use serde_json::{Map, Value};
+
+use super::{KindModel, ModelError, Package, REF_KEY};
+
+#[derive(Template)]
+#[template(path = "clients/python/pyproject.toml", escape = "none")]
+struct PyProject<'a> {
+    header: &'a str,
+    name: &'a str,
+    version: &'a str,
+    package: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/python/gitignore", escape = "none")]
+struct GitIgnore;
+
+#[derive(Template)]
+#[template(path = "clients/python/runtime.py", escape = "none")]
+struct Runtime<'a> {
+    header: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/python/init.py", escape = "none")]
+struct Init<'a> {
+    header: &'a str,
+    name: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "clients/python/gv_init.py", escape = "none")]
+struct GvInit<'a> {
+    header: &'a str,
+    group: &'a str,
+    version: &'a str,
+    clients: Vec<String>,
+    models: Vec<String>,
+    all: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "clients/python/models.py", escape = "none")]
+struct Models<'a> {
+    header: &'a str,
+    group: &'a str,
+    version: &'a str,
+    classes: Vec<Class>,
+    aliases: Vec<String>,
+}
+
+struct Class {
+    name: String,
+    doc: String,
+    fields: Vec<PyField>,
+}
+
+struct PyField {
+    decl: String,
+    doc: String,
+}
+
+#[derive(Template)]
+#[template(path = "clients/python/client.py", escape = "none")]
+struct Clients<'a> {
+    header: &'a str,
+    group: &'a str,
+    version: &'a str,
+    kinds: Vec<String>,
+    clients: Vec<ClientView>,
+}
+
+struct ClientView {
+    kind: String,
+    group: String,
+    version: String,
+    plural: String,
+    scope_word: &'static str,
+    ns_param: &'static str,
+    ns_arg: &'static str,
+    status: bool,
+    scale: bool,
+}
+
+fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
+    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
+
+fn py_header(header: &str) -> String {
+    let mut out = String::new();
+    for line in header.lines() {
+        if line == "---" {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Every file of the package, paths relative to its root.
+pub fn files(
+    packages: &[Package],
+    name: &str,
+    version: &str,
+    header: &str,
+) -> Result<Vec<(String, String)>, ModelError> {
+    let header = py_header(header);
+    let package = name.replace('-', "_");
+    let mut files = vec![
+        (
+            "pyproject.toml".to_string(),
+            render(&PyProject { header: &header, name, version, package: &package }, "pyproject.toml")?,
+        ),
+        (format!("{package}/__init__.py"), render(&Init { header: &header, name }, "__init__.py")?),
+        (format!("{package}/_runtime.py"), render(&Runtime { header: &header }, "_runtime.py")?),
+        (format!("{package}/py.typed"), String::new()),
+        (".gitignore".to_string(), render(&GitIgnore, ".gitignore")?),
+    ];
+    for pkg in packages {
+        let module = format!("{}_{}", snake(pkg.group.split('.').next().unwrap_or(&pkg.group)), pkg.version);
+        let (classes, aliases) = models(pkg);
+        let kinds: Vec<String> = pkg.kinds.iter().map(|k| k.kind.clone()).collect();
+        let clients: Vec<String> = kinds.iter().map(|k| format!("{k}Client")).collect();
+        let mut model_names: Vec<String> = classes.iter().map(|c| c.name.clone()).collect();
+        model_names.extend(aliases.iter().filter_map(|a| a.split(" = ").next().map(String::from)));
+        model_names.sort();
+        let mut all = clients.clone();
+        all.extend(model_names.iter().cloned());
+        all.sort();
+        files.push((
+            format!("{package}/{module}/__init__.py"),
+            render(
+                &GvInit {
+                    header: &header,
+                    group: &pkg.group,
+                    version: &pkg.version,
+                    clients: clients.clone(),
+                    models: model_names,
+                    all,
+                },
+                "__init__.py",
+            )?,
+        ));
+        files.push((
+            format!("{package}/{module}/models.py"),
+            render(
+                &Models { header: &header, group: &pkg.group, version: &pkg.version, classes, aliases },
+                "models.py",
+            )?,
+        ));
+        let views = pkg.kinds.iter().map(|k| client_view(pkg, k)).collect();
+        files.push((
+            format!("{package}/{module}/client.py"),
+            render(
+                &Clients { header: &header, group: &pkg.group, version: &pkg.version, kinds, clients: views },
+                "client.py",
+            )?,
+        ));
+    }
+    Ok(files)
+}
+
+fn client_view(pkg: &Package, k: &KindModel) -> ClientView {
+    ClientView {
+        kind: k.kind.clone(),
+        group: pkg.group.clone(),
+        version: pkg.version.clone(),
+        plural: k.plural.clone(),
+        scope_word: if k.namespaced { "namespaced" } else { "cluster-scoped" },
+        ns_param: if k.namespaced { "namespace: str, " } else { "" },
+        ns_arg: if k.namespaced { "namespace" } else { "None" },
+        status: k.status_subresource,
+        scale: k.scale_subresource,
+    }
+}
+
+/// `deploymentName` → `deployment_name`, `hostIP` → `host_ip`, `habitat-name` → `habitat_name`.
+fn snake(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            let prev_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            let prev_upper = i > 0 && chars[i - 1].is_ascii_uppercase();
+            if !out.is_empty() && !out.ends_with('_') && (prev_lower || (prev_upper && next_lower)) {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// A Python attribute name for a wire name: snake_case, away from keywords and from
+/// pydantic's own attributes.
+fn attribute(name: &str) -> String {
+    let s = snake(name);
+    const RESERVED: &[&str] = &[
+        "False",
+        "None",
+        "True",
+        "and",
+        "as",
+        "assert",
+        "async",
+        "await",
+        "break",
+        "class",
+        "continue",
+        "def",
+        "del",
+        "elif",
+        "else",
+        "except",
+        "finally",
+        "for",
+        "from",
+        "global",
+        "if",
+        "import",
+        "in",
+        "is",
+        "lambda",
+        "nonlocal",
+        "not",
+        "or",
+        "pass",
+        "raise",
+        "return",
+        "try",
+        "while",
+        "with",
+        "yield",
+        "json",
+        "dict",
+        "copy",
+        "schema",
+        "fields",
+        "construct",
+        "validate",
+        "model_config",
+        "model_fields",
+        "type",
+    ];
+    if RESERVED.contains(&s.as_str()) || s.starts_with("model_") { format!("{s}_") } else { s }
+}
+
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::Array(items) => format!("[{}]", items.iter().map(literal).collect::<Vec<_>>().join(", ")),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", serde_json::to_string(k).unwrap_or_default(), literal(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn number(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
+        _ => v.to_string(),
+    }
+}
+
+/// The pydantic constraints of a node, as `Field(...)` arguments.
+fn constraints(node: &Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    let exclusive = |k: &str| node.get(k) == Some(&Value::Bool(true));
+    if let Some(v) = node.get("minimum") {
+        out.push(format!("{}={}", if exclusive("exclusiveMinimum") { "gt" } else { "ge" }, number(v)));
+    }
+    if let Some(v) = node.get("maximum") {
+        out.push(format!("{}={}", if exclusive("exclusiveMaximum") { "lt" } else { "le" }, number(v)));
+    }
+    if let Some(v) = node.get("multipleOf") {
+        out.push(format!("multiple_of={}", number(v)));
+    }
+    for (key, arg) in [
+        ("minLength", "min_length"),
+        ("maxLength", "max_length"),
+        ("minItems", "min_length"),
+        ("maxItems", "max_length"),
+        ("minProperties", "min_length"),
+        ("maxProperties", "max_length"),
+    ] {
+        if let Some(v) = node.get(key) {
+            out.push(format!("{arg}={}", number(v)));
+        }
+    }
+    if let Some(Value::String(p)) = node.get("pattern") {
+        out.push(format!("pattern={}", serde_json::to_string(p).unwrap_or_default()));
+    }
+    out
+}
+
+struct Writer<'a> {
+    pkg: &'a Package,
+    classes: Vec<Class>,
+    emitted: BTreeSet<String>,
+}
+
+impl Writer<'_> {
+    /// The Python type of a node, its constraints included (`Annotated[...]`).
+    fn py_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> String {
+        let base = if let Some(Value::String(name)) = node.get(REF_KEY) {
+            match name.as_str() {
+                "io.k8s.apimachinery.pkg.api.resource.Quantity" => "str".into(),
+                "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => "int | str".into(),
+                "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
+                    "datetime".into()
+                }
+                "io.k8s.apimachinery.pkg.runtime.RawExtension" => "dict[str, Any]".into(),
+                n if n.starts_with("io.k8s.") => {
+                    let mut parts: Vec<&str> = n.split('.').collect();
+                    let ty = parts.pop().unwrap_or_default();
+                    let version = parts.pop().unwrap_or_default();
+                    format!("k8s.{}{ty}", upper_first(version))
+                }
+                n => n.to_string(),
+            }
+        } else if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
+            "int | str".into()
+        } else {
+            match node.get("type").and_then(Value::as_str) {
+                Some("string" | "integer" | "number") if node.contains_key("enum") => {
+                    let values = node["enum"].as_array().cloned().unwrap_or_default();
+                    format!("Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
+                }
+                Some("string") if node.get("format").and_then(Value::as_str) == Some("date-time") => "datetime".into(),
+                Some("string") => "str".into(),
+                Some("integer") => "int".into(),
+                Some("number") => "float".into(),
+                Some("boolean") => "bool".into(),
+                Some("array") => {
+                    let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
+                    format!("list[{}]", self.py_type(&items, owner, &format!("{field}Item")))
+                }
+                Some("object") if node.contains_key("properties") => {
+                    let name = format!(
+                        "{owner}{}",
+                        upper_first(&snake(field).split('_').map(upper_first).collect::<String>())
+                    );
+                    self.class(&name, node);
+                    name
+                }
+                Some("object") => match node.get("additionalProperties").and_then(Value::as_object) {
+                    Some(values) => format!("dict[str, {}]", self.py_type(values, owner, &format!("{field}Value"))),
+                    None => "dict[str, Any]".into(),
+                },
+                _ => "Any".into(),
+            }
+        };
+        let c = if node.contains_key(REF_KEY) { Vec::new() } else { constraints(node) };
+        if c.is_empty() { base } else { format!("Annotated[{base}, Field({})]", c.join(", ")) }
+    }
+
+    fn class(&mut self, name: &str, node: &Map<String, Value>) {
+        if !self.emitted.insert(name.to_string()) {
+            return;
+        }
+        let fields = self.fields(name, node, &[]);
+        self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields });
+    }
+
+    fn fields(&mut self, owner: &str, node: &Map<String, Value>, skip: &[&str]) -> Vec<PyField> {
+        let required: BTreeSet<&str> =
+            node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let mut out = Vec::new();
+        let mut names = BTreeSet::new();
+        for (wire, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            let Value::Object(prop) = prop else { continue };
+            if skip.contains(&wire.as_str()) {
+                continue;
+            }
+            let mut name = attribute(wire);
+            while !names.insert(name.clone()) {
+                name.push('_');
+            }
+            let ty = self.py_type(prop, owner, wire);
+            let alias = serde_json::to_string(wire).unwrap_or_default();
+            let nullable = prop.get("nullable") == Some(&Value::Bool(true));
+            let decl = if required.contains(wire.as_str()) {
+                let ty = if nullable { format!("Optional[{ty}]") } else { ty };
+                format!("{name}: {ty} = Field(alias={alias})")
+            } else {
+                let default = prop.get("default").map(literal).unwrap_or_else(|| "None".into());
+                format!("{name}: Optional[{ty}] = Field(default={default}, alias={alias})")
+            };
+            out.push(PyField { decl, doc: docstring(prop, "    ") });
+        }
+        out
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// A docstring for a node's description (empty when it has none).
+fn docstring(node: &Map<String, Value>, indent: &str) -> String {
+    let Some(text) = node.get("description").and_then(Value::as_str).filter(|d| !d.trim().is_empty()) else {
+        return String::new();
+    };
+    let text = text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
+    let lines: Vec<&str> = text.lines().collect();
+    let body = lines.join(&format!("\n{indent}"));
+    let body = body.trim_end();
+    if body.ends_with('"') { format!("\"\"\"{body} \"\"\"") } else { format!("\"\"\"{body}\"\"\"") }
+}
+
+/// The classes and aliases of one group/version: each kind's root, then every named type.
+fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
+    let mut w = Writer { pkg, classes: Vec::new(), emitted: BTreeSet::new() };
+    let mut aliases = Vec::new();
+    let mut flat_roots = BTreeSet::new();
+    for kind in &pkg.kinds {
+        let api_version = serde_json::to_string(&format!("{}/{}", pkg.group, pkg.version)).unwrap_or_default();
+        let kind_name = serde_json::to_string(&kind.kind).unwrap_or_default();
+        let mut fields = vec![
+            PyField {
+                decl: format!(
+                    "api_version: Literal[{api_version}] = Field(default={api_version}, alias=\"apiVersion\")"
+                ),
+                doc: String::new(),
+            },
+            PyField { decl: format!("kind: Literal[{kind_name}] = {kind_name}"), doc: String::new() },
+            PyField {
+                decl: "metadata: k8s.V1ObjectMeta = Field(default_factory=k8s.V1ObjectMeta)".into(),
+                doc: String::new(),
+            },
+        ];
+        let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
+        match kind.style.as_str() {
+            "spec" => fields.push(PyField { decl: format!("spec: {data}"), doc: String::new() }),
+            _ => {
+                flat_roots.insert(data.clone());
+                let root = w.pkg.types.get(&data).and_then(Value::as_object).cloned().unwrap_or_default();
+                let own = w.fields(&kind.kind, &root, &["metadata", "apiVersion", "kind"]);
+                fields.extend(own);
+            }
+        }
+        if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
+            fields.push(PyField { decl: format!("status: Optional[{status}] = None"), doc: String::new() });
+        }
+        let doc = Map::from_iter([("description".to_string(), Value::String(kind.root_description.clone()))]);
+        w.emitted.insert(kind.kind.clone());
+        let mut doc = docstring(&doc, "    ");
+        if doc.is_empty() {
+            doc = format!("\"\"\"The {} kind ({}/{}).\"\"\"", kind.kind, pkg.group, pkg.version);
+        }
+        w.classes.push(Class { name: kind.kind.clone(), doc, fields });
+    }
+    for (name, def) in &pkg.types {
+        let Value::Object(def) = def else { continue };
+        if flat_roots.contains(name) {
+            continue;
+        }
+        if def.get("type").and_then(Value::as_str) == Some("object") && def.contains_key("properties") {
+            w.class(name, def);
+        } else {
+            let ty = w.py_type(def, name, "");
+            aliases.push(format!("{name} = {ty}"));
+        }
+    }
+    for class in &mut w.classes {
+        if class.doc.is_empty() {
+            class.doc = format!("\"\"\"{}.\"\"\"", class.name);
+        }
+    }
+    (w.classes, aliases)
+}
