@@ -125,7 +125,14 @@ mod tests {
     use super::*;
 
     fn kind(crd: CustomResourceDefinition, storage_marked: Option<bool>, skip_version: bool) -> Kind {
-        Kind { type_path: "zoo::Pavilion".into(), source: "zoo.rs:1".into(), skip_version, storage_marked, crd }
+        Kind {
+            type_path: "zoo::Pavilion".into(),
+            source: "zoo.rs:1".into(),
+            skip_version,
+            storage_marked,
+            crd,
+            model: serde_json::Value::Null,
+        }
     }
 
     #[test]

@@ -926,3 +926,42 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
     w.emitted.insert(name.clone());
     Ok(vec![GoDecl { name, markers, doc, fields: Some(fields), underlying: String::new() }, list])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_names_become_go_field_names() {
+        assert_eq!(go_name("deploymentName"), "DeploymentName");
+        assert_eq!(go_name("habitat-name"), "HabitatName");
+        assert_eq!(go_name("area_m2"), "AreaM2");
+        assert_eq!(go_name("2d"), "X2d");
+    }
+
+    #[test]
+    fn kubernetes_definitions_map_to_their_go_packages() {
+        assert_eq!(
+            k8s_import("io.k8s.api.core.v1.PodTemplateSpec"),
+            Some(("k8s.io/api/core/v1".into(), "corev1".into(), "PodTemplateSpec".into()))
+        );
+        assert_eq!(
+            k8s_import("io.k8s.apimachinery.pkg.apis.meta.v1.Condition"),
+            Some(("k8s.io/apimachinery/pkg/apis/meta/v1".into(), "metav1".into(), "Condition".into()))
+        );
+        assert_eq!(
+            import_line("intstr", "k8s.io/apimachinery/pkg/util/intstr"),
+            "\"k8s.io/apimachinery/pkg/util/intstr\""
+        );
+        assert_eq!(import_alias("corev1 \"k8s.io/api/core/v1\""), "corev1");
+    }
+
+    #[test]
+    fn a_cel_rule_becomes_an_xvalidation_marker() {
+        let rule = serde_json::json!({"rule": "self.a != ''", "message": "a is set", "reason": "FieldValueRequired"});
+        assert_eq!(
+            xvalidation(&rule),
+            "+kubebuilder:validation:XValidation:rule=\"self.a != ''\",message=\"a is set\",reason=FieldValueRequired"
+        );
+    }
+}

@@ -499,3 +499,27 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
     }
     (w.classes, aliases)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_become_python_attributes() {
+        assert_eq!(attribute("deploymentName"), "deployment_name");
+        assert_eq!(attribute("hostIP"), "host_ip");
+        assert_eq!(attribute("habitat-name"), "habitat_name");
+        assert_eq!(attribute("area_m2"), "area_m2");
+        assert_eq!(attribute("from"), "from_");
+        assert_eq!(attribute("schema"), "schema_");
+        assert_eq!(attribute("APIVersion"), "api_version");
+    }
+
+    #[test]
+    fn constraints_are_pydantic_field_arguments() {
+        let node = serde_json::json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "multipleOf": 5});
+        assert_eq!(constraints(node.as_object().unwrap()), ["gt=0", "le=10", "multiple_of=5"]);
+        let node = serde_json::json!({"type": "string", "minLength": 3, "pattern": "^[a-z]$"});
+        assert_eq!(constraints(node.as_object().unwrap()), ["min_length=3", "pattern=\"^[a-z]$\""]);
+    }
+}
