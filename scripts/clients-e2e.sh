@@ -27,14 +27,14 @@ cp tests/clients/typescript.e2e.ts "$out/typescript/src/e2e.test.ts"
 # Python: a virtualenv with the client's dependencies and mypy.
 venv=$out/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "pydantic>=2.7" "kubernetes>=37" "mypy>=1.10"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pydantic>=2.7" "kubernetes>=37" "mypy>=1.10" "pytest>=8"
 rm -rf "$out/examples-python" && cp -r clients/python "$out/examples-python"
 (cd "$out/examples-python" && "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml .)
 rm -rf "$out/python"
 cargo run -q -p codegen-cli -- clients --lang python -p kubegen-tests --out "$out/python"
-cp tests/clients/python_e2e.py "$out/python/"
+cp tests/clients/python_e2e.py "$out/python/test_client.py"
 (
   cd "$out/python"
   "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml .
-  "$ROOT_VENV/bin/python" python_e2e.py
+  "$ROOT_VENV/bin/python" -m pytest -q -p no:cacheprovider test_client.py
 )

@@ -43,8 +43,9 @@ cargo test --workspace -j "$jobs"
 step "manifests are up to date"
 cargo run -q -p codegen-cli -- manifests --check
 
-step "Go clients are up to date"
+step "clients are up to date (the examples' in clients/, the zoo's goldens in tests/golden/clients)"
 cargo run -q -p codegen-cli -- clients --check
+cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clients --check
 
 step "controller-gen as the oracle (scripts/oracle.sh)"
 scripts/oracle.sh

@@ -1,5 +1,5 @@
-"""The generated Python client against a real API server (scripts/clients-e2e.sh runs
-it with the zoo's generated package on the path, after `mypy --strict` on both)."""
+"""The generated Python client against a real API server: pytest, run by
+scripts/clients-e2e.sh in the zoo's generated package after `mypy --strict` on both."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from kubegen_api import KubeApiError
 from kubegen_api.zoo_v1 import Fleet, FleetClient, FleetSpec, InspectionSpec, Pavilion, PavilionClient, PavilionSpec
 
 
-def main() -> None:
+def test_every_verb_against_the_api_server() -> None:
     config.load_kube_config(config_file=os.environ["KUBECONFIG"])  # type: ignore[no-untyped-call]
     namespace = f"py-client-{os.getpid()}"
     k8s.CoreV1Api().create_namespace(k8s.V1Namespace(metadata=k8s.V1ObjectMeta(name=namespace)))
@@ -64,6 +64,15 @@ def main() -> None:
     merged = fleets.get(namespace, "one")
     assert merged.spec.template.spec is not None
     assert sorted(c.name for c in merged.spec.template.spec.containers) == ["app", "sidecar"]
+    # A third manager setting a field another owns is told so (and may force it).
+    takeover = {"apiVersion": "zoo.kubegen.dev/v1", "kind": "Fleet", "metadata": {"name": "one"},
+                "spec": {"template": {"spec": {"containers": [{"name": "sidecar", "image": "side:2"}]}}}}
+    try:
+        fleets.apply(namespace, takeover, field_manager="py-other")
+        raise AssertionError("a conflicting apply was accepted")
+    except KubeApiError as e:
+        assert e.code == 409 and "conflict" in e.message, e.message
+    fleets.apply(namespace, takeover, field_manager="py-other", force=True)
 
     condition = {"type": "Ready", "status": "True", "reason": "Checked", "message": "",
                  "lastTransitionTime": datetime(2026, 1, 1, tzinfo=timezone.utc).isoformat()}
@@ -108,6 +117,3 @@ def main() -> None:
     k8s.CoreV1Api().delete_namespace(namespace)
     print("python client: every verb checked against the API server")
 
-
-if __name__ == "__main__":
-    main()

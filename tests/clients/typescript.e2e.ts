@@ -51,6 +51,18 @@ await fleets.apply(
 );
 const merged = await fleets.get(namespace, "one");
 assert.deepEqual(merged.spec.template.spec?.containers.map((c) => c.name).sort(), ["app", "sidecar"]);
+// A third manager setting a field another owns is told so (and may force it).
+const takeover = {
+  apiVersion: "zoo.kubegen.dev/v1",
+  kind: "Fleet",
+  metadata: { name: "one" },
+  spec: { template: { spec: { containers: [{ name: "sidecar", image: "side:2" }] } } },
+} as const;
+await assert.rejects(
+  fleets.apply(namespace, takeover, { fieldManager: "ts-other" }),
+  (e: unknown) => e instanceof KubeApiError && e.code === 409 && e.message.includes("conflict"),
+);
+await fleets.apply(namespace, takeover, { fieldManager: "ts-other", force: true });
 
 // Status: through the status subresource; an invalid condition is refused with the server's words.
 const condition = { type: "Ready", status: "True", reason: "Checked", message: "", lastTransitionTime: new Date("2026-01-01T00:00:00Z") };

@@ -336,14 +336,14 @@ impl Writer<'_> {
                 "io.k8s.apimachinery.pkg.api.resource.Quantity" => "str".into(),
                 "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => "int | str".into(),
                 "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
-                    "datetime".into()
+                    "_dt.datetime".into()
                 }
-                "io.k8s.apimachinery.pkg.runtime.RawExtension" => "dict[str, Any]".into(),
+                "io.k8s.apimachinery.pkg.runtime.RawExtension" => "dict[str, _t.Any]".into(),
                 n if n.starts_with("io.k8s.") => {
                     let mut parts: Vec<&str> = n.split('.').collect();
                     let ty = parts.pop().unwrap_or_default();
                     let version = parts.pop().unwrap_or_default();
-                    format!("k8s.{}{ty}", upper_first(version))
+                    format!("_k8s.{}{ty}", upper_first(version))
                 }
                 n => n.to_string(),
             }
@@ -353,9 +353,11 @@ impl Writer<'_> {
             match node.get("type").and_then(Value::as_str) {
                 Some("string" | "integer" | "number") if node.contains_key("enum") => {
                     let values = node["enum"].as_array().cloned().unwrap_or_default();
-                    format!("Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
+                    format!("_t.Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
                 }
-                Some("string") if node.get("format").and_then(Value::as_str) == Some("date-time") => "datetime".into(),
+                Some("string") if node.get("format").and_then(Value::as_str) == Some("date-time") => {
+                    "_dt.datetime".into()
+                }
                 Some("string") => "str".into(),
                 Some("integer") => "int".into(),
                 Some("number") => "float".into(),
@@ -374,13 +376,13 @@ impl Writer<'_> {
                 }
                 Some("object") => match node.get("additionalProperties").and_then(Value::as_object) {
                     Some(values) => format!("dict[str, {}]", self.py_type(values, owner, &format!("{field}Value"))),
-                    None => "dict[str, Any]".into(),
+                    None => "dict[str, _t.Any]".into(),
                 },
-                _ => "Any".into(),
+                _ => "_t.Any".into(),
             }
         };
         let c = if node.contains_key(REF_KEY) { Vec::new() } else { constraints(node) };
-        if c.is_empty() { base } else { format!("Annotated[{base}, Field({})]", c.join(", ")) }
+        if c.is_empty() { base } else { format!("_t.Annotated[{base}, _pd.Field({})]", c.join(", ")) }
     }
 
     fn class(&mut self, name: &str, node: &Map<String, Value>) {
@@ -409,11 +411,11 @@ impl Writer<'_> {
             let alias = serde_json::to_string(wire).unwrap_or_default();
             let nullable = prop.get("nullable") == Some(&Value::Bool(true));
             let decl = if required.contains(wire.as_str()) {
-                let ty = if nullable { format!("Optional[{ty}]") } else { ty };
-                format!("{name}: {ty} = Field(alias={alias})")
+                let ty = if nullable { format!("_t.Optional[{ty}]") } else { ty };
+                format!("{name}: {ty} = _pd.Field(alias={alias})")
             } else {
                 let default = prop.get("default").map(literal).unwrap_or_else(|| "None".into());
-                format!("{name}: Optional[{ty}] = Field(default={default}, alias={alias})")
+                format!("{name}: _t.Optional[{ty}] = _pd.Field(default={default}, alias={alias})")
             };
             out.push(PyField { decl, doc: docstring(prop, "    ") });
         }
@@ -449,13 +451,13 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         let mut fields = vec![
             PyField {
                 decl: format!(
-                    "api_version: Literal[{api_version}] = Field(default={api_version}, alias=\"apiVersion\")"
+                    "api_version: _t.Literal[{api_version}] = _pd.Field(default={api_version}, alias=\"apiVersion\")"
                 ),
                 doc: String::new(),
             },
-            PyField { decl: format!("kind: Literal[{kind_name}] = {kind_name}"), doc: String::new() },
+            PyField { decl: format!("kind: _t.Literal[{kind_name}] = {kind_name}"), doc: String::new() },
             PyField {
-                decl: "metadata: k8s.V1ObjectMeta = Field(default_factory=k8s.V1ObjectMeta)".into(),
+                decl: "metadata: _k8s.V1ObjectMeta = _pd.Field(default_factory=_k8s.V1ObjectMeta)".into(),
                 doc: String::new(),
             },
         ];
@@ -470,7 +472,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             }
         }
         if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
-            fields.push(PyField { decl: format!("status: Optional[{status}] = None"), doc: String::new() });
+            fields.push(PyField { decl: format!("status: _t.Optional[{status}] = None"), doc: String::new() });
         }
         let doc = Map::from_iter([("description".to_string(), Value::String(kind.root_description.clone()))]);
         w.emitted.insert(kind.kind.clone());
@@ -513,6 +515,48 @@ mod tests {
         assert_eq!(attribute("from"), "from_");
         assert_eq!(attribute("schema"), "schema_");
         assert_eq!(attribute("APIVersion"), "api_version");
+    }
+
+    #[test]
+    fn types_named_like_our_imports_and_keyword_fields_still_generate() {
+        use std::collections::BTreeMap;
+        let types: BTreeMap<String, Value> = [
+            (
+                "Field".to_string(),
+                serde_json::json!({"type": "object", "properties": {
+                    "class": {"type": "string"}, "from": {"type": "string"}, "any": {"x-kubegen-ref": "Any"}
+                }, "required": ["class"]}),
+            ),
+            ("Any".to_string(), serde_json::json!({"type": "string", "enum": ["a", "b"]})),
+        ]
+        .into();
+        let pkg = Package {
+            group: "a.example.com".into(),
+            version: "v1".into(),
+            dir: String::new(),
+            kinds: vec![KindModel {
+                kind: "Widget".into(),
+                type_path: "zoo::Widget".into(),
+                style: "spec".into(),
+                data: serde_json::json!({"root": "Field"}),
+                status: None,
+                root_description: String::new(),
+                plural: "widgets".into(),
+                namespaced: true,
+                status_subresource: false,
+                scale_subresource: false,
+                resource_markers: Vec::new(),
+            }],
+            types,
+            external: BTreeMap::new(),
+        };
+        let files: BTreeMap<String, String> = files(&[pkg], "api", "0.1.0", "").unwrap().into_iter().collect();
+        let models = &files["api/a_v1/models.py"];
+        assert!(models.contains("class Field(_pd.BaseModel):"), "{models}");
+        assert!(models.contains("class_: str = _pd.Field(alias=\"class\")"), "{models}");
+        assert!(models.contains("from_: _t.Optional[str] = _pd.Field(default=None, alias=\"from\")"), "{models}");
+        assert!(models.contains("any: _t.Optional[Any] = _pd.Field(default=None, alias=\"any\")"), "{models}");
+        assert!(models.contains("Any = _t.Literal[\"a\", \"b\"]"), "{models}");
     }
 
     #[test]

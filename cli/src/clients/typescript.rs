@@ -342,6 +342,112 @@ fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
     out
 }
 
+/// Names the generated TypeScript uses itself, which no type of the API may take.
+const TAKEN: &[&str] = &[
+    "Array",
+    "Record",
+    "Date",
+    "Promise",
+    "Object",
+    "String",
+    "Number",
+    "Boolean",
+    "Map",
+    "Set",
+    "Error",
+    "Symbol",
+    "Function",
+    "Partial",
+    "Pick",
+    "KubeConfig",
+    "V1Scale",
+    "ResourceClient",
+    "KubeApiError",
+    "DeepPartial",
+    "Applied",
+    "ListOptions",
+    "ApplyOptions",
+    "ObjectList",
+    "WatchEvent",
+];
+
+/// TypeScript's reserved words (a type renamed to one of them could not be declared).
+const RESERVED: &[&str] = &[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "any",
+    "boolean",
+    "number",
+    "string",
+    "symbol",
+    "unknown",
+    "never",
+    "object",
+    "type",
+    "interface",
+    "let",
+    "yield",
+];
+
+/// A type or kind name the package cannot declare: a clear error naming it.
+fn check_names(pkg: &Package, imports: &BTreeSet<String>) -> Result<(), ModelError> {
+    let kinds = pkg.kinds.iter().map(|k| (k.kind.clone(), k.type_path.clone()));
+    let clients: BTreeSet<String> = pkg.kinds.iter().map(|k| format!("{}Client", k.kind)).collect();
+    for (name, place) in
+        kinds.chain(pkg.types.keys().map(|n| (n.clone(), format!("a type used by {}/{}", pkg.group, pkg.version))))
+    {
+        let why = if TAKEN.contains(&name.as_str()) || imports.contains(&name) {
+            "is a name the generated TypeScript already uses"
+        } else if RESERVED.contains(&name.as_str()) {
+            "is a reserved word in TypeScript"
+        } else if clients.contains(&name) {
+            "is the name of a generated client class"
+        } else if !is_identifier(&name) {
+            "is not a TypeScript identifier"
+        } else {
+            continue;
+        };
+        return Err(ModelError(format!(
+            "{place}: the type name `{name}` {why}; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it"
+        )));
+    }
+    Ok(())
+}
+
 /// The declarations of one group/version: each kind's root, then every named type.
 fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
     let mut imports = BTreeSet::new();
@@ -385,5 +491,75 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
         };
         decls.push(Decl { doc: jsdoc(def, ""), decl });
     }
+    check_names(pkg, &imports)?;
     Ok((imports.into_iter().collect(), decls))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn kind(name: &str, spec: &str) -> KindModel {
+        KindModel {
+            kind: name.into(),
+            type_path: format!("zoo::{name}"),
+            style: "spec".into(),
+            data: json!({"root": spec}),
+            status: None,
+            root_description: String::new(),
+            plural: format!("{}s", name.to_lowercase()),
+            namespaced: true,
+            status_subresource: false,
+            scale_subresource: false,
+            resource_markers: Vec::new(),
+        }
+    }
+
+    fn package(group: &str, kinds: Vec<KindModel>, types: BTreeMap<String, Value>) -> Package {
+        Package {
+            group: group.into(),
+            version: "v1".into(),
+            dir: String::new(),
+            kinds,
+            types,
+            external: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn keyword_fields_are_quoted_or_kept_and_same_kinds_in_two_groups_get_two_modules() {
+        let spec = json!({"type": "object", "properties": {
+            "class": {"type": "string"}, "from": {"type": "string"}, "type": {"type": "string"}, "habitat-name": {"type": "string"}
+        }, "required": ["class"]});
+        let types: BTreeMap<String, Value> = [("WidgetSpec".to_string(), spec)].into();
+        let a = package("a.example.com", vec![kind("Widget", "WidgetSpec")], types.clone());
+        let b = package("b.example.com", vec![kind("Widget", "WidgetSpec")], types);
+        let files: BTreeMap<String, String> = files(&[a, b], "api", "0.1.0", "").unwrap().into_iter().collect();
+        let models = &files["src/a.example.com/v1/models.ts"];
+        assert!(
+            models.contains("  class: string;\n  from?: string;\n  \"habitat-name\"?: string;\n  type?: string;"),
+            "{models}"
+        );
+        let index = &files["src/index.ts"];
+        assert!(index.contains("export * as aV1 from \"./a.example.com/v1/index.js\""), "{index}");
+        assert!(index.contains("export * as bV1 from \"./b.example.com/v1/index.js\""), "{index}");
+    }
+
+    #[test]
+    fn a_type_named_like_a_builtin_is_a_clear_error() {
+        let types: BTreeMap<String, Value> = [
+            ("WidgetSpec".to_string(), json!({"type": "object", "properties": {"at": {"x-kubegen-ref": "Date"}}})),
+            ("Date".to_string(), json!({"type": "string"})),
+        ]
+        .into();
+        let err = files(&[package("a.example.com", vec![kind("Widget", "WidgetSpec")], types)], "api", "0.1.0", "")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("the type name `Date` is a name the generated TypeScript already uses"), "{err}");
+        assert!(err.contains("#[schemars(rename"), "{err}");
+    }
 }

@@ -5,16 +5,24 @@ server's message."""
 
 from __future__ import annotations
 
-from typing import Any, Generator, Optional
+# Imported under private names, so no type of the API can shadow them.
+from typing import Any as _Any
+from typing import Generator as _Generator
+from typing import Optional as _Optional
 
-from kubernetes import client as k8s
+from kubernetes import client as _k8s
 
-from .._runtime import APPLY_PATCH, MERGE_PATCH, ObjectList, ResourceClient, WatchEvent, wire
+from .._runtime import APPLY_PATCH as _APPLY
+from .._runtime import MERGE_PATCH as _MERGE
+from .._runtime import ObjectList as _ObjectList
+from .._runtime import ResourceClient as _ResourceClient
+from .._runtime import WatchEvent as _WatchEvent
+from .._runtime import wire as _wire
 from .models import {{ kinds|join(", ") }}
 {%- for k in clients %}
 
 
-class {{ k.kind }}Client(ResourceClient[{{ k.kind }}]):
+class {{ k.kind }}Client(_ResourceClient[{{ k.kind }}]):
     """{{ k.kind }} ({{ k.group }}/{{ k.version }}, `{{ k.plural }}`, {{ k.scope_word }})."""
 
     model = {{ k.kind }}
@@ -29,11 +37,11 @@ class {{ k.kind }}Client(ResourceClient[{{ k.kind }}]):
     def list(
         self,
         {{ k.ns_param }}*,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        limit: Optional[int] = None,
-        continue_: Optional[str] = None,
-    ) -> ObjectList[{{ k.kind }}]:
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        limit: _Optional[int] = None,
+        continue_: _Optional[str] = None,
+    ) -> _ObjectList[{{ k.kind }}]:
         """Lists {{ k.kind }}s by label and field selectors, a page at a time."""
         return self._list(
             {{ k.ns_arg }}, label_selector=label_selector, field_selector=field_selector, limit=limit, _continue=continue_
@@ -47,32 +55,32 @@ class {{ k.kind }}Client(ResourceClient[{{ k.kind }}]):
         """Replaces a {{ k.kind }} (its metadata.resource_version guards against lost updates)."""
         return self._replace({{ k.ns_arg }}, body.metadata.name or "", body)
 
-    def patch(self, {{ k.ns_param }}name: str, patch: dict[str, Any]) -> {{ k.kind }}:
+    def patch(self, {{ k.ns_param }}name: str, patch: dict[str, _Any]) -> {{ k.kind }}:
         """Changes a {{ k.kind }} with a JSON merge patch (wire names)."""
-        return self._one(self._patch({{ k.ns_arg }}, name, patch, MERGE_PATCH))
+        return self._one(self._patch({{ k.ns_arg }}, name, patch, _MERGE))
 
-    def apply(self, {{ k.ns_param }}body: dict[str, Any] | {{ k.kind }}, *, field_manager: str, force: bool = False) -> {{ k.kind }}:
+    def apply(self, {{ k.ns_param }}body: dict[str, _Any] | {{ k.kind }}, *, field_manager: str, force: bool = False) -> {{ k.kind }}:
         """Server-side apply: sets the fields this field manager owns (a partial object, wire names)."""
-        data = wire(body)
+        data = _wire(body)
         name = str(data.get("metadata", {}).get("name", ""))
-        return self._one(self._patch({{ k.ns_arg }}, name, data, APPLY_PATCH, field_manager=field_manager, force=force))
+        return self._one(self._patch({{ k.ns_arg }}, name, data, _APPLY, field_manager=field_manager, force=force))
 
     def delete(self, {{ k.ns_param }}name: str) -> None:
         """Deletes a {{ k.kind }}."""
         self._delete({{ k.ns_arg }}, name)
 
-    def delete_collection(self, {{ k.ns_param }}*, label_selector: Optional[str] = None) -> None:
+    def delete_collection(self, {{ k.ns_param }}*, label_selector: _Optional[str] = None) -> None:
         """Deletes every {{ k.kind }} the label selector matches."""
         self._delete_collection({{ k.ns_arg }}, label_selector=label_selector)
 
     def watch(
         self,
         {{ k.ns_param }}*,
-        resource_version: Optional[str] = None,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        timeout_seconds: Optional[int] = None,
-    ) -> Generator[WatchEvent[{{ k.kind }}], None, None]:
+        resource_version: _Optional[str] = None,
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        timeout_seconds: _Optional[int] = None,
+    ) -> _Generator[_WatchEvent[{{ k.kind }}], None, None]:
         """Watches {{ k.kind }}s from resource_version, or from now."""
         return self._watch(
             {{ k.ns_arg }},
@@ -91,30 +99,30 @@ class {{ k.kind }}Client(ResourceClient[{{ k.kind }}]):
         """Replaces a {{ k.kind }}'s status (the spec sent is ignored)."""
         return self._replace({{ k.ns_arg }}, body.metadata.name or "", body, "_status")
 
-    def patch_status(self, {{ k.ns_param }}name: str, patch: dict[str, Any]) -> {{ k.kind }}:
+    def patch_status(self, {{ k.ns_param }}name: str, patch: dict[str, _Any]) -> {{ k.kind }}:
         """Changes a {{ k.kind }}'s status with a JSON merge patch (wire names)."""
-        return self._one(self._patch({{ k.ns_arg }}, name, patch, MERGE_PATCH, "_status"))
+        return self._one(self._patch({{ k.ns_arg }}, name, patch, _MERGE, "_status"))
 
-    def apply_status(self, {{ k.ns_param }}body: dict[str, Any] | {{ k.kind }}, *, field_manager: str, force: bool = False) -> {{ k.kind }}:
+    def apply_status(self, {{ k.ns_param }}body: dict[str, _Any] | {{ k.kind }}, *, field_manager: str, force: bool = False) -> {{ k.kind }}:
         """Server-side apply of a {{ k.kind }}'s status."""
-        data = wire(body)
+        data = _wire(body)
         name = str(data.get("metadata", {}).get("name", ""))
         return self._one(
-            self._patch({{ k.ns_arg }}, name, data, APPLY_PATCH, "_status", field_manager=field_manager, force=force)
+            self._patch({{ k.ns_arg }}, name, data, _APPLY, "_status", field_manager=field_manager, force=force)
         )
 {%- endif %}
 {%- if k.scale %}
 
-    def get_scale(self, {{ k.ns_param }}name: str) -> k8s.V1Scale:
+    def get_scale(self, {{ k.ns_param }}name: str) -> _k8s.V1Scale:
         """Reads a {{ k.kind }}'s scale subresource."""
         return self._scale(self._get_raw({{ k.ns_arg }}, name, "_scale"))
 
-    def replace_scale(self, {{ k.ns_param }}name: str, body: k8s.V1Scale) -> k8s.V1Scale:
+    def replace_scale(self, {{ k.ns_param }}name: str, body: _k8s.V1Scale) -> _k8s.V1Scale:
         """Replaces a {{ k.kind }}'s scale."""
-        return self._scale(self._replace_raw({{ k.ns_arg }}, name, wire(body), "_scale"))
+        return self._scale(self._replace_raw({{ k.ns_arg }}, name, _wire(body), "_scale"))
 
-    def patch_scale(self, {{ k.ns_param }}name: str, patch: dict[str, Any]) -> k8s.V1Scale:
+    def patch_scale(self, {{ k.ns_param }}name: str, patch: dict[str, _Any]) -> _k8s.V1Scale:
         """Changes a {{ k.kind }}'s scale with a JSON merge patch."""
-        return self._scale(self._patch({{ k.ns_arg }}, name, patch, MERGE_PATCH, "_scale"))
+        return self._scale(self._patch({{ k.ns_arg }}, name, patch, _MERGE, "_scale"))
 {%- endif %}
 {%- endfor %}

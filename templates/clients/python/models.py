@@ -4,18 +4,19 @@ object the API server would refuse for them fails here first."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal, Optional
+# Imported under private names, so no type of the API can shadow them.
+import datetime as _dt
+import typing as _t
 
-from kubernetes import client as k8s
-from pydantic import BaseModel, ConfigDict, Field
+import pydantic as _pd
+from kubernetes import client as _k8s
 {%- for class in classes %}
 
 
-class {{ class.name }}(BaseModel):
+class {{ class.name }}(_pd.BaseModel):
     {{ class.doc }}
 
-    model_config = ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 {%- for field in class.fields %}
 
     {{ field.decl }}

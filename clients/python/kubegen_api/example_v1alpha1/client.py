@@ -5,15 +5,23 @@ server's message."""
 
 from __future__ import annotations
 
-from typing import Any, Generator, Optional
+# Imported under private names, so no type of the API can shadow them.
+from typing import Any as _Any
+from typing import Generator as _Generator
+from typing import Optional as _Optional
 
-from kubernetes import client as k8s
+from kubernetes import client as _k8s
 
-from .._runtime import APPLY_PATCH, MERGE_PATCH, ObjectList, ResourceClient, WatchEvent, wire
+from .._runtime import APPLY_PATCH as _APPLY
+from .._runtime import MERGE_PATCH as _MERGE
+from .._runtime import ObjectList as _ObjectList
+from .._runtime import ResourceClient as _ResourceClient
+from .._runtime import WatchEvent as _WatchEvent
+from .._runtime import wire as _wire
 from .models import Sample
 
 
-class SampleClient(ResourceClient[Sample]):
+class SampleClient(_ResourceClient[Sample]):
     """Sample (example.com/v1alpha1, `samples`, namespaced)."""
 
     model = Sample
@@ -28,11 +36,11 @@ class SampleClient(ResourceClient[Sample]):
     def list(
         self,
         namespace: str, *,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        limit: Optional[int] = None,
-        continue_: Optional[str] = None,
-    ) -> ObjectList[Sample]:
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        limit: _Optional[int] = None,
+        continue_: _Optional[str] = None,
+    ) -> _ObjectList[Sample]:
         """Lists Samples by label and field selectors, a page at a time."""
         return self._list(
             namespace, label_selector=label_selector, field_selector=field_selector, limit=limit, _continue=continue_
@@ -46,32 +54,32 @@ class SampleClient(ResourceClient[Sample]):
         """Replaces a Sample (its metadata.resource_version guards against lost updates)."""
         return self._replace(namespace, body.metadata.name or "", body)
 
-    def patch(self, namespace: str, name: str, patch: dict[str, Any]) -> Sample:
+    def patch(self, namespace: str, name: str, patch: dict[str, _Any]) -> Sample:
         """Changes a Sample with a JSON merge patch (wire names)."""
-        return self._one(self._patch(namespace, name, patch, MERGE_PATCH))
+        return self._one(self._patch(namespace, name, patch, _MERGE))
 
-    def apply(self, namespace: str, body: dict[str, Any] | Sample, *, field_manager: str, force: bool = False) -> Sample:
+    def apply(self, namespace: str, body: dict[str, _Any] | Sample, *, field_manager: str, force: bool = False) -> Sample:
         """Server-side apply: sets the fields this field manager owns (a partial object, wire names)."""
-        data = wire(body)
+        data = _wire(body)
         name = str(data.get("metadata", {}).get("name", ""))
-        return self._one(self._patch(namespace, name, data, APPLY_PATCH, field_manager=field_manager, force=force))
+        return self._one(self._patch(namespace, name, data, _APPLY, field_manager=field_manager, force=force))
 
     def delete(self, namespace: str, name: str) -> None:
         """Deletes a Sample."""
         self._delete(namespace, name)
 
-    def delete_collection(self, namespace: str, *, label_selector: Optional[str] = None) -> None:
+    def delete_collection(self, namespace: str, *, label_selector: _Optional[str] = None) -> None:
         """Deletes every Sample the label selector matches."""
         self._delete_collection(namespace, label_selector=label_selector)
 
     def watch(
         self,
         namespace: str, *,
-        resource_version: Optional[str] = None,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        timeout_seconds: Optional[int] = None,
-    ) -> Generator[WatchEvent[Sample], None, None]:
+        resource_version: _Optional[str] = None,
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        timeout_seconds: _Optional[int] = None,
+    ) -> _Generator[_WatchEvent[Sample], None, None]:
         """Watches Samples from resource_version, or from now."""
         return self._watch(
             namespace,

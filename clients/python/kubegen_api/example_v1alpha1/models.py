@@ -4,25 +4,26 @@ object the API server would refuse for them fails here first."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal, Optional
+# Imported under private names, so no type of the API can shadow them.
+import datetime as _dt
+import typing as _t
 
-from kubernetes import client as k8s
-from pydantic import BaseModel, ConfigDict, Field
+import pydantic as _pd
+from kubernetes import client as _k8s
 
 
-class Sample(BaseModel):
+class Sample(_pd.BaseModel):
     """Sample has no spec: its data sits at the top level."""
 
-    model_config = ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    api_version: Literal["example.com/v1alpha1"] = Field(default="example.com/v1alpha1", alias="apiVersion")
+    api_version: _t.Literal["example.com/v1alpha1"] = _pd.Field(default="example.com/v1alpha1", alias="apiVersion")
 
-    kind: Literal["Sample"] = "Sample"
+    kind: _t.Literal["Sample"] = "Sample"
 
-    metadata: k8s.V1ObjectMeta = Field(default_factory=k8s.V1ObjectMeta)
+    metadata: _k8s.V1ObjectMeta = _pd.Field(default_factory=_k8s.V1ObjectMeta)
 
-    test_string: str = Field(alias="testString")
+    test_string: str = _pd.Field(alias="testString")
     """A string the user sets; shown by `kubectl get samples`."""
 
 for _model in (Sample, ):

@@ -5,15 +5,23 @@ server's message."""
 
 from __future__ import annotations
 
-from typing import Any, Generator, Optional
+# Imported under private names, so no type of the API can shadow them.
+from typing import Any as _Any
+from typing import Generator as _Generator
+from typing import Optional as _Optional
 
-from kubernetes import client as k8s
+from kubernetes import client as _k8s
 
-from .._runtime import APPLY_PATCH, MERGE_PATCH, ObjectList, ResourceClient, WatchEvent, wire
+from .._runtime import APPLY_PATCH as _APPLY
+from .._runtime import MERGE_PATCH as _MERGE
+from .._runtime import ObjectList as _ObjectList
+from .._runtime import ResourceClient as _ResourceClient
+from .._runtime import WatchEvent as _WatchEvent
+from .._runtime import wire as _wire
 from .models import Foo
 
 
-class FooClient(ResourceClient[Foo]):
+class FooClient(_ResourceClient[Foo]):
     """Foo (samplecontroller.k8s.io/v1alpha1, `foos`, namespaced)."""
 
     model = Foo
@@ -28,11 +36,11 @@ class FooClient(ResourceClient[Foo]):
     def list(
         self,
         namespace: str, *,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        limit: Optional[int] = None,
-        continue_: Optional[str] = None,
-    ) -> ObjectList[Foo]:
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        limit: _Optional[int] = None,
+        continue_: _Optional[str] = None,
+    ) -> _ObjectList[Foo]:
         """Lists Foos by label and field selectors, a page at a time."""
         return self._list(
             namespace, label_selector=label_selector, field_selector=field_selector, limit=limit, _continue=continue_
@@ -46,32 +54,32 @@ class FooClient(ResourceClient[Foo]):
         """Replaces a Foo (its metadata.resource_version guards against lost updates)."""
         return self._replace(namespace, body.metadata.name or "", body)
 
-    def patch(self, namespace: str, name: str, patch: dict[str, Any]) -> Foo:
+    def patch(self, namespace: str, name: str, patch: dict[str, _Any]) -> Foo:
         """Changes a Foo with a JSON merge patch (wire names)."""
-        return self._one(self._patch(namespace, name, patch, MERGE_PATCH))
+        return self._one(self._patch(namespace, name, patch, _MERGE))
 
-    def apply(self, namespace: str, body: dict[str, Any] | Foo, *, field_manager: str, force: bool = False) -> Foo:
+    def apply(self, namespace: str, body: dict[str, _Any] | Foo, *, field_manager: str, force: bool = False) -> Foo:
         """Server-side apply: sets the fields this field manager owns (a partial object, wire names)."""
-        data = wire(body)
+        data = _wire(body)
         name = str(data.get("metadata", {}).get("name", ""))
-        return self._one(self._patch(namespace, name, data, APPLY_PATCH, field_manager=field_manager, force=force))
+        return self._one(self._patch(namespace, name, data, _APPLY, field_manager=field_manager, force=force))
 
     def delete(self, namespace: str, name: str) -> None:
         """Deletes a Foo."""
         self._delete(namespace, name)
 
-    def delete_collection(self, namespace: str, *, label_selector: Optional[str] = None) -> None:
+    def delete_collection(self, namespace: str, *, label_selector: _Optional[str] = None) -> None:
         """Deletes every Foo the label selector matches."""
         self._delete_collection(namespace, label_selector=label_selector)
 
     def watch(
         self,
         namespace: str, *,
-        resource_version: Optional[str] = None,
-        label_selector: Optional[str] = None,
-        field_selector: Optional[str] = None,
-        timeout_seconds: Optional[int] = None,
-    ) -> Generator[WatchEvent[Foo], None, None]:
+        resource_version: _Optional[str] = None,
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        timeout_seconds: _Optional[int] = None,
+    ) -> _Generator[_WatchEvent[Foo], None, None]:
         """Watches Foos from resource_version, or from now."""
         return self._watch(
             namespace,
@@ -89,26 +97,26 @@ class FooClient(ResourceClient[Foo]):
         """Replaces a Foo's status (the spec sent is ignored)."""
         return self._replace(namespace, body.metadata.name or "", body, "_status")
 
-    def patch_status(self, namespace: str, name: str, patch: dict[str, Any]) -> Foo:
+    def patch_status(self, namespace: str, name: str, patch: dict[str, _Any]) -> Foo:
         """Changes a Foo's status with a JSON merge patch (wire names)."""
-        return self._one(self._patch(namespace, name, patch, MERGE_PATCH, "_status"))
+        return self._one(self._patch(namespace, name, patch, _MERGE, "_status"))
 
-    def apply_status(self, namespace: str, body: dict[str, Any] | Foo, *, field_manager: str, force: bool = False) -> Foo:
+    def apply_status(self, namespace: str, body: dict[str, _Any] | Foo, *, field_manager: str, force: bool = False) -> Foo:
         """Server-side apply of a Foo's status."""
-        data = wire(body)
+        data = _wire(body)
         name = str(data.get("metadata", {}).get("name", ""))
         return self._one(
-            self._patch(namespace, name, data, APPLY_PATCH, "_status", field_manager=field_manager, force=force)
+            self._patch(namespace, name, data, _APPLY, "_status", field_manager=field_manager, force=force)
         )
 
-    def get_scale(self, namespace: str, name: str) -> k8s.V1Scale:
+    def get_scale(self, namespace: str, name: str) -> _k8s.V1Scale:
         """Reads a Foo's scale subresource."""
         return self._scale(self._get_raw(namespace, name, "_scale"))
 
-    def replace_scale(self, namespace: str, name: str, body: k8s.V1Scale) -> k8s.V1Scale:
+    def replace_scale(self, namespace: str, name: str, body: _k8s.V1Scale) -> _k8s.V1Scale:
         """Replaces a Foo's scale."""
-        return self._scale(self._replace_raw(namespace, name, wire(body), "_scale"))
+        return self._scale(self._replace_raw(namespace, name, _wire(body), "_scale"))
 
-    def patch_scale(self, namespace: str, name: str, patch: dict[str, Any]) -> k8s.V1Scale:
+    def patch_scale(self, namespace: str, name: str, patch: dict[str, _Any]) -> _k8s.V1Scale:
         """Changes a Foo's scale with a JSON merge patch."""
-        return self._scale(self._patch(namespace, name, patch, MERGE_PATCH, "_scale"))
+        return self._scale(self._patch(namespace, name, patch, _MERGE, "_scale"))

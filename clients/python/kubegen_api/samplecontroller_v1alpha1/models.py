@@ -4,47 +4,48 @@ object the API server would refuse for them fails here first."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal, Optional
+# Imported under private names, so no type of the API can shadow them.
+import datetime as _dt
+import typing as _t
 
-from kubernetes import client as k8s
-from pydantic import BaseModel, ConfigDict, Field
+import pydantic as _pd
+from kubernetes import client as _k8s
 
 
-class Foo(BaseModel):
+class Foo(_pd.BaseModel):
     """The Foo kind (samplecontroller.k8s.io/v1alpha1)."""
 
-    model_config = ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    api_version: Literal["samplecontroller.k8s.io/v1alpha1"] = Field(default="samplecontroller.k8s.io/v1alpha1", alias="apiVersion")
+    api_version: _t.Literal["samplecontroller.k8s.io/v1alpha1"] = _pd.Field(default="samplecontroller.k8s.io/v1alpha1", alias="apiVersion")
 
-    kind: Literal["Foo"] = "Foo"
+    kind: _t.Literal["Foo"] = "Foo"
 
-    metadata: k8s.V1ObjectMeta = Field(default_factory=k8s.V1ObjectMeta)
+    metadata: _k8s.V1ObjectMeta = _pd.Field(default_factory=_k8s.V1ObjectMeta)
 
     spec: FooSpec
 
-    status: Optional[FooStatus] = None
+    status: _t.Optional[FooStatus] = None
 
 
-class FooSpec(BaseModel):
+class FooSpec(_pd.BaseModel):
     """FooSpec is the spec for a Foo resource."""
 
-    model_config = ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    deployment_name: Annotated[str, Field(min_length=1, max_length=253)] = Field(alias="deploymentName")
+    deployment_name: _t.Annotated[str, _pd.Field(min_length=1, max_length=253)] = _pd.Field(alias="deploymentName")
     """Name of the Deployment this Foo owns."""
 
-    replicas: Optional[Annotated[int, Field(ge=1, le=10)]] = Field(default=1, alias="replicas")
+    replicas: _t.Optional[_t.Annotated[int, _pd.Field(ge=1, le=10)]] = _pd.Field(default=1, alias="replicas")
     """Number of replicas the Deployment runs."""
 
 
-class FooStatus(BaseModel):
+class FooStatus(_pd.BaseModel):
     """FooStatus is the status for a Foo resource."""
 
-    model_config = ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    available_replicas: int = Field(alias="availableReplicas")
+    available_replicas: int = _pd.Field(alias="availableReplicas")
     """Replicas of the owned Deployment that are available."""
 
 for _model in (Foo, FooSpec, FooStatus, ):
