@@ -36,7 +36,10 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let mut errors = Errors::default();
     let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
-    let tokens = expand::schema::expand(&input, &parsed, &mut errors);
+    let mut tokens = expand::schema::expand(&input, &parsed, &mut errors);
+    if parsed.get("apply_config").is_some_and(|m| m.flag()) {
+        tokens.extend(expand::apply::expand(&input));
+    }
     if errors.is_empty() {
         tokens.into()
     } else {

@@ -160,6 +160,8 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
             (MarkerValue::Flag(true), "skip_description") => {
                 out.insert("skipDescription".into(), true.into());
             }
+            // Not a schema fact: the derive generates the apply configuration.
+            (MarkerValue::Flag(_), "apply_config") => {}
             (MarkerValue::Flag(true), "schemaless") => {
                 out.insert("schemaless".into(), true.into());
             }

@@ -18,6 +18,7 @@
 //! let crd = Foo::crd();
 //! ```
 
+pub mod apply;
 pub mod conditions;
 pub mod crd;
 #[cfg(feature = "runtime")]

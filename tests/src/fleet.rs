@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
     namespaced,
     status = "FleetStatus",
     derive = "PartialEq",
-    derive = "Default"
+    derive = "Default",
+    apply_config
 )]
 #[serde(rename_all = "camelCase")]
 pub struct FleetSpec {
@@ -42,6 +43,7 @@ pub struct FleetSpec {
 }
 
 /// FleetStatus is what the controller observed.
+/// +kubebuilder:ac:generate=true
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct FleetStatus {

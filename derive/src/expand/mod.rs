@@ -1,2 +1,3 @@
+pub mod apply;
 pub mod resource;
 pub mod schema;

@@ -697,7 +697,28 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         return quote!(#errors #stand_in #generated);
     }
     let generated = generate(input, resource, style);
-    quote!(#schema_impl #generated)
+    let apply = if parsed.get("apply_config").is_some_and(|m| m.flag()) {
+        apply_configs(input, resource, style)
+    } else {
+        quote!()
+    };
+    quote!(#schema_impl #generated #apply)
+}
+
+/// `#[kube(apply_config)]` on a kind: the apply configuration of the struct the derive
+/// stands on (kube-rs style) and of the root.
+fn apply_configs(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
+    use crate::expand::apply::{RootData, expand, expand_root};
+    let api_version = if r.group.is_empty() { r.version.clone() } else { format!("{}/{}", r.group, r.version) };
+    match style {
+        Style::Spec => {
+            let data = if r.no_spec { RootData::Flattened(&input.ident) } else { RootData::Spec(&input.ident) };
+            let spec = expand(input);
+            let root = expand_root(&input.vis, &r.root_name, &api_version, &r.kind, data, r.status.as_ref());
+            quote!(#spec #root)
+        }
+        Style::Root => expand_root(&input.vis, &input.ident, &api_version, &r.kind, RootData::Fields(input), None),
+    }
 }
 
 fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {

@@ -208,6 +208,9 @@ pub static MARKERS: &[MarkerDef] = &[
     // Beyond controller-gen: drop this node's description and everything's below it
     // (controller-tools#441), to keep a CRD under the size kubectl can apply.
     m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false),
+    // client-go's apply configurations (controller-gen's `+kubebuilder:ac:generate=true`,
+    // package-level there): `XApply` for server-side apply.
+    m("apply_config", &["kubebuilder:ac:generate"], Flag, Type, false),
 ];
 
 /// The doc-comment prefix of markers applying to array items.

@@ -984,3 +984,70 @@ async fn embedded_kubernetes_types_merge_default_and_validate_as_in_their_own_ap
         .await
         .expect("a valid condition is stored");
 }
+
+fn pod_template(container: &str, image: &str) -> k8s_openapi::api::core::v1::PodTemplateSpec {
+    serde_json::from_value(json!({"spec": {"containers": [{"name": container, "image": image}]}})).expect("template")
+}
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn apply_configurations_own_only_what_they_set() {
+    use kubegen::apply::ApiApplyExt;
+    use kubegen_tests::fleet::{Fleet, FleetApply, FleetSpecApply, FleetStatusApply};
+    let ns = namespace("e2e-apply-config");
+    let fleets: Api<Fleet> = Api::namespaced(cluster::client().await, &ns);
+    let apply = |container: &str, image: &str| {
+        FleetApply::new("shared").spec(FleetSpecApply::default().template(pod_template(container, image)))
+    };
+    fleets
+        .server_side_apply(&apply("app", "app:1"), &PatchParams::apply("rust-app"))
+        .await
+        .expect("first apply creates");
+    let merged = fleets
+        .server_side_apply(&apply("sidecar", "side:1"), &PatchParams::apply("rust-sidecar"))
+        .await
+        .expect("second manager's apply");
+    let containers = merged.spec.template.spec.as_ref().map(|s| s.containers.clone()).unwrap_or_default();
+    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["app", "sidecar"], "both managers' containers survive");
+
+    // The sidecar's manager owns its container and nothing else: setting the app's image
+    // is a conflict, reported with the server's words, unless forced.
+    let err = fleets
+        .server_side_apply(&apply("app", "app:2"), &PatchParams::apply("rust-sidecar"))
+        .await
+        .expect_err("a field another manager owns");
+    match err {
+        kube::Error::Api(status) => {
+            assert_eq!(status.code, 409, "{status:?}");
+            assert!(status.message.contains("conflict"), "{}", status.message);
+        }
+        other => panic!("expected a 409 conflict, got {other}"),
+    }
+    let forced = fleets
+        .server_side_apply(&apply("app", "app:2"), &PatchParams::apply("rust-sidecar").force())
+        .await
+        .expect("forced apply");
+    let image = forced
+        .spec
+        .template
+        .spec
+        .as_ref()
+        .and_then(|s| s.containers.iter().find(|c| c.name == "app"))
+        .and_then(|c| c.image.clone());
+    assert_eq!(image.as_deref(), Some("app:2"));
+
+    // Status through the status subresource.
+    let condition: k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition = serde_json::from_value(
+        json!({"type": "Ready", "status": "True", "reason": "Applied", "message": "", "lastTransitionTime": "2026-01-01T00:00:00Z"}),
+    )
+    .expect("condition");
+    let with_status = fleets
+        .server_side_apply_status(
+            &FleetApply::new("shared").status(FleetStatusApply::default().conditions(vec![condition])),
+            &PatchParams::apply("rust-status"),
+        )
+        .await
+        .expect("status apply");
+    assert_eq!(with_status.status.map(|s| s.conditions.len()), Some(1));
+}
