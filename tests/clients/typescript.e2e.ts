@@ -3,7 +3,7 @@
 // type-checked with `tsc --strict` against the generated types).
 import assert from "node:assert/strict";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
-import { KubeApiError, zooV1 } from "./index.js";
+import { KubeApiError, zooV1, type Applied } from "./index.js";
 
 const kc = new KubeConfig();
 kc.loadFromFile(process.env.KUBECONFIG ?? "");
@@ -52,12 +52,12 @@ await fleets.apply(
 const merged = await fleets.get(namespace, "one");
 assert.deepEqual(merged.spec.template.spec?.containers.map((c) => c.name).sort(), ["app", "sidecar"]);
 // A third manager setting a field another owns is told so (and may force it).
-const takeover = {
+const takeover: Applied<zooV1.Fleet> = {
   apiVersion: "zoo.kubegen.dev/v1",
   kind: "Fleet",
   metadata: { name: "one" },
   spec: { template: { spec: { containers: [{ name: "sidecar", image: "side:2" }] } } },
-} as const;
+};
 await assert.rejects(
   fleets.apply(namespace, takeover, { fieldManager: "ts-other" }),
   (e: unknown) => e instanceof KubeApiError && e.code === 409 && e.message.includes("conflict"),
