@@ -12,7 +12,14 @@ ROOT_VENV=$PWD/$out/venv
 
 # The committed package (the examples' kinds) type-checks as it is.
 rm -rf "$out/examples-typescript" && mkdir -p "$out" && cp -r clients/typescript "$out/examples-typescript"
-(cd "$out/examples-typescript" && npm install --no-audit --no-fund --loglevel=error && npx tsc --noEmit --strict)
+# The README's TypeScript example, compiled with it and run against the server.
+scripts/readme-blocks.py ts | sed 's#from "kubegen-api"#from "./index.js"#' > "$out/examples-typescript/src/readme.ts"
+(
+  cd "$out/examples-typescript"
+  npm install --no-audit --no-fund --loglevel=error
+  npx tsc --strict
+  test "$(node dist/readme.js)" = 2
+)
 
 rm -rf "$out/typescript/src" "$out/typescript/dist"
 cargo run -q -p codegen-cli -- clients --lang typescript -p kubegen-tests --out "$out/typescript"
@@ -29,7 +36,14 @@ venv=$out/venv
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check "pydantic>=2.7" "kubernetes>=37" "mypy>=1.10" "pytest>=8"
 rm -rf "$out/examples-python" && cp -r clients/python "$out/examples-python"
-(cd "$out/examples-python" && "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml .)
+scripts/readme-blocks.py python > "$out/examples-python/readme.py"
+(
+  cd "$out/examples-python"
+  "$ROOT_VENV/bin/mypy" --strict --config-file pyproject.toml --exclude readme.py .
+  # The README's example: strict but for kubernetes.config, which has no annotations.
+  "$ROOT_VENV/bin/mypy" --strict --allow-untyped-calls --no-warn-unused-ignores --config-file pyproject.toml readme.py
+  test "$("$ROOT_VENV/bin/python" readme.py)" = 2
+)
 rm -rf "$out/python"
 cargo run -q -p codegen-cli -- clients --lang python -p kubegen-tests --out "$out/python"
 cp tests/clients/python_e2e.py "$out/python/test_client.py"

@@ -33,6 +33,11 @@ gen_out=$ROOT/target/oracle/generated
 rm -rf "$gen_out"
 mkdir -p "$gen_out/crd"
 cp -r clients/go "$gen_out/examples"
+# The README's Go example, built with the package it uses.
+mkdir -p "$gen_out/examples/cmd/readme"
+{ echo "package main"; echo; scripts/readme-blocks.py go; echo; echo "func main() { _, _ = scheme() }"; } \
+  > "$gen_out/examples/cmd/readme/main.go"
+gofmt -w "$gen_out/examples/cmd/readme/main.go"
 cargo run -q -p codegen-cli -- clients --lang go -p kubegen-tests --out target/oracle/generated/zoo
 for module in examples zoo; do
   dir=$gen_out/$module

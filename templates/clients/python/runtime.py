@@ -129,11 +129,17 @@ class ResourceClient(Generic[M]):
     def _patch(self, namespace: Optional[str], name: str, body: dict[str, Any], content_type: str, sub: str = "", **query: Any) -> Any:
         g, v, p = self._gvp()
         args = {k: val for k, val in query.items() if val is not None}
+        # The response is read here: the client maps only a 200 to a body, and a
+        # server-side apply that creates the object answers 201.
         if namespace is None:
             fn = getattr(self._api, f"patch_cluster_custom_object{sub}")
-            return call(lambda: fn(g, v, p, name, body, _content_type=content_type, **args))
-        fn = getattr(self._api, f"patch_namespaced_custom_object{sub}")
-        return call(lambda: fn(g, v, namespace, p, name, body, _content_type=content_type, **args))
+            response = call(lambda: fn(g, v, p, name, body, _content_type=content_type, _preload_content=False, **args))
+        else:
+            fn = getattr(self._api, f"patch_namespaced_custom_object{sub}")
+            response = call(
+                lambda: fn(g, v, namespace, p, name, body, _content_type=content_type, _preload_content=False, **args)
+            )
+        return json.loads(response.data)
 
     def _delete(self, namespace: Optional[str], name: str) -> None:
         g, v, p = self._gvp()
