@@ -6,6 +6,7 @@
 mod check;
 mod errors;
 mod expand;
+mod k8s_types;
 mod markers;
 mod model;
 mod plural;

@@ -10,6 +10,9 @@
 use serde::Serialize;
 
 /// A type with an apply configuration: `Apply` holds the same data, every field optional.
+/// The derive implements it for the types that opt in; fields of Kubernetes' own types
+/// and of scalars are sent as they are (their fields are optional already, as in
+/// client-go's apply configurations).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no apply configuration",
     label = "used in an apply configuration here",
@@ -18,12 +21,6 @@ use serde::Serialize;
 pub trait ApplyConfig {
     /// The apply configuration of this type.
     type Apply: Serialize;
-}
-
-/// Kubernetes' own types (and the scalars k8s-openapi uses) are sent as they are: their
-/// fields are optional already, as in client-go's generated apply configurations.
-impl<T: k8s_openapi::DeepMerge + Serialize> ApplyConfig for T {
-    type Apply = T;
 }
 
 /// A root's apply configuration: which object it applies to.

@@ -4,7 +4,8 @@
 //! server-side apply, where sending a field means owning it.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments, Type};
 
 use crate::serde_attrs;
@@ -63,8 +64,16 @@ fn apply_type(ty: &Type) -> TokenStream {
             let (key, value) = (args[0], apply_type(args[1]));
             quote!(::std::collections::BTreeMap<#key, #value>)
         }
-        Some((name, _)) if PLAIN.contains(&name.as_str()) => quote!(#ty),
-        Some(_) => quote!(<#ty as ::kubegen::apply::ApplyConfig>::Apply),
+        // Scalars, and Kubernetes' own types: their fields are optional already, as in
+        // client-go's apply configurations (a type of yours with the name of one of
+        // theirs is sent whole too).
+        Some((name, _))
+            if PLAIN.contains(&name.as_str()) || crate::k8s_types::K8S_TYPES.binary_search(&name.as_str()).is_ok() =>
+        {
+            quote!(#ty)
+        }
+        // Spanned at the field's type, so a missing apply configuration is reported there.
+        Some(_) => quote_spanned!(ty.span()=> <#ty as ::kubegen::apply::ApplyConfig>::Apply),
         // Tuples, arrays, references: as they are.
         None => quote!(#ty),
     }
