@@ -53,6 +53,9 @@ pub struct KindModel {
 /// One group/version: its kinds and every named type they use.
 pub struct Package {
     pub group: String,
+    /// The group's short name for directories and modules: its first label (`zoo` for
+    /// `zoo.kubegen.dev`), or the whole group in underscores when two groups share it.
+    pub short: String,
     pub version: String,
     /// Directory relative to the language's root, e.g. `api/zoo/v1`.
     pub dir: String,
@@ -225,13 +228,12 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
         let crd = &kind.crd;
         let Some(version) = crd.spec.versions.first() else { continue };
         let group = crd.spec.group.clone();
-        let dir = if groups.len() > 1 {
-            format!("api/{}/{}", group.split('.').next().unwrap_or(&group), version.name)
-        } else {
-            format!("api/{}", version.name)
-        };
+        let short = short_name(&group, &groups);
+        let dir =
+            if groups.len() > 1 { format!("api/{short}/{}", version.name) } else { format!("api/{}", version.name) };
         let pkg = by_gv.entry((group.clone(), version.name.clone())).or_insert_with(|| Package {
             group: group.clone(),
+            short: short.clone(),
             version: version.name.clone(),
             dir,
             kinds: Vec::new(),
@@ -280,6 +282,17 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
         });
     }
     Ok(by_gv.into_values().collect())
+}
+
+/// A group's first label, unless another group of the workspace starts with it too.
+fn short_name(group: &str, groups: &std::collections::BTreeSet<String>) -> String {
+    let first = |g: &str| g.split('.').next().unwrap_or(g).to_string();
+    let label = first(group);
+    if groups.iter().filter(|g| first(g) == label).count() > 1 {
+        group.replace(['.', '-'], "_")
+    } else {
+        label.replace('-', "_")
+    }
 }
 
 fn clone_kind(k: &Kind) -> Kind {
@@ -390,4 +403,18 @@ fn go_xvalidation(rule: &Value) -> String {
         }
     }
     format!("+kubebuilder:validation:XValidation:{}", args.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_sharing_a_first_label_get_their_whole_name() {
+        let groups: std::collections::BTreeSet<String> =
+            ["zoo.kubegen.dev", "a.example.com", "a.other.io"].iter().map(|g| g.to_string()).collect();
+        assert_eq!(short_name("zoo.kubegen.dev", &groups), "zoo");
+        assert_eq!(short_name("a.example.com", &groups), "a_example_com");
+        assert_eq!(short_name("a.other.io", &groups), "a_other_io");
+    }
 }

@@ -130,7 +130,7 @@ pub fn files(
         (".gitignore".to_string(), render(&GitIgnore, ".gitignore")?),
     ];
     for pkg in packages {
-        let module = format!("{}_{}", snake(pkg.group.split('.').next().unwrap_or(&pkg.group)), pkg.version);
+        let module = format!("{}_{}", snake(&pkg.short), pkg.version);
         let (classes, aliases) = models(pkg);
         let kinds: Vec<String> = pkg.kinds.iter().map(|k| k.kind.clone()).collect();
         let clients: Vec<String> = kinds.iter().map(|k| format!("{k}Client")).collect();
@@ -532,6 +532,7 @@ mod tests {
         .into();
         let pkg = Package {
             group: "a.example.com".into(),
+            short: "a".into(),
             version: "v1".into(),
             dir: String::new(),
             kinds: vec![KindModel {

@@ -110,8 +110,7 @@ pub fn files(
     let mut modules = Vec::new();
     for pkg in packages {
         let path = format!("{}/{}", pkg.group, pkg.version);
-        let alias =
-            format!("{}{}", camel(pkg.group.split('.').next().unwrap_or(&pkg.group)), upper_first(&pkg.version));
+        let alias = format!("{}{}", camel(&pkg.short), upper_first(&pkg.version));
         let mut alias = lower_first(&alias);
         while modules.iter().any(|m: &Module| m.alias == alias) {
             alias.push('_');
@@ -522,6 +521,7 @@ mod tests {
     fn package(group: &str, kinds: Vec<KindModel>, types: BTreeMap<String, Value>) -> Package {
         Package {
             group: group.into(),
+            short: group.split('.').next().unwrap_or(group).into(),
             version: "v1".into(),
             dir: String::new(),
             kinds,
