@@ -274,7 +274,7 @@ fn node_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
     }
 }
 
-fn xvalidation(rule: &Value) -> String {
+pub(super) fn xvalidation(rule: &Value) -> String {
     let mut args = Vec::new();
     for key in ["rule", "message", "messageExpression", "reason", "fieldPath"] {
         if let Some(Value::String(s)) = rule.get(key) {
@@ -713,7 +713,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
         text.push('\n');
         Ok(text)
     };
-    let header = go_header(header);
+    let header = super::slash_comment_header(header);
     let dir = &pkg.dir;
     let package = pkg.version.as_str();
     let mut files = Vec::new();
@@ -813,26 +813,10 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
 
 /// `go.mod` of the module.
 pub fn go_mod(module: &str, header: &str) -> Result<String, ModelError> {
-    GoMod { header: &go_header(header), module, k8s_version: kubegen::schema::K8S_MODULE_VERSION }
+    GoMod { header: &super::slash_comment_header(header), module, k8s_version: kubegen::schema::K8S_MODULE_VERSION }
         .render()
         .map(|text| text + "\n")
         .map_err(|e| ModelError(format!("rendering go.mod: {e}")))
-}
-
-fn go_header(header: &str) -> String {
-    // The manifests header is YAML comments; Go's are `//`.
-    let mut out = String::new();
-    for line in header.lines() {
-        if line == "---" {
-            continue;
-        }
-        let text = line.strip_prefix('#').map(str::trim_start).unwrap_or(line);
-        if text.is_empty() { out.push_str("//\n") } else { out.push_str(&format!("// {text}\n")) }
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out
 }
 
 /// The root type and its list, with the resource's markers from the kind's CRD.

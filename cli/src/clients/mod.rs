@@ -284,6 +284,29 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
     Ok(by_gv.into_values().collect())
 }
 
+/// Renders a template; the file ends with a newline.
+fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
+    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// The `--header` text (YAML comments, as `manifests` reads it) as `//` comments.
+fn slash_comment_header(header: &str) -> String {
+    let mut out = String::new();
+    for line in header.lines() {
+        if line == "---" {
+            continue;
+        }
+        let text = line.strip_prefix('#').map(str::trim_start).unwrap_or(line);
+        if text.is_empty() { out.push_str("//\n") } else { out.push_str(&format!("// {text}\n")) }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
 /// A group's first label, unless another group of the workspace starts with it too.
 fn short_name(group: &str, groups: &std::collections::BTreeSet<String>) -> String {
     let first = |g: &str| g.split('.').next().unwrap_or(g).to_string();
@@ -389,20 +412,10 @@ fn resource_markers(crd: &CustomResourceDefinition, merged: Option<&CustomResour
     let root = version.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref());
     for rule in root.and_then(|r| r.x_kubernetes_validations.as_ref()).into_iter().flatten() {
         if let Ok(v) = serde_json::to_value(rule) {
-            out.push(go_xvalidation(&v));
+            out.push(go::xvalidation(&v));
         }
     }
     out
-}
-
-fn go_xvalidation(rule: &Value) -> String {
-    let mut args = Vec::new();
-    for key in ["rule", "message", "messageExpression", "reason", "fieldPath"] {
-        if let Some(Value::String(s)) = rule.get(key) {
-            args.push(format!("{key}={}", if key == "reason" { s.clone() } else { quoted(s) }));
-        }
-    }
-    format!("+kubebuilder:validation:XValidation:{}", args.join(","))
 }
 
 #[cfg(test)]

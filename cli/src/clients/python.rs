@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{KindModel, ModelError, Package, REF_KEY};
+use super::{KindModel, ModelError, Package, REF_KEY, render};
 
 #[derive(Template)]
 #[template(path = "clients/python/pyproject.toml", escape = "none")]
@@ -87,12 +87,6 @@ struct ClientView {
     ns_arg: &'static str,
     status: bool,
     scale: bool,
-}
-
-fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
-    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
-    text.push('\n');
-    Ok(text)
 }
 
 fn py_header(header: &str) -> String {

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{KindModel, ModelError, Package, REF_KEY};
+use super::{KindModel, ModelError, Package, REF_KEY, render};
 
 #[derive(Template)]
 #[template(path = "clients/typescript/package.json", escape = "none")]
@@ -87,12 +87,6 @@ struct ClientView {
     scale: bool,
 }
 
-fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
-    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
-    text.push('\n');
-    Ok(text)
-}
-
 /// Every file of the package, paths relative to its root.
 pub fn files(
     packages: &[Package],
@@ -100,7 +94,7 @@ pub fn files(
     version: &str,
     header: &str,
 ) -> Result<Vec<(String, String)>, ModelError> {
-    let header = ts_header(header);
+    let header = super::slash_comment_header(header);
     let mut files = vec![
         ("package.json".to_string(), render(&PackageJson { name, version, description: name }, "package.json")?),
         ("tsconfig.json".to_string(), render(&TsConfig, "tsconfig.json")?),
@@ -154,21 +148,6 @@ fn client_view(pkg: &Package, k: &KindModel) -> ClientView {
         status: k.status_subresource,
         scale: k.scale_subresource,
     }
-}
-
-fn ts_header(header: &str) -> String {
-    let mut out = String::new();
-    for line in header.lines() {
-        if line == "---" {
-            continue;
-        }
-        let text = line.strip_prefix('#').map(str::trim_start).unwrap_or(line);
-        if text.is_empty() { out.push_str("//\n") } else { out.push_str(&format!("// {text}\n")) }
-    }
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    out
 }
 
 fn upper_first(s: &str) -> String {
