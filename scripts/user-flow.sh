@@ -63,6 +63,17 @@ cargo run -q -p codegen-cli -- manifests --check
 test -f config/crd/bases/cache.example.com_memcacheds.yaml || fail "no CRD"
 grep -q 'events.k8s.io' config/rbac/role.yaml || fail "role.yaml grants no events.k8s.io events"
 
+stage "cargo run -p codegen-cli -- clients (Go, TypeScript, Python), and go build on the Go one"
+cargo run -q -p codegen-cli -- clients
+cargo run -q -p codegen-cli -- clients --check
+for f in clients/go/api/v1alpha1/memcached_types.go clients/typescript/src/cache.example.com/v1alpha1/client.ts \
+  clients/python/memcached_operator_api/cache_v1alpha1/models.py; do
+  test -f "$f" || fail "clients wrote no $f"
+done
+if command -v go >/dev/null; then
+  (cd clients/go && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build ./... && go vet ./...) || fail "the Go client does not build"
+fi
+
 stage "kubectl apply --server-side -k config/default"
 kubectl apply --server-side -k config/default >/dev/null
 kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
