@@ -50,10 +50,14 @@ enum Command {
     Init(InitArgs),
     /// Write typed API packages for other languages from the workspace's kinds
     ///
-    /// `--lang go`: Go API types in kubebuilder's layout under `clients/go` — a package
-    /// per group/version (`groupversion_info.go`, `<kind>_types.go` with every schema
-    /// fact as a kubebuilder marker, `zz_generated.deepcopy.go`) and a `go.mod` (module
-    /// path from `[workspace.metadata.kubegen.clients] go-module`); run `go mod tidy` there.
+    /// Under `clients/<lang>`, from the same kinds `manifests` reads:
+    /// `go` — Go API types in kubebuilder's layout (`groupversion_info.go`,
+    /// `<kind>_types.go` with every schema fact as a kubebuilder marker,
+    /// `zz_generated.deepcopy.go`, `go.mod`; run `go mod tidy` there);
+    /// `typescript` — an npm package over @kubernetes/client-node (interfaces and a client
+    /// class per kind); `python` — a package over the kubernetes client (pydantic models
+    /// with the schema's bounds and a client class per kind). Names and languages come
+    /// from `[workspace.metadata.kubegen.clients]`.
     Clients(clients::ClientsArgs),
     /// Add something to the project: `create api` adds a kind and its controller
     #[command(subcommand)]
