@@ -10,7 +10,7 @@ use anyhow::{Result, bail};
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{KindModel, ModelError, Package};
+use super::{KindModel, ModelError, Package, number, render};
 
 #[derive(Template)]
 #[template(path = "clients/go/go.mod", escape = "none")]
@@ -172,13 +172,6 @@ fn doc_lines(node: &Map<String, Value>) -> Vec<String> {
         .and_then(Value::as_str)
         .map(|d| d.lines().map(|l| l.trim_end().to_string()).collect())
         .unwrap_or_default()
-}
-
-fn number(v: &Value) -> String {
-    match v.as_f64() {
-        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
-        _ => v.to_string(),
-    }
 }
 
 /// A string argument of a marker: Go's backquotes when they fit, else quoted.
@@ -708,11 +701,6 @@ fn copy_element(src: &str, dst: &str, ty: &GoTy, depth: &Depth, indent: &str, ou
 
 /// The Go files of one group/version package, paths relative to the module root.
 pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)>, ModelError> {
-    let render = |t: &dyn askama::DynTemplate, what: &str| -> Result<String, ModelError> {
-        let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
-        text.push('\n');
-        Ok(text)
-    };
     let header = super::slash_comment_header(header);
     let dir = &pkg.dir;
     let package = pkg.version.as_str();
@@ -813,10 +801,14 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
 
 /// `go.mod` of the module.
 pub fn go_mod(module: &str, header: &str) -> Result<String, ModelError> {
-    GoMod { header: &super::slash_comment_header(header), module, k8s_version: kubegen::schema::K8S_MODULE_VERSION }
-        .render()
-        .map(|text| text + "\n")
-        .map_err(|e| ModelError(format!("rendering go.mod: {e}")))
+    render(
+        &GoMod {
+            header: &super::slash_comment_header(header),
+            module,
+            k8s_version: kubegen::schema::K8S_MODULE_VERSION,
+        },
+        "go.mod",
+    )
 }
 
 /// The root type and its list, with the resource's markers from the kind's CRD.

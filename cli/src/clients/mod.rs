@@ -140,6 +140,7 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
     let kinds = ws.kinds(kubegen::schema::Options::default())?;
     let kind_count = kinds.len();
     let packages = packages(kinds)?;
+    let version = setting(settings, "version", || "0.1.0".into());
     let mut outputs = Vec::new();
     for &lang in &langs {
         let dir = match (&args.out, langs.len()) {
@@ -149,33 +150,19 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
         };
         match lang {
             Lang::Typescript => {
-                let name = settings
-                    .get("typescript-package")
-                    .and_then(Value::as_str)
-                    .map(String::from)
-                    .unwrap_or_else(|| format!("{}-api", ws.project));
-                let version = settings.get("version").and_then(Value::as_str).unwrap_or("0.1.0");
-                for (path, contents) in typescript::files(&packages, &name, version, &header)? {
+                let name = setting(settings, "typescript-package", || format!("{}-api", ws.project));
+                for (path, contents) in typescript::files(&packages, &name, &version, &header)? {
                     outputs.push(Output { path: dir.join(path), contents, overwrite: true });
                 }
             }
             Lang::Python => {
-                let name = settings
-                    .get("python-package")
-                    .and_then(Value::as_str)
-                    .map(String::from)
-                    .unwrap_or_else(|| format!("{}_api", ws.project.replace('-', "_")));
-                let version = settings.get("version").and_then(Value::as_str).unwrap_or("0.1.0");
-                for (path, contents) in python::files(&packages, &name, version, &header)? {
+                let name = setting(settings, "python-package", || format!("{}_api", ws.project.replace('-', "_")));
+                for (path, contents) in python::files(&packages, &name, &version, &header)? {
                     outputs.push(Output { path: dir.join(path), contents, overwrite: true });
                 }
             }
             Lang::Go => {
-                let module = settings
-                    .get("go-module")
-                    .and_then(Value::as_str)
-                    .map(String::from)
-                    .unwrap_or_else(|| format!("example.com/{}/api", ws.project));
+                let module = setting(settings, "go-module", || format!("example.com/{}/api", ws.project));
                 outputs.push(Output {
                     path: dir.join("go.mod"),
                     contents: go::go_mod(&module, &header)?,
@@ -289,6 +276,24 @@ fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError>
     let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
     text.push('\n');
     Ok(text)
+}
+
+/// A JSON number as a marker or literal writes it: integral values without a fraction.
+fn number(v: &Value) -> String {
+    match v.as_f64() {
+        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
+        _ => v.to_string(),
+    }
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// A `[workspace.metadata.kubegen.clients]` string, or its default.
+fn setting(settings: &Value, key: &str, default: impl FnOnce() -> String) -> String {
+    settings.get(key).and_then(Value::as_str).map(String::from).unwrap_or_else(default)
 }
 
 /// The `--header` text (YAML comments, as `manifests` reads it) as `//` comments.

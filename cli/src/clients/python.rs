@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{KindModel, ModelError, Package, REF_KEY, render};
+use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
 
 #[derive(Template)]
 #[template(path = "clients/python/pyproject.toml", escape = "none")]
@@ -278,13 +278,6 @@ fn literal(v: &Value) -> String {
     }
 }
 
-fn number(v: &Value) -> String {
-    match v.as_f64() {
-        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
-        _ => v.to_string(),
-    }
-}
-
 /// The pydantic constraints of a node, as `Field(...)` arguments.
 fn constraints(node: &Map<String, Value>) -> Vec<String> {
     let mut out = Vec::new();
@@ -415,11 +408,6 @@ impl Writer<'_> {
         }
         out
     }
-}
-
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// A docstring for a node's description (empty when it has none).

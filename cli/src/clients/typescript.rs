@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{KindModel, ModelError, Package, REF_KEY, render};
+use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
 
 #[derive(Template)]
 #[template(path = "clients/typescript/package.json", escape = "none")]
@@ -150,11 +150,6 @@ fn client_view(pkg: &Package, k: &KindModel) -> ClientView {
     }
 }
 
-fn upper_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     c.next().map(|f| f.to_lowercase().chain(c).collect()).unwrap_or_default()
@@ -246,13 +241,6 @@ fn fields(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &st
         out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
     }
     out
-}
-
-fn number(v: &Value) -> String {
-    match v.as_f64() {
-        Some(f) if f.fract() == 0.0 && f.abs() < 9e15 => format!("{}", f as i64),
-        _ => v.to_string(),
-    }
 }
 
 /// JSDoc for a node: its description, then its constraints and default in one paragraph.

@@ -186,37 +186,9 @@ pub fn expand_root(
     let apply = format_ident!("{}Apply", root);
     let object_meta = quote!(::kubegen::__private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
     let (data_decls, data_builders) = match data {
-        RootData::Spec(spec) => {
-            let spec_apply = quote!(<#spec as ::kubegen::apply::ApplyConfig>::Apply);
-            (
-                quote! {
-                    #[serde(skip_serializing_if = "::core::option::Option::is_none")]
-                    pub spec: ::core::option::Option<#spec_apply>,
-                },
-                quote! {
-                    /// Sets the spec (only the fields set in it are sent).
-                    pub fn spec(mut self, spec: #spec_apply) -> Self {
-                        self.spec = ::core::option::Option::Some(spec);
-                        self
-                    }
-                },
-            )
-        }
+        RootData::Spec(spec) => part("spec", spec, false, "Sets the spec (only the fields set in it are sent)."),
         RootData::Flattened(spec) => {
-            let spec_apply = quote!(<#spec as ::kubegen::apply::ApplyConfig>::Apply);
-            (
-                quote! {
-                    #[serde(flatten, skip_serializing_if = "::core::option::Option::is_none")]
-                    pub data: ::core::option::Option<#spec_apply>,
-                },
-                quote! {
-                    /// Sets the object's data (only the fields set in it are sent).
-                    pub fn data(mut self, data: #spec_apply) -> Self {
-                        self.data = ::core::option::Option::Some(data);
-                        self
-                    }
-                },
-            )
+            part("data", spec, true, "Sets the object's data (only the fields set in it are sent).")
         }
         RootData::Fields(input) => {
             let Data::Struct(s) = &input.data else { return quote!() };
@@ -226,22 +198,7 @@ pub fn expand_root(
         }
     };
     let (status_decl, status_builder) = match status {
-        Some(status) => {
-            let status_apply = quote!(<#status as ::kubegen::apply::ApplyConfig>::Apply);
-            (
-                quote! {
-                    #[serde(skip_serializing_if = "::core::option::Option::is_none")]
-                    pub status: ::core::option::Option<#status_apply>,
-                },
-                quote! {
-                    /// Sets the status, for an apply through the status subresource.
-                    pub fn status(mut self, status: #status_apply) -> Self {
-                        self.status = ::core::option::Option::Some(status);
-                        self
-                    }
-                },
-            )
-        }
+        Some(status) => part("status", status, false, "Sets the status, for an apply through the status subresource."),
         None => (quote!(), quote!()),
     };
     let doc = format!(
@@ -302,6 +259,31 @@ pub fn expand_root(
             }
         }
     }
+}
+
+/// One optional part of the root (`spec`, flattened `data`, `status`) holding `ty`'s
+/// apply configuration, and its builder method.
+fn part(name: &str, ty: &impl quote::ToTokens, flatten: bool, doc: &str) -> (TokenStream, TokenStream) {
+    let name = format_ident!("{name}");
+    let apply = quote!(<#ty as ::kubegen::apply::ApplyConfig>::Apply);
+    let serde = if flatten {
+        quote!(#[serde(flatten, skip_serializing_if = "::core::option::Option::is_none")])
+    } else {
+        quote!(#[serde(skip_serializing_if = "::core::option::Option::is_none")])
+    };
+    (
+        quote! {
+            #serde
+            pub #name: ::core::option::Option<#apply>,
+        },
+        quote! {
+            #[doc = #doc]
+            pub fn #name(mut self, #name: #apply) -> Self {
+                self.#name = ::core::option::Option::Some(#name);
+                self
+            }
+        },
+    )
 }
 
 /// Where the root's data sits.
