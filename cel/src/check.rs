@@ -1,0 +1,696 @@
+//! Parse, type-check and cost-estimate a rule as the API server does when it reads a
+//! CRD (apiextensions-apiserver `pkg/apiserver/schema/cel/compilation.go`): the whole
+//! CEL grammar with optional types, `self`/`oldSelf` typed from the schema, the
+//! functions of [`crate::library`], and the costs of [`crate::cost`]. Every message
+//! reads as the server's, `ERROR: <input>:line:col: ...`, so a user who has seen one
+//! knows the other.
+
+use std::collections::BTreeMap;
+
+use cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SourceInfo};
+use serde_json::Value;
+
+use crate::cost::{self, CREATE_LIST, CREATE_MAP, Cost, PER_RULE_LIMIT, Unbounded};
+use crate::library::{self, Overload};
+use crate::types::{self, Size, Ty};
+
+/// The variables a rule sees.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// The type of `self`: the node the rule stands on.
+    pub self_ty: Ty,
+    /// Whether `oldSelf` may be used here: false under a list the server cannot
+    /// correlate with its old value (anything but `x-kubernetes-list-type: map`).
+    pub correlatable: bool,
+    /// `optionalOldSelf: true`: `oldSelf` is an `optional` that is empty on create.
+    pub optional_old_self: bool,
+}
+
+/// What a compiled expression is.
+#[derive(Debug)]
+pub struct Compiled {
+    pub ty: Ty,
+    /// The estimated cost of one evaluation.
+    pub cost: Cost,
+    pub reads_old_self: bool,
+    /// The schema nodes without a bound whose size the cost estimate relied on.
+    pub unbounded: Vec<String>,
+}
+
+/// Compiles `source` in `scope`: parse, type-check, estimate cost.
+pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
+    let parser = cel::Env::stdlib().parser();
+    let (expr, info) = parser.parse_with_source_info(source).map_err(|e| e.to_string())?;
+    let mut c = Checker { info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded::default() };
+    c.vars.push(("self".into(), scope.self_ty.clone()));
+    let old = if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
+    c.vars.push(("oldSelf".into(), old));
+    let (ty, cost) = c.check(&expr);
+    if !c.errors.is_empty() {
+        return Err(c.errors.join("\n"));
+    }
+    Ok(Compiled { ty, cost, reads_old_self: c.reads_old_self, unbounded: c.sizes.0.into_iter().collect() })
+}
+
+struct Checker<'a> {
+    info: &'a SourceInfo,
+    vars: Vec<(String, Ty)>,
+    errors: Vec<String>,
+    reads_old_self: bool,
+    sizes: Unbounded,
+}
+
+/// A bound of type parameters while an overload is matched.
+type Bindings = BTreeMap<char, Ty>;
+
+impl Checker<'_> {
+    fn error(&mut self, id: u64, msg: impl AsRef<str>) {
+        let (line, col) = self.position(id);
+        let msg = format!("ERROR: <input>:{line}:{col}: {}", msg.as_ref());
+        if !self.errors.contains(&msg) {
+            self.errors.push(msg);
+        }
+    }
+
+    fn position(&self, id: u64) -> (usize, usize) {
+        let Some((start, _)) = self.info.offset_for(id) else { return (1, 1) };
+        let before = &self.info.source.as_bytes()[..(start as usize).min(self.info.source.len())];
+        let before = String::from_utf8_lossy(before);
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+
+    fn var(&self, name: &str) -> Option<&Ty> {
+        self.vars.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+
+    fn check(&mut self, e: &IdedExpr) -> (Ty, Cost) {
+        match &e.expr {
+            Expr::Literal(l) => (literal(l), Cost::default()),
+            Expr::Ident(name) => (self.ident(e.id, name), Cost::fixed(1)),
+            Expr::Select(s) => {
+                if let Some(name) = qualified(e).filter(|n| self.var(n.split('.').next().unwrap_or("")).is_none())
+                    && let Some(t) = type_value(&name)
+                {
+                    return (t, Cost::fixed(1));
+                }
+                let (operand, cost) = self.check(&s.operand);
+                let ty = self.select(e.id, &operand, &s.field, s.test);
+                let extra = match (&operand, s.test) {
+                    (_, true) => Cost::fixed(1),
+                    (Ty::Object(_) | Ty::Map(..) | Ty::Dyn, false) => Cost::fixed(1),
+                    _ => Cost::default(),
+                };
+                (if s.test { Ty::Bool } else { ty }, cost.add(extra))
+            }
+            Expr::Call(call) => self.call(e, call),
+            Expr::List(l) => {
+                let mut cost = Cost::fixed(CREATE_LIST);
+                let mut item: Option<Ty> = None;
+                for (i, el) in l.elements.iter().enumerate() {
+                    let (mut t, c) = self.check(el);
+                    cost = cost.add(c);
+                    if l.optional_indices.contains(&i) {
+                        t = match t {
+                            Ty::Optional(inner) => *inner,
+                            Ty::Dyn => Ty::Dyn,
+                            other => {
+                                self.error(el.id, format!("found no matching overload for 'optional element' applied to '({other})'"));
+                                Ty::Dyn
+                            }
+                        };
+                    }
+                    item = Some(match item {
+                        None => t,
+                        Some(prev) => join(&prev, &t).unwrap_or(Ty::Dyn),
+                    });
+                }
+                let n = l.elements.len() as u64;
+                (Ty::List(Box::new(item.unwrap_or(Ty::Dyn)), Size::known(n)), cost)
+            }
+            Expr::Map(m) => {
+                let mut cost = Cost::fixed(CREATE_MAP);
+                let (mut key, mut value): (Option<Ty>, Option<Ty>) = (None, None);
+                for entry in &m.entries {
+                    let EntryExpr::MapEntry(me) = &entry.expr else { continue };
+                    let (k, kc) = self.check(&me.key);
+                    let (mut v, vc) = self.check(&me.value);
+                    cost = cost.add(kc).add(vc);
+                    if me.optional {
+                        v = match v {
+                            Ty::Optional(inner) => *inner,
+                            other => other,
+                        };
+                    }
+                    if !matches!(k, Ty::Int | Ty::Uint | Ty::Bool | Ty::String(_) | Ty::Dyn) {
+                        self.error(me.key.id, format!("unsupported map key type: {k}"));
+                    }
+                    key = Some(key.map_or(k.clone(), |p| join(&p, &k).unwrap_or(Ty::Dyn)));
+                    value = Some(value.map_or(v.clone(), |p| join(&p, &v).unwrap_or(Ty::Dyn)));
+                }
+                let n = m.entries.len() as u64;
+                (Ty::Map(Box::new(key.unwrap_or(Ty::Dyn)), Box::new(value.unwrap_or(Ty::Dyn)), Size::known(n)), cost)
+            }
+            Expr::Struct(s) => {
+                self.error(e.id, format!("undeclared reference to '{}' (in container '')", s.type_name));
+                (Ty::Dyn, Cost::default())
+            }
+            Expr::Comprehension(c) => self.comprehension(c),
+            Expr::Unspecified => (Ty::Dyn, Cost::default()),
+        }
+    }
+
+    fn ident(&mut self, id: u64, name: &str) -> Ty {
+        if name == "oldSelf" {
+            self.reads_old_self = true;
+        }
+        if let Some(t) = self.var(name) {
+            return t.clone();
+        }
+        if let Some(t) = type_value(name) {
+            return t;
+        }
+        self.error(id, format!("undeclared reference to '{name}' (in container '')"));
+        Ty::Dyn
+    }
+
+    /// The type of `operand.field`: a declared property, a map's value, or an error.
+    fn select(&mut self, id: u64, operand: &Ty, field: &str, test: bool) -> Ty {
+        match operand {
+            Ty::Object(o) => match o.fields.get(field) {
+                Some(t) => t.clone(),
+                None => {
+                    self.error(id, format!("undefined field '{field}'"));
+                    Ty::Dyn
+                }
+            },
+            Ty::Map(k, v, _) if matches!(**k, Ty::String(_) | Ty::Dyn) => (**v).clone(),
+            Ty::Dyn => Ty::Dyn,
+            Ty::Optional(inner) if !test => {
+                let t = self.select(id, inner, field, test);
+                Ty::Optional(Box::new(unwrap_optional(t)))
+            }
+            other => {
+                self.error(id, format!("type '{other}' does not support field selection"));
+                Ty::Dyn
+            }
+        }
+    }
+
+    fn comprehension(&mut self, c: &ComprehensionExpr) -> (Ty, Cost) {
+        let (range, range_cost) = self.check(&c.iter_range);
+        let (iter, iter2) = match &range {
+            Ty::List(item, _) => (if c.iter_var2.is_some() { Ty::Int } else { (**item).clone() }, (**item).clone()),
+            // Map keys are declared strings without a bound of their own.
+            Ty::Map(k, v, _) => (key_type(k), (**v).clone()),
+            Ty::Dyn => (Ty::Dyn, Ty::Dyn),
+            other => {
+                self.error(
+                    c.iter_range.id,
+                    format!("expression of type '{other}' cannot be range of a comprehension (must be list, map, or dynamic)"),
+                );
+                (Ty::Dyn, Ty::Dyn)
+            }
+        };
+        let (init, init_cost) = self.check(&c.accu_init);
+        let depth = self.vars.len();
+        self.vars.push((c.accu_var.clone(), init.clone()));
+        self.vars.push((c.iter_var.clone(), iter));
+        if let Some(v2) = &c.iter_var2 {
+            self.vars.push((v2.clone(), iter2));
+        }
+        let (_, loop_cost) = self.check(&c.loop_cond);
+        let (step, step_cost) = self.check(&c.loop_step);
+        // `map` and `filter` start from `[]`: the accumulator takes the step's type,
+        // as large as the range.
+        let accu = match (&init, &step) {
+            (Ty::List(i, _), Ty::List(s, _)) if i.is_dyn() => {
+                let size = range.size().cloned().unwrap_or_default();
+                Ty::List(s.clone(), size)
+            }
+            _ => init,
+        };
+        self.vars.truncate(depth);
+        self.vars.push((c.accu_var.clone(), accu));
+        let (result, result_cost) = self.check(&c.result);
+        self.vars.truncate(depth);
+        let iterations = self.sizes.size(&range);
+        let cost = range_cost.add(init_cost).add(result_cost).add(step_cost.add(loop_cost).times(iterations));
+        (result, cost)
+    }
+
+    fn call(&mut self, e: &IdedExpr, call: &CallExpr) -> (Ty, Cost) {
+        // `optional.of(x)`, `sets.contains(a, b)`: a qualified function, not a method.
+        let mut name = call.func_name.clone();
+        let mut target = call.target.as_deref();
+        if let Some(t) = target
+            && let Some(ns) = qualified(t)
+            && self.var(ns.split('.').next().unwrap_or("")).is_none()
+            && library::is_function(&format!("{ns}.{name}"))
+        {
+            name = format!("{ns}.{name}");
+            target = None;
+        }
+        let Some(overloads) = library::overloads().get(&name) else {
+            let mut args_cost = Cost::default();
+            if let Some(t) = target {
+                args_cost = args_cost.add(self.check(t).1);
+            }
+            for a in &call.args {
+                args_cost = args_cost.add(self.check(a).1);
+            }
+            self.error(e.id, format!("undeclared reference to '{name}' (in container '')"));
+            return (Ty::Dyn, args_cost);
+        };
+        let (recv, mut args_cost) = match target {
+            Some(t) => {
+                let (ty, c) = self.check(t);
+                (Some(ty), c)
+            }
+            None => (None, Cost::default()),
+        };
+        let mut arg_types = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            let (t, c) = self.check(a);
+            arg_types.push(t);
+            args_cost = args_cost.add(c);
+        }
+        self.regex_constant(&name, call);
+        if name == "_?._" {
+            let field = match call.args.get(1).map(|a| &a.expr) {
+                Some(Expr::Literal(LiteralValue::String(s))) => s.inner().to_string(),
+                _ => String::new(),
+            };
+            let operand = arg_types.first().cloned().unwrap_or(Ty::Dyn);
+            let t = self.select(e.id, &operand, &field, false);
+            return (Ty::Optional(Box::new(unwrap_optional(t))), args_cost.add(Cost::fixed(1)));
+        }
+        let candidates: Vec<&Overload> =
+            overloads.iter().filter(|o| o.receiver.is_some() == recv.is_some() && o.params.len() == arg_types.len()).collect();
+        for o in &candidates {
+            let mut b = Bindings::new();
+            let receiver_fits = match (&o.receiver, &recv) {
+                (Some(p), Some(r)) => unify(p, r, &mut b),
+                _ => true,
+            };
+            if receiver_fits && o.params.iter().zip(&arg_types).all(|(p, a)| unify(p, a, &mut b)) {
+                let int_literals: Vec<Option<i64>> = call.args.iter().map(int_literal).collect();
+                let mut int_args = vec![None];
+                int_args.extend(int_literals);
+                let lits = if recv.is_some() { &int_args[..] } else { &int_args[1..] };
+                let (cost, size) = cost::call(o, recv.as_ref(), &arg_types, lits, args_cost, &mut self.sizes);
+                let mut ty = substitute(&o.result, &b);
+                if let (Some(size), Some(slot)) = (size, size_slot(&mut ty)) {
+                    *slot = size;
+                }
+                return (ty, cost);
+            }
+        }
+        let shown = arg_types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        let applied = match &recv {
+            Some(r) => format!("{r}.({shown})"),
+            None => format!("({shown})"),
+        };
+        let display = call.func_name.as_str();
+        if candidates.is_empty() && overloads.iter().all(|o| o.receiver.is_some() != recv.is_some()) {
+            self.error(e.id, format!("undeclared reference to '{display}' (in container '')"));
+        } else {
+            self.error(e.id, format!("found no matching overload for '{display}' applied to '{applied}'"));
+        }
+        (Ty::Dyn, args_cost.add(Cost::fixed(1)))
+    }
+
+    /// A pattern written as a literal is compiled when the server compiles the rule.
+    fn regex_constant(&mut self, name: &str, call: &CallExpr) {
+        let pattern = match (name, call.target.is_some()) {
+            ("matches" | "find" | "findAll", true) => call.args.first(),
+            ("matches", false) => call.args.get(1),
+            _ => None,
+        };
+        if let Some(p) = pattern
+            && let Expr::Literal(LiteralValue::String(s)) = &p.expr
+            && let Err(err) = regex::Regex::new(s.inner())
+        {
+            let why = err.to_string();
+            let why = why.lines().last().unwrap_or_default().trim().trim_start_matches("error: ");
+            self.error(p.id, format!("invalid regular expression `{}`: {why}", s.inner()));
+        }
+    }
+}
+
+fn literal(l: &LiteralValue) -> Ty {
+    match l {
+        LiteralValue::Boolean(_) => Ty::Bool,
+        LiteralValue::Bytes(b) => Ty::Bytes(Size::known(b.inner().len() as u64)),
+        LiteralValue::Double(_) => Ty::Double,
+        LiteralValue::Int(_) => Ty::Int,
+        LiteralValue::Null => Ty::Null,
+        LiteralValue::String(s) => Ty::String(Size::known(s.inner().len() as u64)),
+        LiteralValue::UInt(_) => Ty::Uint,
+    }
+}
+
+fn int_literal(e: &IdedExpr) -> Option<i64> {
+    match &e.expr {
+        Expr::Literal(LiteralValue::Int(i)) => Some(*i.inner()),
+        _ => None,
+    }
+}
+
+/// `a.b.c` as a dotted name, where the expression is only identifiers and selections.
+fn qualified(e: &IdedExpr) -> Option<String> {
+    match &e.expr {
+        Expr::Ident(n) => Some(n.clone()),
+        Expr::Select(s) if !s.test => qualified(&s.operand).map(|q| format!("{q}.{}", s.field)),
+        _ => None,
+    }
+}
+
+/// Type names are values: `type(self.x) == int`.
+fn type_value(name: &str) -> Option<Ty> {
+    let t = match name {
+        "int" => Ty::Int,
+        "uint" => Ty::Uint,
+        "double" => Ty::Double,
+        "bool" => Ty::Bool,
+        "string" => types::string(),
+        "bytes" => Ty::Bytes(Size::default()),
+        "list" => types::list(Ty::Dyn),
+        "map" => types::map(Ty::Dyn, Ty::Dyn),
+        "null_type" => Ty::Null,
+        "dyn" => Ty::Dyn,
+        "type" => Ty::Type(Box::new(Ty::Dyn)),
+        "google.protobuf.Duration" => Ty::Duration,
+        "google.protobuf.Timestamp" => Ty::Timestamp,
+        _ => return None,
+    };
+    Some(Ty::Type(Box::new(t)))
+}
+
+fn key_type(k: &Ty) -> Ty {
+    match k {
+        Ty::String(_) => Ty::String(Size::known(0)),
+        other => other.clone(),
+    }
+}
+
+fn unwrap_optional(t: Ty) -> Ty {
+    match t {
+        Ty::Optional(inner) => *inner,
+        other => other,
+    }
+}
+
+fn size_slot(t: &mut Ty) -> Option<&mut Size> {
+    match t {
+        Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The more specific of two types that agree, `None` when they disagree.
+fn join(a: &Ty, b: &Ty) -> Option<Ty> {
+    Some(match (a, b) {
+        (Ty::Dyn, x) | (x, Ty::Dyn) => x.clone(),
+        (Ty::Null, x @ (Ty::Object(_) | Ty::Null | Ty::Optional(_))) | (x @ (Ty::Object(_) | Ty::Optional(_)), Ty::Null) => {
+            x.clone()
+        }
+        (Ty::List(x, s), Ty::List(y, _)) => Ty::List(Box::new(join(x, y)?), s.clone()),
+        (Ty::Map(xk, xv, s), Ty::Map(yk, yv, _)) => Ty::Map(Box::new(join(xk, yk)?), Box::new(join(xv, yv)?), s.clone()),
+        (Ty::Optional(x), Ty::Optional(y)) => Ty::Optional(Box::new(join(x, y)?)),
+        (Ty::Type(x), Ty::Type(y)) => Ty::Type(Box::new(join(x, y).unwrap_or(Ty::Dyn))),
+        (x, y) if x == y => x.clone(),
+        _ => return None,
+    })
+}
+
+/// Whether `arg` fits `param`, binding `param`'s type parameters.
+fn unify(param: &Ty, arg: &Ty, b: &mut Bindings) -> bool {
+    match (param, arg) {
+        (Ty::Param(c), a) => match b.get(c).cloned() {
+            None => {
+                b.insert(*c, a.clone());
+                true
+            }
+            Some(bound) => match join(&bound, a) {
+                Some(j) => {
+                    b.insert(*c, j);
+                    true
+                }
+                None => false,
+            },
+        },
+        (_, Ty::Dyn) | (Ty::Dyn, _) => true,
+        (Ty::List(p, _), Ty::List(a, _)) => unify(p, a, b),
+        (Ty::Map(pk, pv, _), Ty::Map(ak, av, _)) => unify(pk, ak, b) && unify(pv, av, b),
+        (Ty::Optional(p), Ty::Optional(a)) | (Ty::Type(p), Ty::Type(a)) => unify(p, a, b),
+        (p, a) => p == a,
+    }
+}
+
+fn substitute(t: &Ty, b: &Bindings) -> Ty {
+    match t {
+        Ty::Param(c) => b.get(c).cloned().unwrap_or(Ty::Dyn),
+        Ty::List(i, s) => Ty::List(Box::new(substitute(i, b)), s.clone()),
+        Ty::Map(k, v, s) => Ty::Map(Box::new(substitute(k, b)), Box::new(substitute(v, b)), s.clone()),
+        Ty::Optional(i) => Ty::Optional(Box::new(substitute(i, b))),
+        Ty::Type(i) => Ty::Type(Box::new(substitute(i, b))),
+        other => other.clone(),
+    }
+}
+
+/// A rule as a CRD writes it (`x-kubernetes-validations[i]`).
+#[derive(Clone, Debug, Default)]
+pub struct Rule {
+    pub rule: String,
+    pub message: Option<String>,
+    pub message_expression: Option<String>,
+    pub field_path: Option<String>,
+    pub reason: Option<String>,
+    pub optional_old_self: bool,
+}
+
+impl Rule {
+    pub fn from_json(v: &Value) -> Rule {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        Rule {
+            rule: s("rule").unwrap_or_default(),
+            message: s("message"),
+            message_expression: s("messageExpression"),
+            field_path: s("fieldPath"),
+            reason: s("reason"),
+            optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool).unwrap_or(false),
+        }
+    }
+}
+
+/// Which part of a rule a problem is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Rule,
+    MessageExpression,
+    FieldPath,
+    OptionalOldSelf,
+}
+
+impl Part {
+    pub fn key(self) -> &'static str {
+        match self {
+            Part::Rule => "rule",
+            Part::MessageExpression => "messageExpression",
+            Part::FieldPath => "fieldPath",
+            Part::OptionalOldSelf => "optionalOldSelf",
+        }
+    }
+}
+
+/// Why the API server refuses a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub part: Part,
+    pub message: String,
+}
+
+/// A rule that compiles: its cost per evaluation, times its cardinality.
+#[derive(Debug, Default)]
+pub struct Verdict {
+    /// One evaluation's estimate of the rule and of its message expression.
+    pub rule_cost: u64,
+    pub message_cost: u64,
+    /// Times the node's cardinality: what the budgets hold.
+    pub total: u64,
+    pub transition: bool,
+}
+
+/// Where a rule stands: the node's schema and how often the node can occur.
+pub struct Site<'a> {
+    pub schema: &'a Value,
+    /// The node's path, for messages (`spec`, `spec.hosts[*]`).
+    pub path: &'a str,
+    /// The product of `maxItems`/`maxProperties` above the node; `None` under an
+    /// unbounded list or map.
+    pub cardinality: Option<u64>,
+    pub correlatable: bool,
+}
+
+/// Checks one rule as the API server does when it reads the CRD.
+pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>> {
+    let mut problems = Vec::new();
+    let Some(decl) = types::of_schema(site.schema, site.path) else {
+        return Err(vec![Problem { part: Part::Rule, message: "the node has no type CEL can see".into() }]);
+    };
+    let cardinality = site.cardinality.unwrap_or_else(|| cost::unbounded_cardinality(decl.min_size));
+    let scope = Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self: rule.optional_old_self };
+    let mut verdict = Verdict::default();
+    match compile(&rule.rule, &scope) {
+        Err(e) => problems.push(Problem { part: Part::Rule, message: format!("compilation failed: {e}") }),
+        Ok(c) => {
+            if c.ty != Ty::Bool {
+                problems.push(Problem { part: Part::Rule, message: format!("cel expression must evaluate to a bool, not {}", c.ty) });
+            }
+            if c.reads_old_self && !site.correlatable {
+                problems.push(Problem {
+                    part: Part::Rule,
+                    message: format!(
+                        "oldSelf cannot be used on the uncorrelatable portion of the schema within {}",
+                        site.path
+                    ),
+                });
+            }
+            if rule.optional_old_self && !c.reads_old_self {
+                problems.push(Problem {
+                    part: Part::OptionalOldSelf,
+                    message: "may not be set if oldSelf is not used in rule".into(),
+                });
+            }
+            verdict.transition = c.reads_old_self;
+            verdict.rule_cost = c.cost.max;
+            let total = c.cost.max.saturating_mul(cardinality);
+            if total > PER_RULE_LIMIT {
+                problems.push(Problem { part: Part::Rule, message: over_budget("rule", total, &c.unbounded, site) });
+            }
+            verdict.total = total;
+        }
+    }
+    if let Some(m) = &rule.message_expression {
+        let scope = Scope { optional_old_self: rule.optional_old_self, ..scope };
+        match compile(m, &scope) {
+            Err(e) => problems.push(Problem { part: Part::MessageExpression, message: format!("messageExpression compilation failed: {e}") }),
+            Ok(c) => {
+                if !matches!(c.ty, Ty::String(_)) {
+                    problems.push(Problem {
+                        part: Part::MessageExpression,
+                        message: format!("must evaluate to a string, not {}", c.ty),
+                    });
+                }
+                verdict.message_cost = c.cost.max;
+                let total = c.cost.max.saturating_mul(cardinality);
+                if total > PER_RULE_LIMIT {
+                    problems.push(Problem {
+                        part: Part::MessageExpression,
+                        message: over_budget("messageExpression", total, &c.unbounded, site),
+                    });
+                }
+                verdict.total = verdict.total.saturating_add(total);
+            }
+        }
+    }
+    if let Some(fp) = &rule.field_path
+        && let Err(why) = field_path(site.schema, fp)
+    {
+        problems.push(Problem { part: Part::FieldPath, message: why });
+    }
+    if problems.is_empty() { Ok(verdict) } else { Err(problems) }
+}
+
+fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> String {
+    let mut msg = format!(
+        "estimated {what} cost {cost} exceeds the API server's budget of {PER_RULE_LIMIT} per rule by a factor of {}",
+        cost::over_by(cost, PER_RULE_LIMIT)
+    );
+    let schema_at = |path: &str| lookup(site.schema, site.path, path);
+    let bounds: Vec<String> = unbounded
+        .iter()
+        .filter_map(|p| {
+            let marker = match schema_at(p)?.get("type").and_then(Value::as_str)? {
+                "array" => "MaxItems",
+                "object" => "MaxProperties",
+                _ => "MaxLength",
+            };
+            Some(format!("`+kubebuilder:validation:{marker}` to `{p}`"))
+        })
+        .collect();
+    if site.cardinality.is_none() && site.path.contains("[*]") {
+        msg.push_str(&format!("; the rule runs once per item of an unbounded list or map above `{}`", site.path));
+    }
+    if bounds.is_empty() {
+        msg.push_str("; simplify the rule");
+    } else {
+        msg.push_str(&format!("; add {}", bounds.join(", ")));
+    }
+    msg
+}
+
+/// The schema of `path` (`spec.hosts[*]`), a node under `root` (at `root_path`).
+fn lookup<'a>(root: &'a Value, root_path: &str, path: &str) -> Option<&'a Value> {
+    let rest = path.strip_prefix(root_path)?;
+    let mut node = root;
+    let mut rest = rest;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("[*]") {
+            node = node.get("items").or_else(|| node.get("additionalProperties"))?;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            node = node.get("properties")?.get(&r[..end])?;
+            rest = &r[end..];
+        } else {
+            return None;
+        }
+    }
+    Some(node)
+}
+
+/// A rule's `fieldPath` must name a field of the node's schema: `.a.b`, `['a.b']`,
+/// `.list[0]`, `.map['key']`.
+pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
+    let mut node = schema;
+    let mut rest = path;
+    if rest.is_empty() {
+        return Ok(());
+    }
+    while !rest.is_empty() {
+        let (name, r, index) = if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            if end == 0 {
+                return Err(format!("fieldPath `{path}` has an empty segment"));
+            }
+            (r[..end].to_string(), &r[end..], false)
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']').ok_or_else(|| format!("fieldPath `{path}` has an unclosed `[`"))?;
+            let inner = r[..end].trim();
+            match inner.strip_prefix('\'').and_then(|i| i.strip_suffix('\'')) {
+                Some(key) => (key.to_string(), &r[end + 1..], false),
+                None if inner.parse::<u64>().is_ok() => (inner.to_string(), &r[end + 1..], true),
+                None => return Err(format!("fieldPath `{path}`: `[{inner}]` is neither a quoted key nor an index")),
+            }
+        } else {
+            return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
+        };
+        node = if index {
+            node.get("items").ok_or_else(|| format!("fieldPath `{path}` indexes `{name}` into a value that is not a list"))?
+        } else if let Some(p) = node.get("properties").and_then(|p| p.get(&name)) {
+            p
+        } else if let Some(p) = node.get("additionalProperties").filter(|p| p.is_object()) {
+            p
+        } else {
+            return Err(format!("fieldPath `{path}` does not exist in the schema: there is no field `{name}`"));
+        };
+        rest = r;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Evaluation of rules against objects (in progress).

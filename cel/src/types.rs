@@ -1,0 +1,282 @@
+//! The CEL type of a structural schema node, as the API server declares it for rules
+//! (k8s.io/apiserver `pkg/cel/common/schemas.go` `SchemaDeclType`), with the size bounds
+//! its cost estimator uses: a string, list or map without `maxLength`/`maxItems`/
+//! `maxProperties` is as large as a request allows.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::names::escape;
+
+/// The largest request the API server takes (3 MiB); bounds every unbounded size.
+pub const MAX_REQUEST_BYTES: u64 = 3 * 1024 * 1024;
+
+/// How large a value can be: its most elements, characters or bytes, and where that
+/// bound came from when the schema gave none (the node to bound: `spec.hosts`).
+#[derive(Clone, Debug, Default)]
+pub struct Size {
+    pub max: Option<u64>,
+    pub unbounded: Option<Arc<str>>,
+}
+
+impl Size {
+    pub fn known(max: u64) -> Size {
+        Size { max: Some(max), unbounded: None }
+    }
+
+    fn estimated(max: u64, path: &str) -> Size {
+        Size { max: Some(max), unbounded: Some(path.into()) }
+    }
+}
+
+/// A CEL type. Sizes ride along for cost and never take part in type equality.
+#[derive(Clone, Debug)]
+pub enum Ty {
+    Dyn,
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String(Size),
+    Bytes(Size),
+    Duration,
+    Timestamp,
+    List(Box<Ty>, Size),
+    Map(Box<Ty>, Box<Ty>, Size),
+    Object(Arc<Object>),
+    /// Kubernetes' library types: `net.IP`, `net.CIDR`, `kubernetes.URL`,
+    /// `kubernetes.Quantity`, `kubernetes.Semver`, `kubernetes.NamedFormat`.
+    Opaque(&'static str),
+    Optional(Box<Ty>),
+    /// The value of `type(x)` or of a type name such as `int`.
+    Type(Box<Ty>),
+    /// A type parameter of an overload (`A` in `list(A).size()`); only in signatures.
+    Param(char),
+}
+
+/// An object with declared properties, by their CEL names.
+#[derive(Debug, Default)]
+pub struct Object {
+    /// Where the object sits, for messages (`spec.template`).
+    pub path: String,
+    pub fields: BTreeMap<String, Ty>,
+}
+
+pub fn string() -> Ty {
+    Ty::String(Size::default())
+}
+
+pub fn list(t: Ty) -> Ty {
+    Ty::List(Box::new(t), Size::default())
+}
+
+pub fn map(k: Ty, v: Ty) -> Ty {
+    Ty::Map(Box::new(k), Box::new(v), Size::default())
+}
+
+impl Ty {
+    /// The size bound of a string, bytes, list or map.
+    pub fn size(&self) -> Option<&Size> {
+        match self {
+            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn is_dyn(&self) -> bool {
+        matches!(self, Ty::Dyn)
+    }
+}
+
+impl PartialEq for Ty {
+    fn eq(&self, other: &Ty) -> bool {
+        use Ty::*;
+        match (self, other) {
+            (List(a, _), List(b, _)) => a == b,
+            (Map(ak, av, _), Map(bk, bv, _)) => ak == bk && av == bv,
+            (Object(a), Object(b)) => Arc::ptr_eq(a, b) || a.fields == b.fields,
+            (Opaque(a), Opaque(b)) => a == b,
+            (Optional(a), Optional(b)) | (Type(a), Type(b)) => a == b,
+            (Param(a), Param(b)) => a == b,
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Dyn => f.write_str("dyn"),
+            Ty::Null => f.write_str("null_type"),
+            Ty::Bool => f.write_str("bool"),
+            Ty::Int => f.write_str("int"),
+            Ty::Uint => f.write_str("uint"),
+            Ty::Double => f.write_str("double"),
+            Ty::String(_) => f.write_str("string"),
+            Ty::Bytes(_) => f.write_str("bytes"),
+            Ty::Duration => f.write_str("google.protobuf.Duration"),
+            Ty::Timestamp => f.write_str("google.protobuf.Timestamp"),
+            Ty::List(t, _) => write!(f, "list({t})"),
+            Ty::Map(k, v, _) => write!(f, "map({k}, {v})"),
+            Ty::Object(o) if o.path.is_empty() => f.write_str("object"),
+            Ty::Object(o) => write!(f, "{}", o.path),
+            Ty::Opaque(n) => f.write_str(n),
+            Ty::Optional(t) => write!(f, "optional_type({t})"),
+            Ty::Type(t) => write!(f, "type({t})"),
+            Ty::Param(c) => write!(f, "{c}"),
+        }
+    }
+}
+
+/// A node's CEL type and the fewest bytes its JSON takes (which bounds how many of
+/// it an unbounded list or map can hold).
+pub struct Decl {
+    pub ty: Ty,
+    pub min_size: u64,
+}
+
+/// The CEL type of `schema`, the node at `path` (`spec`, `spec.hosts[*]`). `None` when
+/// the API server gives it none (a list without items, a schemaless node): such a node
+/// is then not visible to rules.
+pub fn of_schema(schema: &Value, path: &str) -> Option<Decl> {
+    of_node(schema, path, is_true(schema, "x-kubernetes-embedded-resource"))
+}
+
+fn is_true(s: &Value, key: &str) -> bool {
+    s.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn max(s: &Value, key: &str) -> Option<u64> {
+    s.get(key).and_then(Value::as_i64).map(|n| n.max(0) as u64)
+}
+
+fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
+    if is_true(s, "x-kubernetes-int-or-string") {
+        // A union of int and string: dyn, as large as the longest string.
+        return Some(Decl { ty: Ty::Dyn, min_size: 1 });
+    }
+    let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
+    if resource_root && ty == "object" {
+        return Some(object(&with_type_and_object_meta(s), path));
+    }
+    Some(match ty {
+        "array" => {
+            let items = s.get("items")?;
+            let item_path = format!("{path}[*]");
+            let item = of_node(items, &item_path, is_true(items, "x-kubernetes-embedded-resource"))?;
+            let size = match max(s, "maxItems") {
+                Some(n) => Size::known(n),
+                None => Size::estimated((MAX_REQUEST_BYTES - 2) / (item.min_size + 1), path),
+            };
+            Decl { ty: Ty::List(Box::new(item.ty), size), min_size: 2 }
+        }
+        "object" => match s.get("additionalProperties") {
+            Some(props) if props.is_object() => {
+                let value = of_node(props, &format!("{path}[*]"), is_true(props, "x-kubernetes-embedded-resource"))?;
+                let size = match max(s, "maxProperties") {
+                    Some(n) => Size::known(n),
+                    None => Size::estimated((MAX_REQUEST_BYTES - 2) / (value.min_size + 6), path),
+                };
+                Decl { ty: Ty::Map(Box::new(string()), Box::new(value.ty), size), min_size: 2 }
+            }
+            _ => object(s, path),
+        },
+        "string" => {
+            let format = s.get("format").and_then(Value::as_str).unwrap_or("");
+            let bounded = |per_char: u64| match max(s, "maxLength") {
+                Some(n) => Size::known(n * per_char),
+                None if s.get("enum").and_then(Value::as_array).is_some_and(|e| !e.is_empty()) => {
+                    let longest = s["enum"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::len);
+                    Size::known(longest.max().unwrap_or(0) as u64)
+                }
+                None => Size::estimated(MAX_REQUEST_BYTES - 2, path),
+            };
+            match format {
+                "byte" => Decl { ty: Ty::Bytes(bounded(1)), min_size: 2 },
+                "duration" => Decl { ty: Ty::Duration, min_size: 4 },
+                "date" => Decl { ty: Ty::Timestamp, min_size: 12 },
+                "date-time" => Decl { ty: Ty::Timestamp, min_size: 22 },
+                // maxLength counts characters; a character takes up to 4 bytes.
+                _ => Decl { ty: Ty::String(bounded(4)), min_size: 2 },
+            }
+        }
+        "boolean" => Decl { ty: Ty::Bool, min_size: 4 },
+        "number" => Decl { ty: Ty::Double, min_size: 1 },
+        "integer" => Decl { ty: Ty::Int, min_size: 1 },
+        _ => return None,
+    })
+}
+
+fn object(s: &Value, path: &str) -> Decl {
+    let required: Vec<&str> =
+        s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    let mut fields = BTreeMap::new();
+    // `{}` at the least, plus every required property without a default.
+    let mut min_size = 2;
+    for (name, prop) in s.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
+        let Some(decl) = of_node(prop, &child, is_true(prop, "x-kubernetes-embedded-resource")) else { continue };
+        if required.contains(&name.as_str()) && prop.get("default").is_none() {
+            min_size += name.len() as u64 + decl.min_size + 4;
+        }
+        if let Some(ident) = escape(name) {
+            fields.insert(ident, decl.ty);
+        }
+    }
+    Decl { ty: Ty::Object(Arc::new(Object { path: path.to_string(), fields })), min_size }
+}
+
+/// At the root of a resource (a CRD's root, an embedded resource), rules may read
+/// `apiVersion`, `kind` and `metadata.name`/`generateName` though the schema omits them.
+fn with_type_and_object_meta(s: &Value) -> Value {
+    let mut s = s.clone();
+    let Some(obj) = s.as_object_mut() else { return s };
+    let props = obj.entry("properties").or_insert_with(|| Value::Object(Default::default()));
+    if let Some(props) = props.as_object_mut() {
+        for key in ["apiVersion", "kind"] {
+            props.entry(key).or_insert_with(|| serde_json::json!({"type": "string"}));
+        }
+        let meta = props.entry("metadata").or_insert_with(|| serde_json::json!({"type": "object"}));
+        if let Some(meta) = meta.as_object_mut() {
+            let mp = meta.entry("properties").or_insert_with(|| Value::Object(Default::default()));
+            if let Some(mp) = mp.as_object_mut() {
+                for key in ["name", "generateName"] {
+                    mp.entry(key).or_insert_with(|| serde_json::json!({"type": "string"}));
+                }
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unbounded_lists_and_strings_are_as_large_as_a_request() {
+        let d = of_schema(&json!({"type": "array", "items": {"type": "string"}}), "spec.hosts").unwrap();
+        let Ty::List(item, size) = d.ty else { panic!() };
+        assert_eq!(size.max, Some((MAX_REQUEST_BYTES - 2) / 3));
+        assert_eq!(size.unbounded.as_deref(), Some("spec.hosts"));
+        assert_eq!(item.size().unwrap().max, Some(MAX_REQUEST_BYTES - 2));
+        let d = of_schema(&json!({"type": "string", "maxLength": 10}), "x").unwrap();
+        assert_eq!(d.ty.size().unwrap().max, Some(40));
+    }
+
+    #[test]
+    fn objects_escape_their_property_names() {
+        let d = of_schema(
+            &json!({"type": "object", "properties": {"namespace": {"type": "string"}, "a-b": {"type": "integer"}, "9": {"type": "integer"}}}),
+            "spec",
+        )
+        .unwrap();
+        let Ty::Object(o) = d.ty else { panic!() };
+        assert_eq!(o.fields.keys().collect::<Vec<_>>(), ["__namespace__", "a__dash__b"]);
+    }
+}
