@@ -35,6 +35,14 @@ pub struct Compiled {
     pub reads_old_self: bool,
     /// The schema nodes without a bound whose size the cost estimate relied on.
     pub unbounded: Vec<String>,
+    /// The cost went through a value of unknown size: not a verdict.
+    pub uncertain_cost: bool,
+}
+
+/// Parses `source` with the API server's grammar (optional types included), expanding
+/// the standard macros; the error is the parser's, `ERROR: <input>:line:col: ...`.
+pub fn parse(source: &str) -> Result<(), String> {
+    cel::Env::stdlib().parser().parse(source).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// Compiles `source` in `scope`: parse, type-check, estimate cost.
@@ -49,7 +57,13 @@ pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
     if !c.errors.is_empty() {
         return Err(c.errors.join("\n"));
     }
-    Ok(Compiled { ty, cost, reads_old_self: c.reads_old_self, unbounded: c.sizes.0.into_iter().collect() })
+    Ok(Compiled {
+        ty,
+        cost,
+        reads_old_self: c.reads_old_self,
+        unbounded: c.sizes.paths.into_iter().collect(),
+        uncertain_cost: c.sizes.uncertain,
+    })
 }
 
 struct Checker<'a> {
@@ -99,7 +113,7 @@ impl Checker<'_> {
                 let ty = self.select(e.id, &operand, &s.field, s.test);
                 let extra = match (&operand, s.test) {
                     (_, true) => Cost::fixed(1),
-                    (Ty::Object(_) | Ty::Map(..) | Ty::Dyn, false) => Cost::fixed(1),
+                    (Ty::Object(_) | Ty::Map(..) | Ty::Dyn | Ty::IntOrString(_), false) => Cost::fixed(1),
                     _ => Cost::default(),
                 };
                 (if s.test { Ty::Bool } else { ty }, cost.add(extra))
@@ -114,7 +128,7 @@ impl Checker<'_> {
                     if l.optional_indices.contains(&i) {
                         t = match t {
                             Ty::Optional(inner) => *inner,
-                            Ty::Dyn => Ty::Dyn,
+                            t if t.is_dyn() => Ty::Dyn,
                             other => {
                                 self.error(el.id, format!("found no matching overload for 'optional element' applied to '({other})'"));
                                 Ty::Dyn
@@ -143,7 +157,7 @@ impl Checker<'_> {
                             other => other,
                         };
                     }
-                    if !matches!(k, Ty::Int | Ty::Uint | Ty::Bool | Ty::String(_) | Ty::Dyn) {
+                    if !(matches!(k, Ty::Int | Ty::Uint | Ty::Bool | Ty::String(_)) || k.is_dyn()) {
                         self.error(me.key.id, format!("unsupported map key type: {k}"));
                     }
                     key = Some(key.map_or(k.clone(), |p| join(&p, &k).unwrap_or(Ty::Dyn)));
@@ -186,7 +200,7 @@ impl Checker<'_> {
                 }
             },
             Ty::Map(k, v, _) if matches!(**k, Ty::String(_) | Ty::Dyn) => (**v).clone(),
-            Ty::Dyn => Ty::Dyn,
+            t if t.is_dyn() => Ty::Dyn,
             Ty::Optional(inner) if !test => {
                 let t = self.select(id, inner, field, test);
                 Ty::Optional(Box::new(unwrap_optional(t)))
@@ -204,7 +218,7 @@ impl Checker<'_> {
             Ty::List(item, _) => (if c.iter_var2.is_some() { Ty::Int } else { (**item).clone() }, (**item).clone()),
             // Map keys are declared strings without a bound of their own.
             Ty::Map(k, v, _) => (key_type(k), (**v).clone()),
-            Ty::Dyn => (Ty::Dyn, Ty::Dyn),
+            t if t.is_dyn() => (Ty::Dyn, Ty::Dyn),
             other => {
                 self.error(
                     c.iter_range.id,
@@ -412,7 +426,7 @@ fn size_slot(t: &mut Ty) -> Option<&mut Size> {
 /// The more specific of two types that agree, `None` when they disagree.
 fn join(a: &Ty, b: &Ty) -> Option<Ty> {
     Some(match (a, b) {
-        (Ty::Dyn, x) | (x, Ty::Dyn) => x.clone(),
+        (d, x) | (x, d) if d.is_dyn() => x.clone(),
         (Ty::Null, x @ (Ty::Object(_) | Ty::Null | Ty::Optional(_))) | (x @ (Ty::Object(_) | Ty::Optional(_)), Ty::Null) => {
             x.clone()
         }
@@ -441,7 +455,7 @@ fn unify(param: &Ty, arg: &Ty, b: &mut Bindings) -> bool {
                 None => false,
             },
         },
-        (_, Ty::Dyn) | (Ty::Dyn, _) => true,
+        (p, a) if p.is_dyn() || a.is_dyn() => true,
         (Ty::List(p, _), Ty::List(a, _)) => unify(p, a, b),
         (Ty::Map(pk, pv, _), Ty::Map(ak, av, _)) => unify(pk, ak, b) && unify(pv, av, b),
         (Ty::Optional(p), Ty::Optional(a)) | (Ty::Type(p), Ty::Type(a)) => unify(p, a, b),
@@ -492,6 +506,8 @@ pub enum Part {
     MessageExpression,
     FieldPath,
     OptionalOldSelf,
+    /// Over the cost budget (of the rule or of its message expression).
+    Cost,
 }
 
 impl Part {
@@ -501,6 +517,7 @@ impl Part {
             Part::MessageExpression => "messageExpression",
             Part::FieldPath => "fieldPath",
             Part::OptionalOldSelf => "optionalOldSelf",
+            Part::Cost => "rule",
         }
     }
 }
@@ -567,8 +584,8 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
             verdict.transition = c.reads_old_self;
             verdict.rule_cost = c.cost.max;
             let total = c.cost.max.saturating_mul(cardinality);
-            if total > PER_RULE_LIMIT {
-                problems.push(Problem { part: Part::Rule, message: over_budget("rule", total, &c.unbounded, site) });
+            if total > PER_RULE_LIMIT && !c.uncertain_cost {
+                problems.push(Problem { part: Part::Cost, message: over_budget("rule", total, &c.unbounded, site) });
             }
             verdict.total = total;
         }
@@ -586,9 +603,9 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
                 }
                 verdict.message_cost = c.cost.max;
                 let total = c.cost.max.saturating_mul(cardinality);
-                if total > PER_RULE_LIMIT {
+                if total > PER_RULE_LIMIT && !c.uncertain_cost {
                     problems.push(Problem {
-                        part: Part::MessageExpression,
+                        part: Part::Cost,
                         message: over_budget("messageExpression", total, &c.unbounded, site),
                     });
                 }
@@ -661,6 +678,9 @@ pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
         return Ok(());
     }
     while !rest.is_empty() {
+        if node.get(types::UNKNOWN).is_some() {
+            return Ok(());
+        }
         let (name, r, index) = if let Some(r) = rest.strip_prefix('.') {
             let end = r.find(['.', '[']).unwrap_or(r.len());
             if end == 0 {

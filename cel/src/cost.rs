@@ -80,7 +80,12 @@ impl Range {
 /// The sizes a cost estimate relied on that the schema leaves unbounded: where to add
 /// `maxItems`, `maxProperties` or `maxLength` to bring the cost down.
 #[derive(Default, Debug)]
-pub struct Unbounded(pub BTreeSet<String>);
+pub struct Unbounded {
+    pub paths: BTreeSet<String>,
+    /// The estimate went through a value of unknown size (a `dyn`): it is not the
+    /// server's, and no verdict is drawn from it.
+    pub uncertain: bool,
+}
 
 impl Unbounded {
     /// `sizeOrUnknown`: how large the value of type `ty` can be.
@@ -88,12 +93,15 @@ impl Unbounded {
         match ty.size() {
             Some(Size { max: Some(max), unbounded }) => {
                 if let Some(path) = unbounded {
-                    self.0.insert(path.to_string());
+                    self.paths.insert(path.to_string());
                 }
                 Range { min: 0, max: *max }
             }
+            Some(Size { max: None, .. }) | None if matches!(ty, Ty::Dyn) => {
+                self.uncertain = true;
+                Range::UNKNOWN
+            }
             Some(Size { max: None, .. }) => Range::UNKNOWN,
-            None if matches!(ty, Ty::Dyn) => Range::UNKNOWN,
             // Scalars, objects and library values: no size to traverse.
             None => Range { min: 0, max: 0 },
         }

@@ -6,6 +6,7 @@
 //! - [`types`]: the CEL type of a structural schema node, with the bounds that cost uses;
 //! - [`library`]: the functions Kubernetes declares, per release;
 //! - [`check`]: parse, type-check and cost-estimate a rule as the server does;
+//! - [`schema`]: every rule of a CRD version, where it stands, and the CRD's budget;
 //! - `eval` (feature `eval`): evaluate rules against objects, with Kubernetes' libraries.
 
 pub mod names;
@@ -13,5 +14,6 @@ pub mod types;
 pub mod library;
 pub mod check;
 pub mod cost;
+pub mod schema;
 #[cfg(feature = "eval")]
 pub mod eval;

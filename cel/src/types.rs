@@ -36,6 +36,9 @@ impl Size {
 #[derive(Clone, Debug)]
 pub enum Ty {
     Dyn,
+    /// `x-kubernetes-int-or-string`: dyn to the checker, as long as the longest string
+    /// to the cost estimator.
+    IntOrString(Size),
     Null,
     Bool,
     Int,
@@ -82,13 +85,13 @@ impl Ty {
     /// The size bound of a string, bytes, list or map.
     pub fn size(&self) -> Option<&Size> {
         match self {
-            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) => Some(s),
+            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) | Ty::IntOrString(s) => Some(s),
             _ => None,
         }
     }
 
     pub fn is_dyn(&self) -> bool {
-        matches!(self, Ty::Dyn)
+        matches!(self, Ty::Dyn | Ty::IntOrString(_))
     }
 }
 
@@ -102,6 +105,7 @@ impl PartialEq for Ty {
             (Opaque(a), Opaque(b)) => a == b,
             (Optional(a), Optional(b)) | (Type(a), Type(b)) => a == b,
             (Param(a), Param(b)) => a == b,
+            (a, b) if a.is_dyn() && b.is_dyn() => true,
             _ => std::mem::discriminant(self) == std::mem::discriminant(other),
         }
     }
@@ -110,7 +114,7 @@ impl PartialEq for Ty {
 impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Ty::Dyn => f.write_str("dyn"),
+            Ty::Dyn | Ty::IntOrString(_) => f.write_str("dyn"),
             Ty::Null => f.write_str("null_type"),
             Ty::Bool => f.write_str("bool"),
             Ty::Int => f.write_str("int"),
@@ -143,8 +147,12 @@ pub struct Decl {
 /// the API server gives it none (a list without items, a schemaless node): such a node
 /// is then not visible to rules.
 pub fn of_schema(schema: &Value, path: &str) -> Option<Decl> {
-    of_node(schema, path, is_true(schema, "x-kubernetes-embedded-resource"))
+    of_node(schema, path, path.is_empty() || is_true(schema, "x-kubernetes-embedded-resource"))
 }
+
+/// Marks a node whose schema is not known where the check runs (the derive sees one
+/// struct at a time): dyn to the checker, and no cost is estimated through it.
+pub const UNKNOWN: &str = "x-kubegen-unknown";
 
 fn is_true(s: &Value, key: &str) -> bool {
     s.get(key).and_then(Value::as_bool).unwrap_or(false)
@@ -155,9 +163,12 @@ fn max(s: &Value, key: &str) -> Option<u64> {
 }
 
 fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
+    if is_true(s, UNKNOWN) {
+        return Some(Decl { ty: Ty::Dyn, min_size: 1 });
+    }
     if is_true(s, "x-kubernetes-int-or-string") {
         // A union of int and string: dyn, as large as the longest string.
-        return Some(Decl { ty: Ty::Dyn, min_size: 1 });
+        return Some(Decl { ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)), min_size: 1 });
     }
     let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
     if resource_root && ty == "object" {

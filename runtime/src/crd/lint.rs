@@ -14,6 +14,7 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
         let schema = serde_json::to_value(schema).unwrap_or(Value::Null);
         let mut problems = Vec::new();
         walk(&schema, "", &mut problems);
+        problems.extend(kubegen_cel::schema::check(&schema).refusals.into_iter().map(cel_refusal));
         let columns = v.additional_printer_columns.iter().flatten().map(|c| ("printer column", &c.json_path));
         let scale = v.subresources.as_ref().and_then(|s| s.scale.as_ref()).into_iter().flat_map(|s| {
             [
@@ -32,6 +33,22 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
         out.extend(problems.into_iter().map(|p| format!("{name} {}: {p}", v.name)));
     }
     out
+}
+
+/// A rule the API server would refuse, in words that find the marker: the node, the
+/// rule as written, and the server's reason.
+fn cel_refusal(r: kubegen_cel::schema::Refusal) -> String {
+    let here = if r.path.is_empty() { "<root>" } else { r.path.as_str() };
+    if r.rule.is_empty() {
+        return format!("{here}: {}", r.problem.message);
+    }
+    format!(
+        "{here}: x-kubernetes-validations[{}].{} of the rule `{}` is refused by the API server: {}",
+        r.index,
+        r.problem.part.key(),
+        r.rule,
+        r.problem.message
+    )
 }
 
 /// One step of a JSONPath: a field, or any item or entry (`[0]`, `[*]`, a filter).

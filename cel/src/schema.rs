@@ -1,0 +1,119 @@
+//! Every rule of a CRD version's schema, checked where it stands: with the node's type,
+//! whether the server can correlate the node with its old value (for `oldSelf`), how
+//! many times it can run per object, and the CRD's total cost budget.
+
+use serde_json::Value;
+
+use crate::check::{Part, Problem, Rule, Site, check_rule};
+use crate::cost::{self, PER_CRD_LIMIT};
+
+/// A refused rule: where it stands and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The node's path (`spec.hosts[*]`; empty at the root).
+    pub path: String,
+    /// Which rule of the node's `x-kubernetes-validations`.
+    pub index: usize,
+    pub rule: String,
+    pub problem: Problem,
+}
+
+/// What checking a whole schema found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub refusals: Vec<Refusal>,
+    /// The estimated cost of all rules together, as the CRD budget counts it.
+    pub total_cost: u64,
+}
+
+/// Checks every rule of `schema` (a version's `openAPIV3Schema`).
+pub fn check(schema: &Value) -> Report {
+    let mut report = Report::default();
+    walk(schema, "", Some(1), true, &mut report);
+    if report.total_cost > PER_CRD_LIMIT {
+        report.refusals.push(Refusal {
+            path: String::new(),
+            index: 0,
+            rule: String::new(),
+            problem: Problem {
+                part: Part::Cost,
+                message: format!(
+                    "the estimated cost of all rules together, {}, exceeds the API server's budget of {PER_CRD_LIMIT} per CRD by a factor of {}; add maxItems, maxProperties and maxLength where lists, maps and strings are declared",
+                    report.total_cost,
+                    cost::over_by(report.total_cost, PER_CRD_LIMIT)
+                ),
+            },
+        });
+    }
+    report
+}
+
+fn walk(s: &Value, path: &str, cardinality: Option<u64>, correlatable: bool, report: &mut Report) {
+    for (index, v) in s.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let rule = Rule::from_json(v);
+        let site = Site { schema: s, path, cardinality, correlatable };
+        match check_rule(&rule, &site) {
+            Ok(verdict) => report.total_cost = report.total_cost.saturating_add(verdict.total),
+            Err(problems) => report.refusals.extend(problems.into_iter().map(|problem| Refusal {
+                path: path.to_string(),
+                index,
+                rule: rule.rule.clone(),
+                problem,
+            })),
+        }
+    }
+    let bound = |key: &str| s.get(key).and_then(Value::as_u64);
+    let times = |n: Option<u64>| cardinality.zip(n).map(|(c, n)| c.saturating_mul(n));
+    if let Some(props) = s.get("properties").and_then(Value::as_object) {
+        for (k, sub) in props {
+            let child = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            walk(sub, &child, cardinality, correlatable, report);
+        }
+    }
+    if let Some(items) = s.get("items") {
+        // Only a list-map's items are matched with their old values.
+        let map_list = s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map");
+        walk(items, &format!("{path}[*]"), times(bound("maxItems")), correlatable && map_list, report);
+    }
+    if let Some(additional) = s.get("additionalProperties").filter(|a| a.is_object()) {
+        walk(additional, &format!("{path}[*]"), times(bound("maxProperties")), correlatable, report);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn rules_are_checked_where_they_stand() {
+        let schema = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}},
+                "x-kubernetes-validations": [{"rule": "self.name == oldSelf.name"}]}},
+            "hosts": {"type": "array", "maxItems": 5, "items": {"type": "string", "maxLength": 10,
+                "x-kubernetes-validations": [{"rule": "self.size() > 0"}]}},
+        }, "x-kubernetes-validations": [{"rule": "self.items.size() < 3"}, {"rule": "self.nope"}]}}});
+        let report = check(&schema);
+        let found: Vec<(&str, &str)> =
+            report.refusals.iter().map(|r| (r.path.as_str(), r.problem.message.as_str())).collect();
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found[0].0 == "spec" && found[0].1.contains("undefined field 'nope'"), "{found:?}");
+        assert!(found[1].0 == "spec.items[*]" && found[1].1.contains("uncorrelatable"), "{found:?}");
+        // Two unbounded strings compared once per item of an unbounded list.
+        assert!(found[2].1.contains("`+kubebuilder:validation:MaxLength` to `spec.items[*].name`"), "{found:?}");
+    }
+
+    #[test]
+    fn a_rule_runs_once_per_item_of_the_lists_above_it() {
+        let item = |max: u64| json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": max}},
+            "x-kubernetes-validations": [{"rule": "self.name.contains('a')"}]});
+        let schema = |items: Value| json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "items": items}}}});
+        let unbounded = check(&schema(json!({"type": "array", "items": item(64)})));
+        assert!(unbounded.refusals.iter().any(|r| r.problem.message.contains("once per item")), "{unbounded:?}");
+        let bounded = check(&schema(json!({"type": "array", "maxItems": 100, "items": item(64)})));
+        assert!(bounded.refusals.is_empty(), "{bounded:?}");
+        assert!(bounded.total_cost > 100 && bounded.total_cost < 100_000, "{}", bounded.total_cost);
+    }
+}
