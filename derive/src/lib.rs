@@ -3,6 +3,7 @@
 //! tokens. Generated code names its dependencies through `::kubegen::__private`, so a
 //! user crate needs only `kubegen`.
 
+mod cel;
 mod check;
 mod errors;
 mod expand;

@@ -140,7 +140,13 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
                 default = Some(if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() });
                 default_marker = Some(m);
             }
-            (MarkerValue::Struct(s), "validation") => rules.push(rule_json(m, s, errors)),
+            (MarkerValue::Struct(s), "validation") => {
+                rules.push(rule_json(m, s, errors));
+                // A field's rule sees the field; a type's rules are checked with its fields.
+                if ty.is_some() {
+                    crate::cel::check(m, s, &crate::cel::node_schema(ty, markers), errors);
+                }
+            }
             (MarkerValue::Expr(_), "validation") => errors.push(
                 m.span,
                 "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
@@ -298,10 +304,9 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
     // The API server compiles every rule when it reads the CRD; so do we.
     for (key, what) in [("rule", "rule"), ("message_expression", "messageExpression")] {
         if let Some(expr) = s.get(key).and_then(Value::as_str)
-            && let Err(e) = cel::Program::compile(expr)
+            && let Err(e) = kubegen_cel::check::parse(expr)
         {
-            let detail = e.to_string();
-            let detail = detail.lines().next().unwrap_or_default();
+            let detail = e.lines().next().unwrap_or_default().to_string();
             errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
     }

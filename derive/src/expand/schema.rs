@@ -128,6 +128,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
     let flattened = named.named.iter().any(|f| crate::serde_attrs::has(&f.attrs, "flatten"));
     let mut wire: Vec<(String, bool)> = Vec::new();
     let mut rules: Vec<serde_json::Value> = Vec::new();
+    let mut cel_fields = Vec::new();
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") || crate::serde_attrs::has(&f.attrs, "flatten") {
@@ -144,6 +145,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
                 "message": format!("field {name} is immutable once set"),
             }));
         }
+        cel_fields.push((name.clone(), crate::cel::node_schema(Some(&f.ty), &parsed.markers)));
         wire.push((name, optional));
     }
     for m in type_markers
@@ -166,13 +168,14 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         }
     }
     if !flattened {
+        let self_schema = crate::cel::object_schema(cel_fields);
         for m in type_markers.all("validation") {
-            let Some(rule) = (match &m.value {
-                crate::markers::MarkerValue::Struct(map) => map.get("rule").and_then(|r| r.as_str()),
-                _ => None,
-            }) else {
-                continue;
-            };
+            let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
+            let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
+            let misread = crate::check::self_fields(rule).into_iter().any(|f| !wire.iter().any(|(n, _)| *n == f));
+            if !misread {
+                crate::cel::check(m, map, &self_schema, errors);
+            }
             for referenced in crate::check::self_fields(rule) {
                 if !wire.iter().any(|(n, _)| *n == referenced) {
                     let hint = crate::markers::registry::suggest(&referenced, wire.iter().map(|(n, _)| n.as_str()))

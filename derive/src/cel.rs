@@ -1,0 +1,129 @@
+//! CEL rules checked at the marker with the API server's verdict (`kubegen-cel`), as far
+//! as the derive can see: the node's own Rust type and markers, and, for a rule on a
+//! struct, its fields. A field whose type is another user type is `dyn` here, and a cost
+//! that runs through one is not judged; the CRD lint (`codegen-cli manifests`) checks
+//! the same rule again on the whole schema.
+
+use kubegen_cel::check::{Part, Rule, Site, check_rule};
+use kubegen_cel::types::UNKNOWN;
+use serde_json::{Map, Value, json};
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::errors::Errors;
+use crate::markers::{Marker, MarkerValue};
+
+/// The schema of a node as the derive sees it: its JSON type from the Rust type and
+/// markers, and the markers that bound or retype it. Unknown where it cannot tell.
+pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Value {
+    let unknown = json!({ UNKNOWN: true });
+    let last = ty.and_then(last_segment);
+    if matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Time" | "MicroTime")) {
+        return json!({"type": "string", "format": "date-time"});
+    }
+    let kind = crate::check::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
+    if markers.iter().any(|m| m.def.key == "embedded_resource" && m.flag()) {
+        return unknown;
+    }
+    let mut s = Map::new();
+    match kind {
+        Some("int-or-string") => return json!({"x-kubernetes-int-or-string": true}),
+        Some(k @ ("string" | "integer" | "number" | "boolean")) => {
+            s.insert("type".into(), k.into());
+        }
+        Some("array") => {
+            s.insert("type".into(), "array".into());
+            let item_markers: Vec<Marker> = markers
+                .iter()
+                .filter_map(|m| match &m.value {
+                    MarkerValue::Items(nested) if m.def.key == "items" => Some(nested.clone()),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            let item_ty = ty.and_then(crate::shapes::item_type);
+            s.insert("items".into(), node_schema(item_ty, &item_markers));
+        }
+        Some("object") => match last {
+            Some((name, Some(value))) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => {
+                s.insert("type".into(), "object".into());
+                s.insert("additionalProperties".into(), node_schema(Some(&value), &[]));
+            }
+            _ => return unknown,
+        },
+        _ => return unknown,
+    }
+    for m in markers {
+        let key = match m.def.key {
+            "max_length" => "maxLength",
+            "max_items" => "maxItems",
+            "max_properties" => "maxProperties",
+            "format" => "format",
+            "enum_values" => "enum",
+            "list_type" => "x-kubernetes-list-type",
+            _ => continue,
+        };
+        if let MarkerValue::Json(v) = &m.value {
+            s.insert(key.into(), v.clone());
+        }
+    }
+    Value::Object(s)
+}
+
+/// An object schema of named fields.
+pub fn object_schema(fields: Vec<(String, Value)>) -> Value {
+    json!({"type": "object", "properties": Map::from_iter(fields)})
+}
+
+/// The last path segment's name and, for a map, its value type (through `Option`).
+fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
+    let Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    let args: Vec<&Type> = match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let name = seg.ident.to_string();
+    if matches!(name.as_str(), "Option" | "Box") {
+        return args.first().and_then(|t| last_segment(t));
+    }
+    Some((name, args.get(1).map(|t| (*t).clone())))
+}
+
+/// Checks the rule a marker writes (`rule` as `s` holds it) against `schema`, the node
+/// it stands on; every refusal is an error at the marker.
+pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Value, errors: &mut Errors) {
+    let text = |k: &str| s.get(k).and_then(Value::as_str).map(str::to_string);
+    let Some(rule_text) = text("rule") else { return };
+    // A rule that does not parse is reported once, by the parse check.
+    if kubegen_cel::check::parse(&rule_text).is_err()
+        || text("message_expression").is_some_and(|e| kubegen_cel::check::parse(&e).is_err())
+    {
+        return;
+    }
+    let rule = Rule {
+        rule: rule_text.clone(),
+        message: text("message"),
+        message_expression: text("message_expression"),
+        field_path: text("field_path"),
+        reason: text("reason"),
+        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool).unwrap_or(false),
+    };
+    let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
+    let Err(problems) = check_rule(&rule, &site) else { return };
+    for p in problems {
+        let what = match p.part {
+            Part::MessageExpression => format!("the messageExpression of the CEL rule `{rule_text}`"),
+            Part::FieldPath => format!("the fieldPath of the CEL rule `{rule_text}`"),
+            Part::OptionalOldSelf => format!("`optional_old_self` on the CEL rule `{rule_text}`"),
+            Part::Rule | Part::Cost => format!("the CEL rule `{rule_text}`"),
+        };
+        errors.push(m.span, format!("the API server refuses {what}: {}", p.message));
+    }
+}
