@@ -635,7 +635,13 @@ fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> 
                 "object" => "MaxProperties",
                 _ => "MaxLength",
             };
-            Some(format!("`+kubebuilder:validation:{marker}` to `{p}`"))
+            // An item's bound is written on its list: `+kubebuilder:validation:items:MaxLength`.
+            Some(match p.strip_suffix("[*]") {
+                Some(list) if schema_at(list).is_some_and(|l| l.get("items").is_some()) => {
+                    format!("`+kubebuilder:validation:items:{marker}` to `{list}`")
+                }
+                _ => format!("`+kubebuilder:validation:{marker}` to `{p}`"),
+            })
         })
         .collect();
     if site.cardinality.is_none() && site.path.contains("[*]") {

@@ -172,13 +172,16 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         for m in type_markers.all("validation") {
             let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
             let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
-            let misread = crate::check::self_fields(rule).into_iter().any(|f| !wire.iter().any(|(n, _)| *n == f));
+            // Rules read a property by its CEL name: `namespace` is `self.__namespace__`.
+            let cel_names: Vec<String> =
+                wire.iter().map(|(n, _)| kubegen_cel::names::escape(n).unwrap_or_else(|| n.clone())).collect();
+            let misread = crate::check::self_fields(rule).into_iter().any(|f| !cel_names.contains(&f));
             if !misread {
                 crate::cel::check(m, map, &self_schema, errors);
             }
             for referenced in crate::check::self_fields(rule) {
-                if !wire.iter().any(|(n, _)| *n == referenced) {
-                    let hint = crate::markers::registry::suggest(&referenced, wire.iter().map(|(n, _)| n.as_str()))
+                if !cel_names.contains(&referenced) {
+                    let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
                         .map(|s| format!("; did you mean `self.{s}`?"))
                         .unwrap_or_default();
                     errors.push(
