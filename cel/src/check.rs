@@ -49,7 +49,7 @@ pub fn parse(source: &str) -> Result<(), String> {
 pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
     let parser = cel::Env::stdlib().parser();
     let (expr, info) = parser.parse_with_source_info(source).map_err(|e| e.to_string())?;
-    let mut c = Checker { info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded::default() };
+    let mut c = Checker { info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded::default(), in_format: 0 };
     c.vars.push(("self".into(), scope.self_ty.clone()));
     let old = if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
     c.vars.push(("oldSelf".into(), old));
@@ -72,6 +72,8 @@ struct Checker<'a> {
     errors: Vec<String>,
     reads_old_self: bool,
     sizes: Unbounded,
+    /// How many `'...'.format(...)` calls enclose the expression being checked.
+    in_format: usize,
 }
 
 /// A bound of type parameters while an overload is matched.
@@ -137,7 +139,7 @@ impl Checker<'_> {
                     }
                     item = Some(match item {
                         None => t,
-                        Some(prev) => join(&prev, &t).unwrap_or(Ty::Dyn),
+                        Some(prev) => self.same(el.id, &prev, &t),
                     });
                 }
                 let n = l.elements.len() as u64;
@@ -160,8 +162,14 @@ impl Checker<'_> {
                     if !(matches!(k, Ty::Int | Ty::Uint | Ty::Bool | Ty::String(_)) || k.is_dyn()) {
                         self.error(me.key.id, format!("unsupported map key type: {k}"));
                     }
-                    key = Some(key.map_or(k.clone(), |p| join(&p, &k).unwrap_or(Ty::Dyn)));
-                    value = Some(value.map_or(v.clone(), |p| join(&p, &v).unwrap_or(Ty::Dyn)));
+                    key = Some(match key {
+                        None => k,
+                        Some(p) => self.same(me.key.id, &p, &k),
+                    });
+                    value = Some(match value {
+                        None => v,
+                        Some(p) => self.same(me.value.id, &p, &v),
+                    });
                 }
                 let n = m.entries.len() as u64;
                 (Ty::Map(Box::new(key.unwrap_or(Ty::Dyn)), Box::new(value.unwrap_or(Ty::Dyn)), Size::known(n)), cost)
@@ -173,6 +181,18 @@ impl Checker<'_> {
             Expr::Comprehension(c) => self.comprehension(c),
             Expr::Unspecified => (Ty::Dyn, Cost::default()),
         }
+    }
+
+    /// The elements of a literal list or map share one type (or are `dyn`).
+    /// Within a string `format` call, whose argument mixes types by design, they need not.
+    fn same(&mut self, id: u64, prev: &Ty, t: &Ty) -> Ty {
+        join(prev, t).unwrap_or_else(|| {
+            if self.in_format > 0 {
+                return Ty::Dyn;
+            }
+            self.error(id, format!("expected type '{prev}' but found '{t}'"));
+            Ty::Dyn
+        })
     }
 
     fn ident(&mut self, id: u64, name: &str) -> Ty {
@@ -255,6 +275,11 @@ impl Checker<'_> {
     }
 
     fn call(&mut self, e: &IdedExpr, call: &CallExpr) -> (Ty, Cost) {
+        if let Some(target) = call.target.as_deref()
+            && let Some(result) = self.two_variable(target, call)
+        {
+            return result;
+        }
         // `optional.of(x)`, `sets.contains(a, b)`: a qualified function, not a method.
         let mut name = call.func_name.clone();
         let mut target = call.target.as_deref();
@@ -285,12 +310,16 @@ impl Checker<'_> {
             None => (None, Cost::default()),
         };
         let mut arg_types = Vec::with_capacity(call.args.len());
+        let format = name == "format" && recv.is_some();
+        self.in_format += usize::from(format);
         for a in &call.args {
             let (t, c) = self.check(a);
             arg_types.push(t);
             args_cost = args_cost.add(c);
         }
+        self.in_format -= usize::from(format);
         self.regex_constant(&name, call);
+        self.constant_argument(&name, call);
         if name == "_?._" {
             let field = match call.args.get(1).map(|a| &a.expr) {
                 Some(Expr::Literal(LiteralValue::String(s))) => s.inner().to_string(),
@@ -335,6 +364,89 @@ impl Checker<'_> {
         (Ty::Dyn, args_cost.add(Cost::fixed(1)))
     }
 
+    /// The comprehensions CEL's extensions add and the parser leaves as calls:
+    /// `all(i, v, p)`, `exists(k, v, p)`, `existsOne(i, v, p)`, `transformList(i, v, [f,] e)`,
+    /// `transformMap(k, v, [f,] e)`, `transformMapEntry(k, v, [f,] e)`, and `sortBy(x, key)`.
+    fn two_variable(&mut self, target: &IdedExpr, call: &CallExpr) -> Option<(Ty, Cost)> {
+        let name = call.func_name.as_str();
+        let ident = |i: usize| match call.args.get(i).map(|a| &a.expr) {
+            Some(Expr::Ident(n)) => Some(n.clone()),
+            _ => None,
+        };
+        let (vars, body) = match (name, call.args.len()) {
+            ("all" | "exists" | "existsOne" | "exists_one", 3)
+            | ("transformList" | "transformMap" | "transformMapEntry", 3 | 4) => {
+                (vec![ident(0)?, ident(1)?], &call.args[2..])
+            }
+            ("sortBy", 2) => (vec![ident(0)?], &call.args[1..]),
+            _ => return None,
+        };
+        let (range, range_cost) = self.check(target);
+        let (first, second) = match &range {
+            Ty::List(item, _) if vars.len() == 2 => (Ty::Int, (**item).clone()),
+            Ty::List(item, _) => ((**item).clone(), Ty::Dyn),
+            Ty::Map(k, v, _) => (key_type(k), (**v).clone()),
+            t if t.is_dyn() => (Ty::Dyn, Ty::Dyn),
+            other => {
+                self.error(
+                    target.id,
+                    format!("expression of type '{other}' cannot be range of a comprehension (must be list, map, or dynamic)"),
+                );
+                (Ty::Dyn, Ty::Dyn)
+            }
+        };
+        let depth = self.vars.len();
+        self.vars.push((vars[0].clone(), first.clone()));
+        if let Some(v) = vars.get(1) {
+            self.vars.push((v.clone(), second));
+        }
+        let mut body_cost = Cost::fixed(2);
+        let mut last = Ty::Dyn;
+        for (i, b) in body.iter().enumerate() {
+            let (t, c) = self.check(b);
+            body_cost = body_cost.add(c);
+            let is_filter = body.len() == 2 && i == 0;
+            let needs_bool = is_filter || matches!(name, "all" | "exists" | "existsOne" | "exists_one");
+            if needs_bool && !(t == Ty::Bool || t.is_dyn()) {
+                self.error(b.id, format!("expected type 'bool' but found '{t}'"));
+            }
+            last = t;
+        }
+        self.vars.truncate(depth);
+        let size = range.size().cloned().unwrap_or_default();
+        let result = match name {
+            "transformList" => Ty::List(Box::new(last), size),
+            "transformMap" => Ty::Map(Box::new(first), Box::new(last), size),
+            "transformMapEntry" => match last {
+                t @ Ty::Map(..) => t,
+                t if t.is_dyn() => types::map(Ty::Dyn, Ty::Dyn),
+                other => {
+                    self.error(body[body.len() - 1].id, format!("expected type 'map' but found '{other}'"));
+                    types::map(Ty::Dyn, Ty::Dyn)
+                }
+            },
+            "sortBy" => range.clone(),
+            _ => Ty::Bool,
+        };
+        let iterations = self.sizes.size(&range);
+        Some((result, range_cost.add(body_cost.times(iterations))))
+    }
+
+    /// A constant argument the server evaluates when it compiles the rule: a
+    /// `duration(...)` or `timestamp(...)` of a literal must parse.
+    fn constant_argument(&mut self, name: &str, call: &CallExpr) {
+        let Some(arg) = call.args.first() else { return };
+        let Expr::Literal(LiteralValue::String(s)) = &arg.expr else { return };
+        let ok = match (name, call.target.is_some(), call.args.len()) {
+            ("duration", false, 1) => is_duration(s.inner()),
+            ("timestamp", false, 1) => is_timestamp(s.inner()),
+            _ => return,
+        };
+        if !ok {
+            self.error(arg.id, format!("invalid {name} argument"));
+        }
+    }
+
     /// A pattern written as a literal is compiled when the server compiles the rule.
     fn regex_constant(&mut self, name: &str, call: &CallExpr) {
         let pattern = match (name, call.target.is_some()) {
@@ -351,6 +463,59 @@ impl Checker<'_> {
             self.error(p.id, format!("invalid regular expression `{}`: {why}", s.inner()));
         }
     }
+}
+
+/// Go's `time.ParseDuration`: an optional sign, then one or more `<number><unit>`.
+fn is_duration(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if s == "0" {
+        return true;
+    }
+    let mut rest = s;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let number = &rest[..n];
+        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
+            return false;
+        }
+        rest = &rest[n..];
+        let Some(unit) = ["ns", "us", "\u{b5}s", "\u{3bc}s", "ms", "s", "m", "h"].into_iter().find(|u| rest.starts_with(u))
+        else {
+            return false;
+        };
+        rest = &rest[unit.len()..];
+    }
+    true
+}
+
+/// RFC 3339, as CEL's `timestamp()` reads it.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if b.len() < 20 || !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return false;
+    }
+    if !(matches!(b[10], b'T' | b't') && digits(11..13) && b[13] == b':' && digits(14..16) && b[16] == b':' && digits(17..19)) {
+        return false;
+    }
+    let mut rest = &s[19..];
+    if let Some(r) = rest.strip_prefix('.') {
+        let n = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+        if n == 0 {
+            return false;
+        }
+        rest = &r[n..];
+    }
+    let zone = rest.as_bytes();
+    matches!(rest, "Z" | "z")
+        || (zone.len() == 6
+            && matches!(zone[0], b'+' | b'-')
+            && zone[1..3].iter().all(u8::is_ascii_digit)
+            && zone[3] == b':'
+            && zone[4..6].iter().all(u8::is_ascii_digit))
 }
 
 fn literal(l: &LiteralValue) -> Ty {
@@ -482,7 +647,8 @@ pub struct Rule {
     pub message_expression: Option<String>,
     pub field_path: Option<String>,
     pub reason: Option<String>,
-    pub optional_old_self: bool,
+    /// `optionalOldSelf` as written: set at all (even to false) needs a rule reading oldSelf.
+    pub optional_old_self: Option<bool>,
 }
 
 impl Rule {
@@ -494,7 +660,7 @@ impl Rule {
             message_expression: s("messageExpression"),
             field_path: s("fieldPath"),
             reason: s("reason"),
-            optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool).unwrap_or(false),
+            optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool),
         }
     }
 }
@@ -503,7 +669,9 @@ impl Rule {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     Rule,
+    Message,
     MessageExpression,
+    Reason,
     FieldPath,
     OptionalOldSelf,
     /// Over the cost budget (of the rule or of its message expression).
@@ -514,6 +682,8 @@ impl Part {
     pub fn key(self) -> &'static str {
         match self {
             Part::Rule => "rule",
+            Part::Message => "message",
+            Part::Reason => "reason",
             Part::MessageExpression => "messageExpression",
             Part::FieldPath => "fieldPath",
             Part::OptionalOldSelf => "optionalOldSelf",
@@ -532,6 +702,8 @@ pub struct Problem {
 /// A rule that compiles: its cost per evaluation, times its cardinality.
 #[derive(Debug, Default)]
 pub struct Verdict {
+    /// A cost went through a size the estimator cannot bound: not counted in `total`.
+    pub uncertain_cost: bool,
     /// One evaluation's estimate of the rule and of its message expression.
     pub rule_cost: u64,
     pub message_cost: u64,
@@ -558,7 +730,9 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
         return Err(vec![Problem { part: Part::Rule, message: "the node has no type CEL can see".into() }]);
     };
     let cardinality = site.cardinality.unwrap_or_else(|| cost::unbounded_cardinality(decl.min_size));
-    let scope = Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self: rule.optional_old_self };
+    problems.extend(wording(rule));
+    let optional_old_self = rule.optional_old_self == Some(true);
+    let scope = Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self };
     let mut verdict = Verdict::default();
     match compile(&rule.rule, &scope) {
         Err(e) => problems.push(Problem { part: Part::Rule, message: format!("compilation failed: {e}") }),
@@ -575,7 +749,7 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
                     ),
                 });
             }
-            if rule.optional_old_self && !c.reads_old_self {
+            if rule.optional_old_self.is_some() && !c.reads_old_self {
                 problems.push(Problem {
                     part: Part::OptionalOldSelf,
                     message: "may not be set if oldSelf is not used in rule".into(),
@@ -583,15 +757,16 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
             }
             verdict.transition = c.reads_old_self;
             verdict.rule_cost = c.cost.max;
-            let total = c.cost.max.saturating_mul(cardinality);
+            verdict.uncertain_cost |= c.uncertain_cost;
+            let total = if c.uncertain_cost { 0 } else { c.cost.max.saturating_mul(cardinality) };
             if total > PER_RULE_LIMIT && !c.uncertain_cost {
                 problems.push(Problem { part: Part::Cost, message: over_budget("rule", total, &c.unbounded, site) });
             }
             verdict.total = total;
         }
     }
-    if let Some(m) = &rule.message_expression {
-        let scope = Scope { optional_old_self: rule.optional_old_self, ..scope };
+    if let Some(m) = rule.message_expression.as_ref().filter(|m| !m.trim().is_empty()) {
+        let scope = Scope { optional_old_self, ..scope };
         match compile(m, &scope) {
             Err(e) => problems.push(Problem { part: Part::MessageExpression, message: format!("messageExpression compilation failed: {e}") }),
             Ok(c) => {
@@ -602,7 +777,8 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
                     });
                 }
                 verdict.message_cost = c.cost.max;
-                let total = c.cost.max.saturating_mul(cardinality);
+                verdict.uncertain_cost |= c.uncertain_cost;
+                let total = if c.uncertain_cost { 0 } else { c.cost.max.saturating_mul(cardinality) };
                 if total > PER_RULE_LIMIT && !c.uncertain_cost {
                     problems.push(Problem {
                         part: Part::Cost,
@@ -620,6 +796,36 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
     }
     if problems.is_empty() { Ok(verdict) } else { Err(problems) }
 }
+
+/// The rule's text fields as the API server validates them.
+fn wording(rule: &Rule) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut refuse = |part, message: &str| out.push(Problem { part, message: message.to_string() });
+    if rule.rule.trim().is_empty() {
+        refuse(Part::Rule, "rule is not specified");
+    }
+    if let Some(m) = &rule.message {
+        if m.trim().is_empty() {
+            refuse(Part::Message, "message must be non-empty if specified");
+        } else if m.contains(['\n', '\r']) {
+            refuse(Part::Message, "message must not contain line breaks");
+        }
+    } else if rule.rule.contains(['\n', '\r']) && rule.message_expression.is_none() {
+        refuse(Part::Message, "message must be specified if rule contains line breaks");
+    }
+    if rule.message_expression.as_deref().is_some_and(|m| m.trim().is_empty()) {
+        refuse(Part::MessageExpression, "messageExpression must be non-empty if specified");
+    }
+    if let Some(r) = &rule.reason
+        && !REASONS.contains(&r.as_str())
+    {
+        refuse(Part::Reason, &format!("Unsupported value: \"{r}\": supported values: {}", REASONS.join(", ")));
+    }
+    out
+}
+
+/// The reasons a rule may give (`reason`).
+pub const REASONS: &[&str] = &["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
 
 fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> String {
     let mut msg = format!(
@@ -687,26 +893,24 @@ pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
         if node.get(types::UNKNOWN).is_some() {
             return Ok(());
         }
-        let (name, r, index) = if let Some(r) = rest.strip_prefix('.') {
+        let (name, r) = if let Some(r) = rest.strip_prefix('.') {
             let end = r.find(['.', '[']).unwrap_or(r.len());
             if end == 0 {
                 return Err(format!("fieldPath `{path}` has an empty segment"));
             }
-            (r[..end].to_string(), &r[end..], false)
+            (r[..end].to_string(), &r[end..])
         } else if let Some(r) = rest.strip_prefix('[') {
             let end = r.find(']').ok_or_else(|| format!("fieldPath `{path}` has an unclosed `[`"))?;
             let inner = r[..end].trim();
             match inner.strip_prefix('\'').and_then(|i| i.strip_suffix('\'')) {
-                Some(key) => (key.to_string(), &r[end + 1..], false),
-                None if inner.parse::<u64>().is_ok() => (inner.to_string(), &r[end + 1..], true),
-                None => return Err(format!("fieldPath `{path}`: `[{inner}]` is neither a quoted key nor an index")),
+                Some(key) => (key.to_string(), &r[end + 1..]),
+                // The server takes no list index in a fieldPath, only map keys.
+                None => return Err(format!("fieldPath `{path}` must be a valid path: `[{inner}]` is not a quoted key")),
             }
         } else {
             return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
         };
-        node = if index {
-            node.get("items").ok_or_else(|| format!("fieldPath `{path}` indexes `{name}` into a value that is not a list"))?
-        } else if let Some(p) = node.get("properties").and_then(|p| p.get(&name)) {
+        node = if let Some(p) = node.get("properties").and_then(|p| p.get(&name)) {
             p
         } else if let Some(p) = node.get("additionalProperties").filter(|p| p.is_object()) {
             p

@@ -97,11 +97,16 @@ impl Unbounded {
                 }
                 Range { min: 0, max: *max }
             }
-            Some(Size { max: None, .. }) | None if matches!(ty, Ty::Dyn) => {
+            // A size nothing bounds (a function's result the estimator cannot size, a
+            // `dyn`): whatever the estimate, it is not the server's.
+            Some(Size { max: None, .. }) => {
                 self.uncertain = true;
                 Range::UNKNOWN
             }
-            Some(Size { max: None, .. }) => Range::UNKNOWN,
+            None if matches!(ty, Ty::Dyn) => {
+                self.uncertain = true;
+                Range::UNKNOWN
+            }
             // Scalars, objects and library values: no size to traverse.
             None => Range { min: 0, max: 0 },
         }

@@ -206,6 +206,21 @@ list(string).join(string) -> string
 fn strings.quote(string) -> string
 string.format(list(dyn)) -> string
 
+list(A).slice(int, int) -> list(A)
+list(A).distinct() -> list(A)
+list(A).reverse() -> list(A)
+list(int).sort() -> list(int)
+list(uint).sort() -> list(uint)
+list(double).sort() -> list(double)
+list(bool).sort() -> list(bool)
+list(string).sort() -> list(string)
+list(bytes).sort() -> list(bytes)
+list(duration).sort() -> list(duration)
+list(timestamp).sort() -> list(timestamp)
+list(list(A)).flatten() -> list(A)
+list(dyn).flatten(int) -> list(dyn)
+fn lists.range(int) -> list(int)
+
 fn sets.contains(list(A), list(A)) -> bool
 fn sets.equivalent(list(A), list(A)) -> bool
 fn sets.intersects(list(A), list(A)) -> bool

@@ -113,16 +113,18 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Value, errors: &mut Er
         message_expression: text("message_expression"),
         field_path: text("field_path"),
         reason: text("reason"),
-        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool).unwrap_or(false),
+        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool),
     };
     let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
     let Err(problems) = check_rule(&rule, &site) else { return };
-    for p in problems {
+    // `rule_json` has reported an unknown reason already.
+    for p in problems.into_iter().filter(|p| p.part != Part::Reason) {
         let what = match p.part {
             Part::MessageExpression => format!("the messageExpression of the CEL rule `{rule_text}`"),
             Part::FieldPath => format!("the fieldPath of the CEL rule `{rule_text}`"),
             Part::OptionalOldSelf => format!("`optional_old_self` on the CEL rule `{rule_text}`"),
-            Part::Rule | Part::Cost => format!("the CEL rule `{rule_text}`"),
+            Part::Message => format!("the message of the CEL rule `{rule_text}`"),
+            Part::Rule | Part::Cost | Part::Reason => format!("the CEL rule `{rule_text}`"),
         };
         errors.push(m.span, format!("the API server refuses {what}: {}", p.message));
     }

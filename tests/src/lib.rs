@@ -3,6 +3,7 @@
 //! the end-to-end tier applies them to a real API server and round-trips values.
 
 pub mod aviary;
+pub mod cel_corpus;
 pub mod fleet;
 pub mod markers;
 pub mod menagerie;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub struct Spec {
     pub replicas: i32,
     /// +kubebuilder:validation:XValidation:rule="self.reverse() == 'abc'"
+    /// +kubebuilder:validation:XValidation:rule="self.toUpper() == 'ABC'"
     /// +kubebuilder:validation:XValidation:rule="self.matches('[a-z')"
     #[kube(max_length = 63)]
     pub name: String,

@@ -69,12 +69,13 @@ fn accepts_what_the_server_accepts() {
 fn refuses_what_the_server_refuses() {
     assert!(refusal(rule("self.replicas.startsWith('a')")).contains("found no matching overload for 'startsWith' applied to 'int.(string)'"));
     assert!(refusal(rule("self.nope > 0")).contains("undefined field 'nope'"));
-    assert!(refusal(rule("self.name.reverse() == 'a'")).contains("undeclared reference to 'reverse'"));
+    assert!(refusal(rule("self.name.reverse() == 'a'")).contains("found no matching overload for 'reverse' applied to 'string.()'"));
+    assert!(refusal(rule("self.name.toUpper() == 'a'")).contains("undeclared reference to 'toUpper'"));
     assert!(refusal(rule("self.replicas")).contains("must evaluate to a bool"));
     assert!(refusal(rule("self.name.matches('[')")).contains("invalid regular expression"));
     assert!(refusal(rule("self.replicas == 'x'")).contains("found no matching overload for '_==_'"));
     assert!(refusal(rule("self.size( > 1")).contains("Syntax error"));
-    let r = Rule { optional_old_self: true, ..rule("self.replicas > 0") };
+    let r = Rule { optional_old_self: Some(true), ..rule("self.replicas > 0") };
     assert!(refusal(r).contains("oldSelf is not used"));
     let r = Rule { message_expression: Some("self.replicas".into()), ..rule("self.replicas > 0") };
     assert!(refusal(r).contains("must evaluate to a string"));
