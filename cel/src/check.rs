@@ -24,6 +24,10 @@ pub struct Scope {
     pub correlatable: bool,
     /// `optionalOldSelf: true`: `oldSelf` is an `optional` that is empty on create.
     pub optional_old_self: bool,
+    /// The type of `self` holds values the checker cannot see (see [`types::UNKNOWN`]).
+    pub partial: bool,
+    /// The Kubernetes minor release whose environment the rule is compiled in.
+    pub release: u32,
 }
 
 /// What a compiled expression is.
@@ -42,14 +46,48 @@ pub struct Compiled {
 /// Parses `source` with the API server's grammar (optional types included), expanding
 /// the standard macros; the error is the parser's, `ERROR: <input>:line:col: ...`.
 pub fn parse(source: &str) -> Result<(), String> {
-    cel::Env::stdlib().parser().parse(source).map(|_| ()).map_err(|e| e.to_string())
+    parser(source).and_then(|p| p.parse(source).map(|_| ()).map_err(|e| e.to_string()))
+}
+
+/// The API server's parser limit: expressions nest at most this deep.
+const MAX_RECURSION: usize = 250;
+
+/// The parser, with the server's recursion limit, once the source's bracket nesting is
+/// known to be within it (the parser's own recursion would otherwise exhaust the stack
+/// before it can report the limit).
+fn parser(source: &str) -> Result<cel::parser::Parser, String> {
+    let (mut depth, mut deepest, mut quote) = (0usize, 0usize, None::<char>);
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_RECURSION {
+        return Err(format!("ERROR: <input>:1:1: expression recursion limit exceeded: {MAX_RECURSION}"));
+    }
+    Ok(cel::Env::stdlib().parser().max_recursion_depth(MAX_RECURSION as u16))
 }
 
 /// Compiles `source` in `scope`: parse, type-check, estimate cost.
 pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
-    let parser = cel::Env::stdlib().parser();
-    let (expr, info) = parser.parse_with_source_info(source).map_err(|e| e.to_string())?;
-    let mut c = Checker { info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded::default(), in_format: 0 };
+    let (expr, info) = parser(source)?.parse_with_source_info(source).map_err(|e| e.to_string())?;
+    if let Some(at) = two_argument_exists_one(source) {
+        let col = source[..at].chars().count() + 1;
+        return Err(format!("ERROR: <input>:1:{col}: undeclared reference to 'existsOne' (in container '')"));
+    }
+    let mut c = Checker { release: scope.release, info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded { partial: scope.partial, ..Unbounded::default() }, in_format: 0 };
     c.vars.push(("self".into(), scope.self_ty.clone()));
     let old = if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
     c.vars.push(("oldSelf".into(), old));
@@ -67,6 +105,7 @@ pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
 }
 
 struct Checker<'a> {
+    release: u32,
     info: &'a SourceInfo,
     vars: Vec<(String, Ty)>,
     errors: Vec<String>,
@@ -261,7 +300,7 @@ impl Checker<'_> {
         let accu = match (&init, &step) {
             (Ty::List(i, _), Ty::List(s, _)) if i.is_dyn() => {
                 let size = range.size().cloned().unwrap_or_default();
-                Ty::List(s.clone(), size)
+                Ty::List(Box::new(s.without_sizes()), size)
             }
             _ => init,
         };
@@ -310,16 +349,19 @@ impl Checker<'_> {
             None => (None, Cost::default()),
         };
         let mut arg_types = Vec::with_capacity(call.args.len());
+        let mut arg_costs = Vec::with_capacity(call.args.len());
         let format = name == "format" && recv.is_some();
         self.in_format += usize::from(format);
         for a in &call.args {
             let (t, c) = self.check(a);
             arg_types.push(t);
+            arg_costs.push(c);
             args_cost = args_cost.add(c);
         }
         self.in_format -= usize::from(format);
         self.regex_constant(&name, call);
         self.constant_argument(&name, call);
+        self.format_constant(&name, call);
         if name == "_?._" {
             let field = match call.args.get(1).map(|a| &a.expr) {
                 Some(Expr::Literal(LiteralValue::String(s))) => s.inner().to_string(),
@@ -329,8 +371,13 @@ impl Checker<'_> {
             let t = self.select(e.id, &operand, &field, false);
             return (Ty::Optional(Box::new(unwrap_optional(t))), args_cost.add(Cost::fixed(1)));
         }
-        let candidates: Vec<&Overload> =
-            overloads.iter().filter(|o| o.receiver.is_some() == recv.is_some() && o.params.len() == arg_types.len()).collect();
+        let release = self.release;
+        let overloads: Vec<&Overload> = overloads.iter().filter(|o| o.declared_in(release)).collect();
+        let candidates: Vec<&Overload> = overloads
+            .iter()
+            .copied()
+            .filter(|o| o.receiver.is_some() == recv.is_some() && o.params.len() == arg_types.len())
+            .collect();
         for o in &candidates {
             let mut b = Bindings::new();
             let receiver_fits = match (&o.receiver, &recv) {
@@ -339,11 +386,35 @@ impl Checker<'_> {
             };
             if receiver_fits && o.params.iter().zip(&arg_types).all(|(p, a)| unify(p, a, &mut b)) {
                 let int_literals: Vec<Option<i64>> = call.args.iter().map(int_literal).collect();
-                let mut int_args = vec![None];
-                int_args.extend(int_literals);
-                let lits = if recv.is_some() { &int_args[..] } else { &int_args[1..] };
-                let (cost, size) = cost::call(o, recv.as_ref(), &arg_types, lits, args_cost, &mut self.sizes);
+                let (cost, size) = match name.as_str() {
+                    // Short-circuits: the right side may never run.
+                    "_&&_" | "_||_" => {
+                        let (l, r) = (arg_costs[0], arg_costs[1]);
+                        (Cost { min: l.min, max: l.max.saturating_add(r.max) }, None)
+                    }
+                    "_?_:_" => (arg_costs[0].add(arg_costs[1].union(arg_costs[2])), None),
+                    _ => cost::call(o, recv.as_ref(), &arg_types, &int_literals, args_cost, &mut self.sizes),
+                };
                 let mut ty = substitute(&o.result, &b);
+                // Indexing and the conditional keep their operands' sizes; other results are
+                // unsized.
+                match name.as_str() {
+                    "_[_]" | "_[?_]" | "dyn" => {}
+                    "_?_:_" => {
+                        // As large as the larger branch.
+                        let larger = |t: &Ty, f: &Ty| match (t.size(), f.size()) {
+                            (Some(a), Some(b)) => Some(Size {
+                                max: a.max.zip(b.max).map(|(x, y)| x.max(y)),
+                                unbounded: a.unbounded.clone().or(b.unbounded.clone()),
+                            }),
+                            _ => None,
+                        };
+                        if let (Some(size), Some(slot)) = (larger(&arg_types[1], &arg_types[2]), size_slot(&mut ty)) {
+                            *slot = size;
+                        }
+                    }
+                    _ => ty = ty.without_sizes(),
+                }
                 if let (Some(size), Some(slot)) = (size, size_slot(&mut ty)) {
                     *slot = size;
                 }
@@ -356,7 +427,7 @@ impl Checker<'_> {
             None => format!("({shown})"),
         };
         let display = call.func_name.as_str();
-        if candidates.is_empty() && overloads.iter().all(|o| o.receiver.is_some() != recv.is_some()) {
+        if overloads.is_empty() || (candidates.is_empty() && overloads.iter().all(|o| o.receiver.is_some() != recv.is_some())) {
             self.error(e.id, format!("undeclared reference to '{display}' (in container '')"));
         } else {
             self.error(e.id, format!("found no matching overload for '{display}' applied to '{applied}'"));
@@ -447,6 +518,26 @@ impl Checker<'_> {
         }
     }
 
+    /// A literal format string is parsed when the server compiles the rule, and its
+    /// clauses counted against a literal argument list.
+    fn format_constant(&mut self, name: &str, call: &CallExpr) {
+        if name != "format" {
+            return;
+        }
+        let Some(Expr::Literal(LiteralValue::String(f))) = call.target.as_deref().map(|t| &t.expr) else { return };
+        let Some(arg) = call.args.first() else { return };
+        match format_clauses(f.inner()) {
+            Err(why) => self.error(arg.id, format!("could not parse formatting clause: {why}")),
+            Ok(clauses) => {
+                if let Expr::List(l) = &arg.expr
+                    && clauses > l.elements.len()
+                {
+                    self.error(arg.id, format!("index {} out of range", l.elements.len()));
+                }
+            }
+        }
+    }
+
     /// A pattern written as a literal is compiled when the server compiles the rule.
     fn regex_constant(&mut self, name: &str, call: &CallExpr) {
         let pattern = match (name, call.target.is_some()) {
@@ -463,6 +554,79 @@ impl Checker<'_> {
             self.error(p.id, format!("invalid regular expression `{}`: {why}", s.inner()));
         }
     }
+}
+
+/// How many arguments a `format` string takes; an error for a clause the strings
+/// extension does not know (`%s %d %f %e %b %o %x %X`, precision as `%.2f`, `%%`).
+fn format_clauses(f: &str) -> Result<usize, String> {
+    let mut n = 0;
+    let mut chars = f.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            continue;
+        }
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+        }
+        match chars.next() {
+            Some('s' | 'd' | 'f' | 'e' | 'b' | 'o' | 'x' | 'X') => n += 1,
+            Some(other) => return Err(format!("unrecognized formatting clause \"{other}\"")),
+            None => return Err("unexpected end of string".into()),
+        }
+    }
+    Ok(n)
+}
+
+/// Where `existsOne` is called with two arguments: the API server's environment has
+/// only the three-argument form (and `exists_one`), though the parser expands both.
+fn two_argument_exists_one(source: &str) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'\'' || c == b'"' {
+            quote = Some(c);
+        } else if source[i..].starts_with(".existsOne(") {
+            let open = i + ".existsOne(".len();
+            let (mut depth, mut commas, mut j, mut q) = (0usize, 0usize, open, None::<u8>);
+            while j < bytes.len() {
+                let d = bytes[j];
+                match (q, d) {
+                    (Some(qq), x) if x == qq => q = None,
+                    (Some(_), _) => {}
+                    (None, b'\'' | b'"') => q = Some(d),
+                    (None, b'(' | b'[' | b'{') => depth += 1,
+                    (None, b')' | b']' | b'}') if depth == 0 => break,
+                    (None, b')' | b']' | b'}') => depth -= 1,
+                    (None, b',') if depth == 0 => commas += 1,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if commas == 1 {
+                return Some(i + 1);
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Go's `time.ParseDuration`: an optional sign, then one or more `<number><unit>`.
@@ -583,7 +747,7 @@ fn unwrap_optional(t: Ty) -> Ty {
 
 fn size_slot(t: &mut Ty) -> Option<&mut Size> {
     match t {
-        Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) => Some(s),
+        Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) | Ty::Opaque(_, s) => Some(s),
         _ => None,
     }
 }
@@ -723,8 +887,38 @@ pub struct Site<'a> {
     pub correlatable: bool,
 }
 
-/// Checks one rule as the API server does when it reads the CRD.
+/// Checks one rule as the API servers of every release kubegen supports
+/// ([`library::RELEASES`]) do when they read the CRD: refused if any refuses, with the
+/// releases named where they differ.
 pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>> {
+    let verdicts: Vec<(u32, Result<Verdict, Vec<Problem>>)> =
+        library::RELEASES.iter().map(|&r| (r, check_rule_for(rule, site, r))).collect();
+    let mut problems: Vec<(Problem, Vec<u32>)> = Vec::new();
+    for (release, v) in &verdicts {
+        for p in v.as_ref().err().into_iter().flatten() {
+            match problems.iter_mut().find(|(q, _)| q == p) {
+                Some((_, rs)) => rs.push(*release),
+                None => problems.push((p.clone(), vec![*release])),
+            }
+        }
+    }
+    if problems.is_empty() {
+        return verdicts.into_iter().rev().find_map(|(_, v)| v.ok()).ok_or_else(Vec::new);
+    }
+    Err(problems
+        .into_iter()
+        .map(|(mut p, rs)| {
+            if rs.len() < library::RELEASES.len() {
+                let names: Vec<String> = rs.iter().map(|r| format!("1.{r}")).collect();
+                p.message = format!("{} (Kubernetes {})", p.message, names.join(", "));
+            }
+            p
+        })
+        .collect())
+}
+
+/// Checks one rule as the API server of Kubernetes 1.`release` does.
+pub fn check_rule_for(rule: &Rule, site: &Site<'_>, release: u32) -> Result<Verdict, Vec<Problem>> {
     let mut problems = Vec::new();
     let Some(decl) = types::of_schema(site.schema, site.path) else {
         return Err(vec![Problem { part: Part::Rule, message: "the node has no type CEL can see".into() }]);
@@ -732,7 +926,8 @@ pub fn check_rule(rule: &Rule, site: &Site<'_>) -> Result<Verdict, Vec<Problem>>
     let cardinality = site.cardinality.unwrap_or_else(|| cost::unbounded_cardinality(decl.min_size));
     problems.extend(wording(rule));
     let optional_old_self = rule.optional_old_self == Some(true);
-    let scope = Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self };
+    let scope =
+        Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self, partial: decl.partial, release };
     let mut verdict = Verdict::default();
     match compile(&rule.rule, &scope) {
         Err(e) => problems.push(Problem { part: Part::Rule, message: format!("compilation failed: {e}") }),

@@ -20,6 +20,9 @@ const STRING_TRAVERSAL: f64 = 0.1;
 const REGEX_LENGTH: f64 = 0.25;
 pub(crate) const CREATE_LIST: u64 = 10;
 pub(crate) const CREATE_MAP: u64 = 30;
+/// The longest named format's pattern, and the longest format name (k8s `cel/limits.go`).
+const MAX_NAME_FORMAT_REGEX: u64 = 128;
+const MAX_FORMAT: u64 = 64;
 
 /// A cost range, in the API server's cost units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,40 +85,48 @@ impl Range {
 #[derive(Default, Debug)]
 pub struct Unbounded {
     pub paths: BTreeSet<String>,
-    /// The estimate went through a value of unknown size (a `dyn`): it is not the
-    /// server's, and no verdict is drawn from it.
+    /// The estimate went through a value of unknown size in a partial schema (the
+    /// derive's view): it is not the server's, and no verdict is drawn from it.
     pub uncertain: bool,
+    /// The schema has nodes the checker cannot see ([`crate::types::UNKNOWN`]).
+    pub partial: bool,
 }
 
 impl Unbounded {
-    /// `sizeOrUnknown`: how large the value of type `ty` can be.
+    /// `sizeOrUnknown`: how large the value of type `ty` can be. Sizes come from the
+    /// schema, from literals and from the library's result estimates; fixed-width
+    /// scalars are 1; anything else (a `dyn`, an IP, a quantity) is as large as anything.
     pub fn size(&mut self, ty: &Ty) -> Range {
-        match ty.size() {
-            Some(Size { max: Some(max), unbounded }) => {
-                if let Some(path) = unbounded {
-                    self.paths.insert(path.to_string());
+        match ty {
+            Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp | Ty::Null | Ty::Type(_) => {
+                Range { min: 1, max: 1 }
+            }
+            Ty::Optional(inner) if matches!(**inner, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp) => {
+                Range { min: 1, max: 1 }
+            }
+            // Objects come from the schema, whose estimator gives them no size.
+            Ty::Object(_) => Range { min: 0, max: 0 },
+            _ => match ty.size() {
+                Some(Size { max: Some(max), unbounded }) => {
+                    if let Some(path) = unbounded {
+                        self.paths.insert(path.to_string());
+                    }
+                    Range { min: 0, max: *max }
                 }
-                Range { min: 0, max: *max }
-            }
-            // A size nothing bounds (a function's result the estimator cannot size, a
-            // `dyn`): whatever the estimate, it is not the server's.
-            Some(Size { max: None, .. }) => {
-                self.uncertain = true;
-                Range::UNKNOWN
-            }
-            None if matches!(ty, Ty::Dyn) => {
-                self.uncertain = true;
-                Range::UNKNOWN
-            }
-            // Scalars, objects and library values: no size to traverse.
-            None => Range { min: 0, max: 0 },
+                // The server's estimator cannot size it either — unless the schema is
+                // partial, when it may be a value the checker could not see.
+                _ => {
+                    self.uncertain |= self.partial;
+                    Range::UNKNOWN
+                }
+            },
         }
     }
 }
 
 /// What calling `o` costs beyond its arguments' own cost (`args`), and how large its
 /// result can be. `target` is the receiver's type for a method; `int_literals` holds
-/// each argument's value where it is an integer literal.
+/// each argument's value (receiver excluded) where it is an integer literal.
 pub fn call(
     o: &Overload,
     target: Option<&Ty>,
@@ -127,76 +138,168 @@ pub fn call(
     let n = o.name.as_str();
     let size_of = |sizes: &mut Unbounded, i: usize| arg_types.get(i).map(|t| sizes.size(t)).unwrap_or(Range::UNKNOWN);
     let known = |r: Range| Size { max: (r.max != u64::MAX).then_some(r.max), unbounded: None };
-    // Kubernetes' libraries first, as the API server asks its own estimator first.
-    if let Some(t) = target {
-        match n {
-            "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" if matches!(t, Ty::List(..)) => {
-                let mut per_item = Cost::fixed(1);
-                if let Ty::List(item, _) = t
-                    && matches!(**item, Ty::String(_) | Ty::Bytes(_))
-                {
-                    per_item = per_item.add(sizes.size(item).factor(STRING_TRAVERSAL));
+    // Kubernetes' estimator first (k8s.io/apiserver `pkg/cel/library/cost.go`), as the
+    // server asks it before cel-go's own.
+    let traverse = |r: Range| r.factor(STRING_TRAVERSAL);
+    let fixed = |n: u64| (Cost::fixed(n).add(args), None);
+    let ip_bytes = Range { min: 4, max: 16 };
+    let string_arg = matches!(arg_types.first(), Some(Ty::String(_)));
+    // The lists extension's estimators (cel-go `ext/lists.go`): the result list's size,
+    // times a factor, plus the call and the list it allocates.
+    let allocating = |factor: f64, size: Range| {
+        let c = size.factor(factor).add(Cost::fixed(1 + CREATE_LIST));
+        (c.add(args), Some(Size { max: (size.max != u64::MAX).then_some(size.max), unbounded: None }))
+    };
+    let literal = |i: usize| int_literals.get(i).copied().flatten().map(|v| v.max(0) as u64);
+    match (n, target) {
+        ("slice", Some(t)) if arg_types.len() == 2 => {
+            let sz = sizes.size(t);
+            let (start, end) = (literal(0).unwrap_or(0), literal(1).unwrap_or(sz.max));
+            let n = end.saturating_sub(start);
+            return allocating(1.0, Range { min: n, max: n });
+        }
+        ("lists.range", None) => {
+            let n = literal(0).unwrap_or(u64::MAX);
+            return allocating(1.0, Range { min: n, max: n });
+        }
+        ("reverse", Some(t)) => {
+            let sz = sizes.size(t);
+            return allocating(1.0, sz);
+        }
+        ("flatten", Some(t)) => {
+            let depth = if arg_types.is_empty() { 1 } else { literal(0).unwrap_or(u64::MAX) };
+            let sz = sizes.size(t);
+            return allocating(depth as f64, sz);
+        }
+        ("distinct" | "sort", Some(t)) => {
+            let sz = sizes.size(t);
+            let squared = Range { min: sz.min.saturating_mul(sz.min), max: sz.max.saturating_mul(sz.max) };
+            let textual = matches!(t, Ty::List(item, _) if matches!(**item, Ty::String(_) | Ty::Bytes(_)));
+            let factor = if n == "sort" && textual { 2.0 + STRING_TRAVERSAL } else { 2.0 };
+            let (cost, _) = allocating(factor, squared);
+            return (cost, Some(Size { max: (sz.max != u64::MAX).then_some(sz.max), unbounded: None }));
+        }
+        _ => {}
+    }
+    match n {
+        "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" | "includes" if target.is_some() => {
+            let t = target.unwrap_or(&Ty::Dyn);
+            let items = sizes.size(t);
+            return match t {
+                Ty::List(item, _) => {
+                    let mut per_item = Cost::fixed(1);
+                    if matches!(**item, Ty::String(_) | Ty::Bytes(_)) {
+                        per_item = per_item.add(traverse(sizes.size(item)));
+                    }
+                    (per_item.times(items).add(args), None)
                 }
-                return (per_item.times(sizes.size(t)).add(args), None);
+                _ => (traverse(items).add(args), None),
+            };
+        }
+        "url" if target.is_none() && arg_types.len() == 1 => {
+            let sz = size_of(sizes, 0);
+            return (traverse(sz).add(args), Some(known(sz)));
+        }
+        "lowerAscii" | "upperAscii" | "substring" | "trim" if target.is_some() => {
+            let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
+            return (traverse(sz).add(args), Some(known(sz)));
+        }
+        "replace" if target.is_some() && arg_types.len() >= 2 => {
+            let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
+            let (from, to) = (size_of(sizes, 0), size_of(sizes, 1));
+            let (count, kept) = if from.min == 0 {
+                (sz.max.saturating_add(1), sz.max)
+            } else if to.max <= from.min {
+                (0, sz.max)
+            } else {
+                ((sz.max as f64 / from.min as f64).ceil() as u64, 0)
+            };
+            let out = Range { min: 0, max: count.saturating_mul(to.max).saturating_add(kept) };
+            return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(known(out)));
+        }
+        "split" if target.is_some() => {
+            let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
+            let max = literal(1).unwrap_or(sz.max);
+            return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(Size { max: Some(max), unbounded: None }));
+        }
+        "join" if target.is_some() => {
+            let t = target.unwrap_or(&Ty::Dyn);
+            let items = sizes.size(t);
+            let item = match t {
+                Ty::List(item, _) => sizes.size(item),
+                _ => Range { min: 0, max: 0 },
+            };
+            let mut total = Range { min: items.min.saturating_mul(item.min), max: items.max.saturating_mul(item.max) };
+            if !arg_types.is_empty() {
+                let sep = size_of(sizes, 0);
+                let between = Range { min: items.min.saturating_sub(1), max: items.max.saturating_sub(1) };
+                total = total.plus(Range {
+                    min: sep.min.saturating_mul(between.min),
+                    max: sep.max.saturating_mul(between.max),
+                });
             }
-            "lowerAscii" | "upperAscii" | "substring" | "trim" => {
-                let sz = sizes.size(t);
-                return (sz.factor(STRING_TRAVERSAL).add(args), Some(known(sz)));
+            return (traverse(total).add(args), Some(known(total)));
+        }
+        "find" | "findAll" if target.is_some() && !arg_types.is_empty() => {
+            let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
+            let strc = traverse(sz.plus(Range { min: 1, max: 1 }));
+            let rec = size_of(sizes, 0).factor(REGEX_LENGTH);
+            return (strc.product(rec).add(args), Some(known(Range { min: 0, max: sz.max })));
+        }
+        "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver" if !arg_types.is_empty() => {
+            return (traverse(size_of(sizes, 0)).add(args), None);
+        }
+        // `cidr.ip()` reads a field.
+        "ip" if target.is_some() => return fixed(1),
+        "ip" if !arg_types.is_empty() => return (traverse(size_of(sizes, 0)).add(args), None),
+        "ip.isCanonical" if !arg_types.is_empty() => {
+            return (size_of(sizes, 0).factor(2.0 * STRING_TRAVERSAL).add(args), None);
+        }
+        "masked" | "prefixLength" | "family" | "isUnspecified" | "isLoopback" | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast" | "isGlobalUnicast" | "format.named" | "sign" | "asInteger" | "isInteger"
+        | "asApproximateFloat" | "isGreaterThan" | "isLessThan" | "compareTo" | "add" | "sub" | "major" | "minor"
+        | "patch" | "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
+            return fixed(1);
+        }
+        "containsIP" | "containsCIDR" if !arg_types.is_empty() => {
+            let mut c = traverse(ip_bytes.plus(ip_bytes));
+            if n == "containsCIDR" {
+                c = c.add(traverse(ip_bytes)).add(Cost::fixed(1));
             }
-            "replace" => {
-                let sz = sizes.size(t);
-                return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(known(sz)));
+            if string_arg {
+                c = c.add(traverse(size_of(sizes, 0)));
             }
-            "split" => {
-                let sz = sizes.size(t);
-                let max = int_literals.get(1).copied().flatten().map_or(sz.max, |i| i.max(0) as u64);
-                return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(Size { max: Some(max), unbounded: None }));
+            return (c.add(args), None);
+        }
+        "validate" if !arg_types.is_empty() => {
+            let c = traverse(size_of(sizes, 0));
+            let per = MAX_NAME_FORMAT_REGEX as f64 * REGEX_LENGTH;
+            let scale = |x: u64| if x == u64::MAX { x } else { (x as f64 * per).ceil() as u64 };
+            return (Cost { min: scale(c.min), max: scale(c.max) }.add(args), None);
+        }
+        "_==_" if arg_types.len() == 2 && arg_types[0] == arg_types[1] => match &arg_types[0] {
+            Ty::Opaque("net.IP" | "net.CIDR" | "kubernetes.Quantity" | "kubernetes.Semver", _) => return fixed(1),
+            Ty::Opaque("kubernetes.NamedFormat", _) => {
+                return (traverse(Range { min: 1, max: MAX_FORMAT }).add(args), None);
             }
-            "join" => {
-                let items = sizes.size(t);
-                let item = match t {
-                    Ty::List(item, _) => sizes.size(item),
-                    _ => Range::UNKNOWN,
-                };
-                let sep = if arg_types.is_empty() { Range { min: 0, max: 0 } } else { size_of(sizes, 0) };
-                let total = Range {
-                    min: items.min.saturating_mul(item.min),
-                    max: items.max.saturating_mul(item.max.saturating_add(sep.max)),
-                };
-                return (total.factor(2.0 * STRING_TRAVERSAL).add(args), Some(known(total)));
-            }
-            "find" | "findAll" => {
-                let sz = sizes.size(t);
-                let strc = sz.plus(Range { min: 1, max: 1 }).factor(STRING_TRAVERSAL);
-                let rec = size_of(sizes, 0).factor(REGEX_LENGTH);
-                return (strc.product(rec).add(args), Some(known(sz)));
-            }
-            "validate" | "containsIP" | "containsCIDR" if arg_types.first().is_some_and(|a| matches!(a, Ty::String(_))) => {
-                return (size_of(sizes, 0).factor(STRING_TRAVERSAL).add(args), None);
+            Ty::Opaque("kubernetes.URL", _) => {
+                let sz = size_of(sizes, 1);
+                return (traverse(Range { min: 1, max: sz.max }).add(args), None);
             }
             _ => {}
+        },
+        "sets.contains" | "sets.equivalent" | "sets.intersects" => {
+            let a = size_of(sizes, 0);
+            let b = size_of(sizes, 1);
+            let pairs = Range { min: a.min.saturating_mul(b.min), max: a.max.saturating_mul(b.max) };
+            return (pairs.factor(1.0).add(args), None);
         }
-    } else {
-        match n {
-            "url" | "isURL" | "quantity" | "isQuantity" | "ip" | "isIP" | "cidr" | "isCIDR" | "semver" | "isSemver"
-                if matches!(arg_types.first(), Some(Ty::String(_))) =>
-            {
-                return (size_of(sizes, 0).factor(STRING_TRAVERSAL).add(args), None);
-            }
-            "ip.isCanonical" => return (size_of(sizes, 0).factor(2.0 * STRING_TRAVERSAL).add(args), None),
-            "sets.contains" | "sets.equivalent" | "sets.intersects" => {
-                let a = size_of(sizes, 0);
-                let b = size_of(sizes, 1);
-                let pairs = Range { min: a.min.saturating_mul(b.min), max: a.max.saturating_mul(b.max) };
-                return (pairs.factor(1.0).add(args), None);
-            }
-            "strings.quote" => {
-                let sz = size_of(sizes, 0);
-                let out = Range { min: sz.min.saturating_add(2), max: sz.max.saturating_mul(2).saturating_add(2) };
-                return (sz.factor(STRING_TRAVERSAL).add(args), Some(known(out)));
-            }
-            _ => {}
+        "strings.quote" => {
+            let sz = size_of(sizes, 0);
+            let out = Range { min: sz.min.saturating_add(2), max: sz.max.saturating_mul(2).saturating_add(2) };
+            return (traverse(sz).add(args), Some(known(out)));
         }
+        _ => {}
     }
     // cel-go's own estimates of its standard library.
     match (n, target) {
@@ -223,7 +326,7 @@ pub fn call(
             let sz = size_of(sizes, 0);
             return (sz.factor(STRING_TRAVERSAL).add(args), Some(known(sz)));
         }
-        ("@in", None) => return (size_of(sizes, 1).factor(1.0).add(args), None),
+        ("@in", None) if matches!(arg_types.get(1), Some(Ty::List(..))) => return (size_of(sizes, 1).factor(1.0).add(args), None),
         ("_+_", None) if matches!(arg_types.first(), Some(Ty::String(_) | Ty::Bytes(_) | Ty::List(..))) => {
             let total = size_of(sizes, 0).plus(size_of(sizes, 1));
             let cost = if matches!(arg_types.first(), Some(Ty::List(..))) {

@@ -6,7 +6,8 @@
 //! A line is `receiver.name(args) -> result` for a method, `fn name(args) -> result` for
 //! a function (names may be qualified: `optional.of`). Single capitals are type
 //! parameters; `IP`, `CIDR`, `URL`, `Quantity`, `Semver` and `Format` are Kubernetes'
-//! library types. `@since 1.NN` marks an overload added in that release.
+//! library types. `@since 1.NN` and `@until 1.NN` bound the releases that declare an
+//! overload (inclusive).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -119,6 +120,7 @@ fn int(uint) -> int
 fn int(double) -> int
 fn int(string) -> int
 fn int(timestamp) -> int
+fn int(duration) -> int
 fn uint(uint) -> uint
 fn uint(int) -> uint
 fn uint(double) -> uint
@@ -141,6 +143,7 @@ fn bool(bool) -> bool
 fn bool(string) -> bool
 fn duration(duration) -> duration
 fn duration(string) -> duration
+fn duration(int) -> duration @until 1.35
 fn timestamp(timestamp) -> timestamp
 fn timestamp(string) -> timestamp
 fn timestamp(int) -> timestamp
@@ -208,6 +211,8 @@ string.format(list(dyn)) -> string
 
 list(A).slice(int, int) -> list(A)
 list(A).distinct() -> list(A)
+list(A).first() -> optional(A)
+list(A).last() -> optional(A)
 list(A).reverse() -> list(A)
 list(int).sort() -> list(int)
 list(uint).sort() -> list(uint)
@@ -271,10 +276,10 @@ URL.getQuery() -> map(string, list(string))
 
 fn quantity(string) -> Quantity
 fn isQuantity(string) -> bool
+fn sign(Quantity) -> int
 Quantity.isInteger() -> bool
 Quantity.asInteger() -> int
 Quantity.asApproximateFloat() -> double
-Quantity.sign() -> int
 Quantity.add(Quantity) -> Quantity
 Quantity.add(int) -> Quantity
 Quantity.sub(Quantity) -> Quantity
@@ -342,6 +347,19 @@ pub struct Overload {
     pub result: Ty,
     /// The declaration as written, for messages and cost.
     pub signature: String,
+    /// The first and last Kubernetes minor releases that declare it.
+    pub since: u32,
+    pub until: u32,
+}
+
+/// The Kubernetes minor releases (1.NN) whose CEL environment kubegen checks rules
+/// against: those CI runs the corpus on, and the one between them.
+pub const RELEASES: &[u32] = &[35, 36, 37];
+
+impl Overload {
+    pub fn declared_in(&self, minor: u32) -> bool {
+        (self.since..=self.until).contains(&minor)
+    }
 }
 
 /// Every overload by function name.
@@ -368,6 +386,20 @@ pub fn is_namespace(name: &str) -> bool {
 }
 
 fn parse_declaration(line: &str) -> Result<Overload, String> {
+    let mut since = 0;
+    let mut until = u32::MAX;
+    let mut decl = line;
+    while let Some((rest, tag)) = decl.rsplit_once(" @").filter(|(_, t)| t.starts_with("since ") || t.starts_with("until ")) {
+        let (word, version) = tag.split_once(' ').ok_or("a release tag needs a release")?;
+        let minor = version.strip_prefix("1.").and_then(|m| m.parse().ok()).ok_or("a release is `1.NN`")?;
+        match word {
+            "since" => since = minor,
+            "until" => until = minor,
+            other => return Err(format!("unknown tag `@{other}`")),
+        }
+        decl = rest;
+    }
+    let line = decl;
     let (sig, result) = line.split_once(" -> ").ok_or("no ` -> `")?;
     let result = parse_type(&mut result.trim())?;
     let (receiver, rest) = match sig.strip_prefix("fn ") {
@@ -387,7 +419,7 @@ fn parse_declaration(line: &str) -> Result<Overload, String> {
         params.push(parse_type(&mut args)?);
         args = args.trim_start().strip_prefix(',').unwrap_or(args).trim_start();
     }
-    Ok(Overload { name, receiver, params, result, signature: line.to_string() })
+    Ok(Overload { name, receiver, params, result, signature: line.to_string(), since, until })
 }
 
 fn parse_type(s: &mut &str) -> Result<Ty, String> {
@@ -427,12 +459,12 @@ fn parse_type(s: &mut &str) -> Result<Ty, String> {
         "map" => map(arg(0)?, arg(1)?),
         "optional" => Ty::Optional(Box::new(arg(0)?)),
         "type" => Ty::Type(Box::new(arg(0)?)),
-        "IP" => Ty::Opaque("net.IP"),
-        "CIDR" => Ty::Opaque("net.CIDR"),
-        "URL" => Ty::Opaque("kubernetes.URL"),
-        "Quantity" => Ty::Opaque("kubernetes.Quantity"),
-        "Semver" => Ty::Opaque("kubernetes.Semver"),
-        "Format" => Ty::Opaque("kubernetes.NamedFormat"),
+        "IP" => Ty::Opaque("net.IP", Size::default()),
+        "CIDR" => Ty::Opaque("net.CIDR", Size::default()),
+        "URL" => Ty::Opaque("kubernetes.URL", Size::default()),
+        "Quantity" => Ty::Opaque("kubernetes.Quantity", Size::default()),
+        "Semver" => Ty::Opaque("kubernetes.Semver", Size::default()),
+        "Format" => Ty::Opaque("kubernetes.NamedFormat", Size::default()),
         w if w.len() == 1 && w.chars().all(|c| c.is_ascii_uppercase()) => Ty::Param(w.chars().next().unwrap_or('A')),
         w => return Err(format!("unknown type `{w}`")),
     })

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::check::{Part, Problem, Rule, Site, check_rule};
+use crate::check::{Part, Problem, Rule, Site, check_rule, check_rule_for};
 use crate::cost::{self, PER_CRD_LIMIT};
 
 /// A refused rule: where it stands and why.
@@ -26,10 +26,20 @@ pub struct Report {
     pub total_cost: u64,
 }
 
-/// Checks every rule of `schema` (a version's `openAPIV3Schema`).
+/// Checks every rule of `schema` (a version's `openAPIV3Schema`) for every release
+/// kubegen supports.
 pub fn check(schema: &Value) -> Report {
+    checked(schema, None)
+}
+
+/// Checks every rule of `schema` as the API server of Kubernetes 1.`release` does.
+pub fn check_for(schema: &Value, release: u32) -> Report {
+    checked(schema, Some(release))
+}
+
+fn checked(schema: &Value, release: Option<u32>) -> Report {
     let mut report = Report::default();
-    walk(schema, "", Some(1), true, &mut report);
+    walk(schema, "", Some(1), true, release, &mut report);
     if report.total_cost > PER_CRD_LIMIT {
         report.refusals.push(Refusal {
             path: String::new(),
@@ -48,11 +58,15 @@ pub fn check(schema: &Value) -> Report {
     report
 }
 
-fn walk(s: &Value, path: &str, cardinality: Option<u64>, correlatable: bool, report: &mut Report) {
+fn walk(s: &Value, path: &str, cardinality: Option<u64>, correlatable: bool, release: Option<u32>, report: &mut Report) {
     for (index, v) in s.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let rule = Rule::from_json(v);
         let site = Site { schema: s, path, cardinality, correlatable };
-        match check_rule(&rule, &site) {
+        let verdict = match release {
+            Some(r) => check_rule_for(&rule, &site, r),
+            None => check_rule(&rule, &site),
+        };
+        match verdict {
             Ok(verdict) => report.total_cost = report.total_cost.saturating_add(verdict.total),
             Err(problems) => report.refusals.extend(problems.into_iter().map(|problem| Refusal {
                 path: path.to_string(),
@@ -67,16 +81,16 @@ fn walk(s: &Value, path: &str, cardinality: Option<u64>, correlatable: bool, rep
     if let Some(props) = s.get("properties").and_then(Value::as_object) {
         for (k, sub) in props {
             let child = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-            walk(sub, &child, cardinality, correlatable, report);
+            walk(sub, &child, cardinality, correlatable, release, report);
         }
     }
     if let Some(items) = s.get("items") {
         // Only a list-map's items are matched with their old values.
         let map_list = s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map");
-        walk(items, &format!("{path}[*]"), times(bound("maxItems")), correlatable && map_list, report);
+        walk(items, &format!("{path}[*]"), times(bound("maxItems")), correlatable && map_list, release, report);
     }
     if let Some(additional) = s.get("additionalProperties").filter(|a| a.is_object()) {
-        walk(additional, &format!("{path}[*]"), times(bound("maxProperties")), correlatable, report);
+        walk(additional, &format!("{path}[*]"), times(bound("maxProperties")), correlatable, release, report);
     }
 }
 

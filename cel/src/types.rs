@@ -53,7 +53,7 @@ pub enum Ty {
     Object(Arc<Object>),
     /// Kubernetes' library types: `net.IP`, `net.CIDR`, `kubernetes.URL`,
     /// `kubernetes.Quantity`, `kubernetes.Semver`, `kubernetes.NamedFormat`.
-    Opaque(&'static str),
+    Opaque(&'static str, Size),
     Optional(Box<Ty>),
     /// The value of `type(x)` or of a type name such as `int`.
     Type(Box<Ty>),
@@ -82,10 +82,32 @@ pub fn map(k: Ty, v: Ty) -> Ty {
 }
 
 impl Ty {
+    /// The same type without the sizes the schema gave it: a value computed from
+    /// schema values (a function's result, a comprehension's items) has no path the
+    /// server's estimator can size it by.
+    pub fn without_sizes(&self) -> Ty {
+        match self {
+            Ty::String(_) => string(),
+            Ty::Bytes(_) => Ty::Bytes(Size::default()),
+            Ty::IntOrString(_) => Ty::IntOrString(Size::default()),
+            Ty::Opaque(n, _) => Ty::Opaque(n, Size::default()),
+            Ty::List(t, _) => list(t.without_sizes()),
+            Ty::Map(k, v, _) => map(k.without_sizes(), v.without_sizes()),
+            Ty::Optional(t) => Ty::Optional(Box::new(t.without_sizes())),
+            Ty::Object(o) => Ty::Object(Arc::new(Object {
+                path: o.path.clone(),
+                fields: o.fields.iter().map(|(k, v)| (k.clone(), v.without_sizes())).collect(),
+            })),
+            other => other.clone(),
+        }
+    }
+
     /// The size bound of a string, bytes, list or map.
     pub fn size(&self) -> Option<&Size> {
         match self {
-            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) | Ty::IntOrString(s) => Some(s),
+            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) | Ty::IntOrString(s) | Ty::Opaque(_, s) => {
+                Some(s)
+            }
             _ => None,
         }
     }
@@ -102,7 +124,7 @@ impl PartialEq for Ty {
             (List(a, _), List(b, _)) => a == b,
             (Map(ak, av, _), Map(bk, bv, _)) => ak == bk && av == bv,
             (Object(a), Object(b)) => Arc::ptr_eq(a, b) || a.fields == b.fields,
-            (Opaque(a), Opaque(b)) => a == b,
+            (Opaque(a, _), Opaque(b, _)) => a == b,
             (Optional(a), Optional(b)) | (Type(a), Type(b)) => a == b,
             (Param(a), Param(b)) => a == b,
             (a, b) if a.is_dyn() && b.is_dyn() => true,
@@ -122,13 +144,13 @@ impl fmt::Display for Ty {
             Ty::Double => f.write_str("double"),
             Ty::String(_) => f.write_str("string"),
             Ty::Bytes(_) => f.write_str("bytes"),
-            Ty::Duration => f.write_str("google.protobuf.Duration"),
-            Ty::Timestamp => f.write_str("google.protobuf.Timestamp"),
+            Ty::Duration => f.write_str("duration"),
+            Ty::Timestamp => f.write_str("timestamp"),
             Ty::List(t, _) => write!(f, "list({t})"),
             Ty::Map(k, v, _) => write!(f, "map({k}, {v})"),
             Ty::Object(o) if o.path.is_empty() => f.write_str("object"),
             Ty::Object(o) => write!(f, "{}", o.path),
-            Ty::Opaque(n) => f.write_str(n),
+            Ty::Opaque(n, _) => f.write_str(n),
             Ty::Optional(t) => write!(f, "optional_type({t})"),
             Ty::Type(t) => write!(f, "type({t})"),
             Ty::Param(c) => write!(f, "{c}"),
@@ -141,6 +163,8 @@ impl fmt::Display for Ty {
 pub struct Decl {
     pub ty: Ty,
     pub min_size: u64,
+    /// Some node below is [`UNKNOWN`]: the type is only as good as what was seen.
+    pub partial: bool,
 }
 
 /// The CEL type of `schema`, the node at `path` (`spec`, `spec.hosts[*]`). `None` when
@@ -164,11 +188,11 @@ fn max(s: &Value, key: &str) -> Option<u64> {
 
 fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
     if is_true(s, UNKNOWN) {
-        return Some(Decl { ty: Ty::Dyn, min_size: 1 });
+        return Some(Decl { ty: Ty::Dyn, min_size: 1, partial: true });
     }
     if is_true(s, "x-kubernetes-int-or-string") {
         // A union of int and string: dyn, as large as the longest string.
-        return Some(Decl { ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)), min_size: 1 });
+        return Some(Decl { ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)), min_size: 1, partial: false });
     }
     let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
     if resource_root && ty == "object" {
@@ -183,7 +207,7 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
                 Some(n) => Size::known(n),
                 None => Size::estimated((MAX_REQUEST_BYTES - 2) / (item.min_size + 1), path),
             };
-            Decl { ty: Ty::List(Box::new(item.ty), size), min_size: 2 }
+            Decl { ty: Ty::List(Box::new(item.ty), size), min_size: 2, partial: item.partial }
         }
         "object" => match s.get("additionalProperties") {
             Some(props) if props.is_object() => {
@@ -192,7 +216,7 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
                     Some(n) => Size::known(n),
                     None => Size::estimated((MAX_REQUEST_BYTES - 2) / (value.min_size + 6), path),
                 };
-                Decl { ty: Ty::Map(Box::new(string()), Box::new(value.ty), size), min_size: 2 }
+                Decl { ty: Ty::Map(Box::new(string()), Box::new(value.ty), size), min_size: 2, partial: value.partial }
             }
             _ => object(s, path),
         },
@@ -207,17 +231,17 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
                 None => Size::estimated(MAX_REQUEST_BYTES - 2, path),
             };
             match format {
-                "byte" => Decl { ty: Ty::Bytes(bounded(1)), min_size: 2 },
-                "duration" => Decl { ty: Ty::Duration, min_size: 4 },
-                "date" => Decl { ty: Ty::Timestamp, min_size: 12 },
-                "date-time" => Decl { ty: Ty::Timestamp, min_size: 22 },
+                "byte" => Decl { ty: Ty::Bytes(bounded(1)), min_size: 2, partial: false },
+                "duration" => Decl { ty: Ty::Duration, min_size: 4, partial: false },
+                "date" => Decl { ty: Ty::Timestamp, min_size: 12, partial: false },
+                "date-time" => Decl { ty: Ty::Timestamp, min_size: 22, partial: false },
                 // maxLength counts characters; a character takes up to 4 bytes.
-                _ => Decl { ty: Ty::String(bounded(4)), min_size: 2 },
+                _ => Decl { ty: Ty::String(bounded(4)), min_size: 2, partial: false },
             }
         }
-        "boolean" => Decl { ty: Ty::Bool, min_size: 4 },
-        "number" => Decl { ty: Ty::Double, min_size: 1 },
-        "integer" => Decl { ty: Ty::Int, min_size: 1 },
+        "boolean" => Decl { ty: Ty::Bool, min_size: 4, partial: false },
+        "number" => Decl { ty: Ty::Double, min_size: 1, partial: false },
+        "integer" => Decl { ty: Ty::Int, min_size: 1, partial: false },
         _ => return None,
     })
 }
@@ -228,17 +252,24 @@ fn object(s: &Value, path: &str) -> Decl {
     let mut fields = BTreeMap::new();
     // `{}` at the least, plus every required property without a default.
     let mut min_size = 2;
+    let mut partial = false;
     for (name, prop) in s.get("properties").and_then(Value::as_object).into_iter().flatten() {
         let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
         let Some(decl) = of_node(prop, &child, is_true(prop, "x-kubernetes-embedded-resource")) else { continue };
         if required.contains(&name.as_str()) && prop.get("default").is_none() {
             min_size += name.len() as u64 + decl.min_size + 4;
         }
+        partial |= decl.partial;
         if let Some(ident) = escape(name) {
+            // A reserved word is read escaped (`self.__namespace__`) or, where the
+            // grammar lets it stand after a dot, as written (`self.namespace`).
+            if ident != *name && crate::names::RESERVED.contains(&name.as_str()) {
+                fields.insert(name.clone(), decl.ty.clone());
+            }
             fields.insert(ident, decl.ty);
         }
     }
-    Decl { ty: Ty::Object(Arc::new(Object { path: path.to_string(), fields })), min_size }
+    Decl { ty: Ty::Object(Arc::new(Object { path: path.to_string(), fields })), min_size, partial }
 }
 
 /// At the root of a resource (a CRD's root, an embedded resource), rules may read
@@ -288,6 +319,7 @@ mod tests {
         )
         .unwrap();
         let Ty::Object(o) = d.ty else { panic!() };
-        assert_eq!(o.fields.keys().collect::<Vec<_>>(), ["__namespace__", "a__dash__b"]);
+        // A reserved word is readable escaped and, where the grammar allows, as written.
+        assert_eq!(o.fields.keys().collect::<Vec<_>>(), ["__namespace__", "a__dash__b", "namespace"]);
     }
 }

@@ -80,9 +80,12 @@ impl Entry {
         s
     }
 
-    /// kubegen's verdict: the checker `codegen-cli manifests` runs, on the CRD's schema.
-    pub fn kubegen(&self) -> Result<(), String> {
-        let refusals = kubegen_cel::schema::check(&root_schema(json!({"spec": self.node_schema()}))).refusals;
+    /// kubegen's verdict for Kubernetes `release` (`v1.35.4`): the checker `codegen-cli
+    /// manifests` runs, on the CRD's schema, in that release's environment.
+    pub fn kubegen(&self, release: &str) -> Result<(), String> {
+        let minor = release.split('.').nth(1).and_then(|m| m.parse().ok()).unwrap_or(0);
+        let schema = root_schema(json!({"spec": self.node_schema()}));
+        let refusals = kubegen_cel::schema::check_for(&schema, minor).refusals;
         if refusals.is_empty() {
             return Ok(());
         }

@@ -3,6 +3,7 @@
 //! Ignored by a plain `cargo test`; `scripts/e2e.sh` starts a server and runs them with
 //! `--ignored`.
 
+mod cel_corpus;
 mod cluster;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};
