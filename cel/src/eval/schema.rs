@@ -120,8 +120,3 @@ pub(crate) fn has_cel_type(s: &Json) -> bool {
         _ => false,
     }
 }
-
-/// The type name the server prints in `Invalid value: "<type>"`.
-pub(crate) fn type_name(s: &Json) -> String {
-    ty(s).to_string()
-}

@@ -100,7 +100,9 @@ pub(crate) fn parse_strfmt_date_time(s: &str) -> Result<DateTime<FixedOffset>, S
     };
     let time = NaiveTime::from_hms_nano_opt(h, mi, sec, nanos).ok_or_else(bad)?;
     let local = NaiveDateTime::new(date, time);
-    offset.from_local_datetime(&local).single().ok_or_else(bad)
+    // The server's timestamp keeps its offset, but CEL reads its fields in UTC
+    // (`getHours()` and the like), which the UTC form gives here.
+    offset.from_local_datetime(&local).single().map(|t| t.with_timezone(&utc())).ok_or_else(bad)
 }
 
 /// strfmt's `IsDate`.

@@ -351,8 +351,8 @@ impl Object {
         if self.size != o.size || self.null_field {
             return false;
         }
-        for (k, v) in self.fields.iter() {
-            match o.fields.get(k) {
+        for (k, v) in self.fields.inner().iter() {
+            match o.fields.inner().get(k) {
                 Some(ov) if v.equals(ov.as_ref()) => {}
                 _ => return false,
             }
@@ -478,7 +478,7 @@ fn map_key(v: &dyn Val, keys: &[KeyField]) -> Option<Vec<Json>> {
         keys.iter()
             .map(|k| match k {
                 KeyField::Visible(name) => {
-                    o.fields.get(&CelMapKey::from(name.clone())).and_then(|v| native(v.as_ref())).unwrap_or(Json::Null)
+                    o.fields.inner().get(&CelMapKey::from(name.clone())).and_then(|v| native(v.as_ref())).unwrap_or(Json::Null)
                 }
                 KeyField::Raw(name) => {
                     o.other.iter().find(|(n, _, _)| n == name).map(|(_, _, v)| v.clone()).unwrap_or(Json::Null)
@@ -489,7 +489,7 @@ fn map_key(v: &dyn Val, keys: &[KeyField]) -> Option<Vec<Json>> {
     )
 }
 
-fn elements(v: &dyn Val) -> Option<Vec<&dyn Val>> {
+fn elements<'a, 'v>(v: &'a (dyn Val + 'v)) -> Option<Vec<&'a (dyn Val + 'v)>> {
     let mut it = v.as_iterable()?.iter();
     let mut out = Vec::new();
     while let Some(e) = it.next() {
@@ -512,7 +512,7 @@ impl SchemaList {
             ListKind::Map(keys) => {
                 // The last element of each key wins, as in the server's map of the list.
                 let mut mine: Vec<(Option<Vec<Json>>, &dyn Val)> = Vec::new();
-                for e in self.items.iter() {
+                for e in self.items.inner().iter() {
                     let k = map_key(e.as_ref(), keys);
                     match mine.iter_mut().find(|(mk, _)| k.is_some() && *mk == k) {
                         Some(slot) => slot.1 = e.as_ref(),
@@ -595,7 +595,7 @@ impl Adder for SchemaList {
         Self: 'v,
     {
         let theirs = elements(rhs).ok_or_else(|| ExecutionError::function_error("_+_", "no such overload"))?;
-        let mut out: Vec<Box<dyn Val + 'v>> = self.items.iter().map(|e| e.clone_as_boxed()).collect();
+        let mut out: Vec<Box<dyn Val + 'v>> = self.items.inner().iter().map(|e| e.clone_as_boxed()).collect();
         let kind = match &self.kind {
             ListKind::Set(raw) => {
                 // A union: the elements of the right not already in, in their order.
@@ -617,7 +617,7 @@ impl Adder for SchemaList {
                 // A merge: the right's elements replace those of the same key, in place;
                 // the others are appended.
                 let mut out_keys: Vec<Option<Vec<Json>>> =
-                    self.items.iter().map(|e| map_key(e.as_ref(), keys)).collect();
+                    self.items.inner().iter().map(|e| map_key(e.as_ref(), keys)).collect();
                 for e in theirs {
                     let k = map_key(e, keys);
                     match out_keys.iter().position(|ok| k.is_some() && *ok == k) {
