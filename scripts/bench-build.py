@@ -4,7 +4,7 @@ fields), written once for kubegen and once for kube-derive with the equivalent s
 attributes. Dependencies are built first; then each crate alone is rebuilt R times
 (touching its source) and the median is printed with the ratio kubegen / kube-derive.
 
-    python3 scripts/bench-build.py [--kinds 50] [--runs 3]
+    python3 scripts/bench-build.py [--kinds 50] [--runs 3] [--markers] [--rules]
 """
 import argparse, os, pathlib, statistics, subprocess, sys, time
 
@@ -12,7 +12,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench-build"
 
 
-def kind_source(i, flavour, markers):
+def kind_source(i, flavour, markers, rules=False):
     kubegen = flavour == "kubegen"
     schema_derive = "KubeSchema" if kubegen else "JsonSchema"
     root_derive = "CustomResource" if kubegen else "CustomResource, JsonSchema"
@@ -29,6 +29,21 @@ def kind_source(i, flavour, markers):
     desc = mk('#[kube(title = "Thing")]', '#[schemars(title = "Thing")]')
     wmin = mk('#[kube(minimum = 0, maximum = 100)]', '#[schemars(range(min = 0, max = 100))]')
     klen = mk('#[kube(max_length = 253)]', '#[schemars(length(max = 253))]')
+    # --rules: CEL rules on the spec and three fields; kubegen checks them at compile time,
+    # kube-derive users write them as schema extensions that nothing checks.
+    def rule(r, at_type=False):
+        if not rules:
+            return ""
+        if kubegen:
+            return f'/// +kubebuilder:validation:XValidation:rule="{r}"' if at_type else f'#[kube(validation(rule = "{r}"))]'
+        return f'#[schemars(extend("x-kubernetes-validations" = [{{"rule": "{r}"}}]))]'
+    spec_rules = "\n    ".join([
+        rule("self.?replicas.orValue(1) <= 10 && self.name.startsWith('k')", True),
+        rule("!has(self.memory) || size(self.labels) < 8", True),
+    ])
+    items_rule = rule("self.all(i, i.key.size() > 0)")
+    labels_rule = rule("self.all(k, k.size() < 64 && self[k].matches('^[a-z0-9]*$'))")
+    name_rule = rule("self.lowerAscii() == self && !self.contains('--')")
     return f'''
 pub mod kind{i} {{
     use std::collections::BTreeMap;
@@ -38,12 +53,14 @@ pub mod kind{i} {{
     use super::*;
 
     /// Spec of kind {i}.
+    {spec_rules}
     #[derive({root_derive}, Serialize, Deserialize, Clone, Debug)]
     #[kube(group = "bench.kubegen.dev", version = "v1", kind = "Kind{i}", namespaced, status = "Kind{i}Status")]
     #[serde(rename_all = "camelCase")]
     pub struct Kind{i}Spec {{
         /// Name.
         {length}
+        {name_rule}
         pub name: String,
         /// Replicas.
         {rng}
@@ -53,8 +70,10 @@ pub mod kind{i} {{
         {desc}
         pub action: Option<Action{i}>,
         {items}
+        {items_rule}
         pub items: Vec<Item{i}>,
         {props}
+        {labels_rule}
         pub labels: BTreeMap<String, String>,
         {desc}
         pub memory: Option<Quantity>,
@@ -101,7 +120,7 @@ pub mod kind{i} {{
 '''
 
 
-def write_crate(flavour, kinds, markers):
+def write_crate(flavour, kinds, markers, rules=False):
     d = OUT / flavour
     (d / "src").mkdir(parents=True, exist_ok=True)
     if flavour == "kubegen":
@@ -123,7 +142,7 @@ serde_json = "1"
 
 [workspace]
 ''')
-    body = prelude + "".join(kind_source(i, flavour, markers) for i in range(kinds))
+    body = prelude + "".join(kind_source(i, flavour, markers, rules) for i in range(kinds))
     (d / "src" / "lib.rs").write_text(body)
     lock = ROOT / "Cargo.lock"
     if lock.exists() and not (d / "Cargo.lock").exists():
@@ -143,17 +162,18 @@ def main():
     p.add_argument("--kinds", type=int, default=50)
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--markers", action="store_true", help="a validation marker on every field")
+    p.add_argument("--rules", action="store_true", help="CEL rules on every spec and three of its fields")
     a = p.parse_args()
     results = {}
     for flavour in ["kubegen", "kube-derive"]:
-        d = write_crate(flavour, a.kinds, a.markers)
+        d = write_crate(flavour, a.kinds, a.markers, a.rules)
         build(d)  # dependencies, once
         times = []
         for _ in range(a.runs):
             (d / "src" / "lib.rs").touch()
             times.append(build(d))
         results[flavour] = statistics.median(times)
-        print(f"{flavour:<12} {a.kinds} kinds{' with markers' if a.markers else ''}: median {results[flavour]:.2f}s over {a.runs} rebuilds ({', '.join(f'{t:.2f}' for t in times)})")
+        print(f"{flavour:<12} {a.kinds} kinds{' with markers' if a.markers else ''}{' with CEL rules' if a.rules else ''}: median {results[flavour]:.2f}s over {a.runs} rebuilds ({', '.join(f'{t:.2f}' for t in times)})")
     print(f"ratio kubegen / kube-derive: {results['kubegen'] / results['kube-derive']:.2f}")
 
 
