@@ -364,12 +364,15 @@ fn is_date_time(s: &str) -> bool {
 
 #[cfg(feature = "cel")]
 fn cel(schema: &Value, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
-    if let Err(errors) = kube_core::cel::Validator::new().validate(schema, object, old) {
-        for e in errors.into_vec() {
-            let message =
-                if e.field_path.is_empty() { e.message.clone() } else { format!("{}: {}", e.field_path, e.message) };
-            out.push(Violation { path: e.field_path, message });
-        }
+    // The server reads the stored object defaulted, as it validates the new one.
+    let old = old.map(|old| {
+        let mut old = old.clone();
+        apply_defaults(schema, &mut old);
+        old
+    });
+    for v in kubegen_cel::eval::validate(schema, object, old.as_ref()) {
+        let message = if v.field_path.is_empty() { v.message } else { format!("{}: {}", v.field_path, v.message) };
+        out.push(Violation { path: v.field_path, message });
     }
 }
 

@@ -48,7 +48,10 @@ pub enum Verdict {
 pub fn load() -> Vec<Entry> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/cel/corpus.yaml");
     let text = std::fs::read_to_string(path).expect("tests/cel/corpus.yaml");
-    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("tests/cel/corpus.yaml: {e}"))
+    // YAML 1.2 booleans: `y` and `n` are strings.
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    serde_saphyr::from_str_with_options(&text, options).unwrap_or_else(|e| panic!("tests/cel/corpus.yaml: {e}"))
 }
 
 impl Entry {
@@ -91,6 +94,11 @@ impl Entry {
         }
         Err(refusals.iter().map(|r| r.problem.message.clone()).collect::<Vec<_>>().join("; "))
     }
+}
+
+/// An object of the CRD [`crd`] writes for `kind`, with `spec`.
+pub fn object(kind: &str, name: &str, spec: &Value) -> Value {
+    json!({"apiVersion": "cel.kubegen.dev/v1", "kind": kind, "metadata": {"name": name}, "spec": spec})
 }
 
 /// A CRD root schema with the given properties.

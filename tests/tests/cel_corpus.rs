@@ -46,3 +46,29 @@ fn kubegen_agrees_with_the_api_servers_on_every_rule() {
     println!("kubegen agrees with the recorded API server verdicts on {}/{checked} rules", checked - disagreements.len());
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
 }
+
+/// `Validate` decides every object of the corpus as the server did when the corpus was
+/// recorded (the e2e tier asks the live servers again): the valid one admitted, the
+/// invalid one refused, transition rules as an update of the stored object.
+#[test]
+fn validate_decides_every_corpus_object_as_the_server_did() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let corpus = cel_corpus::load();
+    let (mut decided, mut wrong) = (0, Vec::new());
+    for e in corpus.iter().filter(|e| e.verdict == Verdict::Accept) {
+        let crd = cel_corpus::crd("Rule", cel_corpus::root_schema(serde_json::json!({"spec": e.node_schema()})));
+        let crd: CustomResourceDefinition = serde_json::from_value(crd).expect("a CRD");
+        let old = e.old.as_ref().map(|o| cel_corpus::object("Rule", "x", o));
+        for (value, admitted) in [(e.valid.as_ref(), true), (e.invalid.as_ref(), false)] {
+            let Some(value) = value else { continue };
+            decided += 1;
+            let ours = kubegen::validate::validate_value(&crd, &cel_corpus::object("Rule", "x", value), old.as_ref());
+            if ours.is_ok() != admitted {
+                let said = ours.err().map(|v| v.to_string()).unwrap_or_else(|| "admitted".into());
+                wrong.push(format!("{}: {value} should be {}; Validate: {said}", e.name, if admitted { "admitted" } else { "refused" }));
+            }
+        }
+    }
+    println!("Validate decides {}/{decided} corpus objects as the server did", decided - wrong.len());
+    assert!(wrong.is_empty(), "{} objects decided differently:\n{}", wrong.len(), wrong.join("\n"));
+}

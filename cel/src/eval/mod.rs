@@ -4,7 +4,9 @@
 //! - the object is walked with its schema (`properties`, `additionalProperties`,
 //!   `items`, and the rules of `allOf` entries); at each non-null node carrying rules,
 //!   every rule runs with `self` bound to the node's value, typed by its schema
-//!   ([`value`]);
+//!   (`value.rs`: objects are maps of their declared fields, `date`/`date-time`
+//!   strings timestamps, `duration` strings durations, `byte` strings bytes,
+//!   int-or-string an int or a string, `number` a double);
 //! - transition rules (those reading `oldSelf`) run only where the old object has a
 //!   correlated value: object fields by name, map entries by key, and list items only
 //!   in `x-kubernetes-list-type: map` lists, by their keys. With `optionalOldSelf:
@@ -19,13 +21,17 @@
 //!   (`FieldValueInvalid` by default); an error evaluating a rule is reported with the
 //!   server's wording (`no such key: x evaluating rule: <rule>`).
 //!
-//! The environment is the server's (see [`env`]): the standard library and macros,
-//! optional types, the strings and sets extensions, and Kubernetes' lists, regex,
-//! URL, quantity, IP, CIDR, format and semver libraries.
+//! The environment is the server's (`env.rs`): the standard library and macros,
+//! optional types, the strings, lists and sets extensions, two-variable
+//! comprehensions, and Kubernetes' lists, regex, URL, quantity, IP, CIDR, format and
+//! semver libraries.
 //!
-//! Not modelled: the server's cost limits (per rule and per object), and the
-//! `authz` library, which CRD rules don't get.
+//! Not modelled: the server's cost limits (per rule and per object), and the `authz`
+//! library, which CRD rules don't get. Where several operands of `&&`/`||` fail, the
+//! error reported may be another one than the server's (the `cel` crate reports the
+//! last, cel-go the first).
 
+mod comprehensions;
 mod env;
 mod format;
 mod lists;
@@ -211,9 +217,8 @@ impl<'a> Corr<'a> {
     fn key(self, field: &str) -> Option<Corr<'a>> {
         let (Json::Object(new), Json::Object(old)) = (self.new, self.old) else { return None };
         let (new, old) = (new.get(field)?, old.get(field)?);
-        let schema = schema::properties(self.schema)
-            .and_then(|p| p.get(field))
-            .or_else(|| schema::additional(self.schema))?;
+        let schema =
+            schema::properties(self.schema).and_then(|p| p.get(field)).or_else(|| schema::additional(self.schema))?;
         Some(Corr { new, old, schema })
     }
 
@@ -269,9 +274,7 @@ fn map_list_get<'a>(schema: &Json, old: &'a [Json], elem: &Json) -> Option<&'a J
     }
     let key_of = |e: &Json| -> Option<Vec<Json>> {
         let o = e.as_object()?;
-        keys.iter()
-            .map(|k| o.get(*k).filter(|v| !(v.is_object() || v.is_array() || v.is_null())).cloned())
-            .collect()
+        keys.iter().map(|k| o.get(*k).filter(|v| !(v.is_object() || v.is_array() || v.is_null())).cloned()).collect()
     };
     let want = key_of(elem)?;
     old.iter().find(|e| key_of(e).as_ref() == Some(&want))
@@ -429,7 +432,11 @@ impl<'a> Rule<'a> {
 
     /// `ruleMessageOrDefault`.
     fn message_or_default(&self) -> String {
-        if self.message.is_empty() { format!("failed rule: {}", self.error_string()) } else { self.message.trim().to_string() }
+        if self.message.is_empty() {
+            format!("failed rule: {}", self.error_string())
+        } else {
+            self.message.trim().to_string()
+        }
     }
 
     fn reason(&self) -> String {
@@ -507,7 +514,9 @@ impl Walker {
                 }
                 if let (Some(rule_props), Some(node_props)) = (schema::properties(rules), schema::properties(node)) {
                     for (k, v) in fields {
-                        let (Some(rule_prop), Some(node_prop)) = (rule_props.get(k), node_props.get(k)) else { continue };
+                        let (Some(rule_prop), Some(node_prop)) = (rule_props.get(k), node_props.get(k)) else {
+                            continue;
+                        };
                         // The server runs no rules under a field it gives no CEL type.
                         let field_decl = match escape(k) {
                             Some(_) => match decl.and_then(|d| d.field(k)) {
@@ -530,19 +539,24 @@ impl Walker {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn expressions(&mut self, rules: &Json, node: &Json, value: &Json, old: Option<&Json>, path: &str, root: bool, ratchet: Ratchet<'_>) {
+    fn expressions(
+        &mut self,
+        rules: &Json,
+        node: &Json,
+        value: &Json,
+        old: Option<&Json>,
+        path: &str,
+        root: bool,
+        ratchet: Ratchet<'_>,
+    ) {
         let entries = schema::validations(rules);
         if entries.is_empty() {
             return;
         }
         let rules: Vec<Rule<'_>> = entries.iter().map(Rule::of).collect();
-        let programs: Vec<Option<Result<Arc<Program>, String>>> = rules
-            .iter()
-            .map(|r| (!r.rule.trim().is_empty()).then(|| self.program(r.rule)))
-            .collect();
-        let uses_old = |p: &Option<Result<Arc<Program>, String>>| {
-            matches!(p, Some(Ok(p)) if p.references().has_variable("oldSelf"))
-        };
+        let programs: Vec<Option<Result<Arc<Program>, String>>> =
+            rules.iter().map(|r| (!r.rule.trim().is_empty()).then(|| self.program(r.rule))).collect();
+        let uses_old = |p: &Option<Result<Arc<Program>, String>>| matches!(p, Some(Ok(p)) if p.references().has_variable("oldSelf"));
         let transitions = programs.iter().any(uses_old);
         let this = value::to_val(value, node, root);
         let old_val = if transitions { old.map(|o| value::to_val(o, node, root)) } else { None };
@@ -571,7 +585,16 @@ impl Walker {
                 continue;
             }
             let vars = if rule.optional_old_self { &optional } else { &plain };
-            let passed = match self.eval(&program, vars) {
+            // A value that doesn't fit its schema is an error wherever the rule uses it.
+            let invalid =
+                [Some(this.as_ref()), vars.old].into_iter().flatten().zip(["self", "oldSelf"]).find_map(|(v, name)| {
+                    v.downcast_ref::<value::Invalid>().filter(|_| program.references().has_variable(name))
+                });
+            let result = match invalid {
+                Some(invalid) => Err(ExecutionError::function_error("", &*invalid.0)),
+                None => self.eval(&program, vars),
+            };
+            let passed = match result {
                 Err(e) => {
                     let (err, overload) = describe(&e);
                     let message = if overload {
@@ -582,7 +605,11 @@ impl Walker {
                     } else {
                         format!("{err} evaluating rule: {}", rule.error_string())
                     };
-                    self.out.push(Violation { field_path: path.to_string(), message, reason: Some("FieldValueInvalid".into()) });
+                    self.out.push(Violation {
+                        field_path: path.to_string(),
+                        message,
+                        reason: Some("FieldValueInvalid".into()),
+                    });
                     continue;
                 }
                 Ok(v) => v.downcast_ref::<CelBool>().is_some_and(|b| *b.inner()),

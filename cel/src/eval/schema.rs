@@ -75,7 +75,9 @@ fn string_schema() -> &'static Json {
 
 fn meta_schema() -> &'static Json {
     static S: OnceLock<Json> = OnceLock::new();
-    S.get_or_init(|| json!({"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}}))
+    S.get_or_init(
+        || json!({"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}}),
+    )
 }
 
 /// The properties a rule sees on an object: the schema's own, and at the root of a

@@ -37,7 +37,8 @@ fn parse_date_prefix(s: &str) -> Result<(NaiveDate, &str), String> {
     if !(1..=12).contains(&m) {
         return Err(format!("parsing time {s:?}: month out of range"));
     }
-    let date = NaiveDate::from_ymd_opt(y as i32, m, d).ok_or_else(|| format!("parsing time {s:?}: day out of range"))?;
+    let date =
+        NaiveDate::from_ymd_opt(y as i32, m, d).ok_or_else(|| format!("parsing time {s:?}: day out of range"))?;
     Ok((date, r))
 }
 
@@ -77,9 +78,7 @@ pub(crate) fn parse_strfmt_date_time(s: &str) -> Result<DateTime<FixedOffset>, S
         nanos = digits_part.parse().map_err(|_| bad())?;
         r = &frac[n..];
     }
-    let offset = if r.is_empty() {
-        utc()
-    } else if r == "Z" {
+    let offset = if r.is_empty() || r == "Z" {
         utc()
     } else {
         let sign = match r.as_bytes()[0] {
@@ -170,11 +169,11 @@ pub(crate) fn parse_go_duration(orig: &str) -> Result<i64, String> {
     let invalid = || format!("time: invalid duration {orig:?}");
     let mut s = orig;
     let mut neg = false;
-    if let Some(c) = s.chars().next() {
-        if c == '-' || c == '+' {
-            neg = c == '-';
-            s = &s[1..];
-        }
+    if let Some(c) = s.chars().next()
+        && (c == '-' || c == '+')
+    {
+        neg = c == '-';
+        s = &s[1..];
     }
     if s == "0" {
         return Ok(0);

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use cel::ExecutionError;
 use cel::common::traits::{Adder, Comparer, Container, Indexer, Iterable, Sizer};
 use cel::common::types::{
-    CelBool, CelBytes, CelDouble, CelDuration, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString,
-    CelTimestamp, CelUInt, LIST_TYPE, MAP_TYPE, Type,
+    CelBool, CelBytes, CelDouble, CelDuration, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString, CelTimestamp,
+    CelUInt, LIST_TYPE, MAP_TYPE, Type,
 };
 use cel::common::value::{Builtin, BuiltinRef, CowVal, StaticVal, Val};
 use serde_json::{Map, Value as Json};
@@ -66,7 +66,9 @@ pub(crate) fn to_val(v: &Json, s: &Json, resource_root: bool) -> Box<dyn Val> {
             if schema::preserve_unknown(s) {
                 return Box::new(Object::new(m, s, false));
             }
-            invalid("invalid object type, expected either Properties or AdditionalProperties with Allows=true and non-empty Schema")
+            invalid(
+                "invalid object type, expected either Properties or AdditionalProperties with Allows=true and non-empty Schema",
+            )
         }
         "array" => {
             let Json::Array(a) = v else {
@@ -84,9 +86,9 @@ pub(crate) fn to_val(v: &Json, s: &Json, resource_root: bool) -> Box<dyn Val> {
                     let keys = schema::list_map_keys(s).into_iter().map(key_name).collect();
                     Box::new(SchemaList { items: CelList::from(elements), kind: ListKind::Map(keys) })
                 }
-                Some(other) => {
-                    invalid(&format!("invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got {other}"))
-                }
+                Some(other) => invalid(&format!(
+                    "invalid x-kubernetes-list-type, expected 'map', 'set' or 'atomic' but got {other}"
+                )),
             }
         }
         "string" => {
@@ -175,7 +177,7 @@ fn key_name(k: &str) -> KeyField {
 /// `strfmt.Base64`: padded base64 with the URL-safe alphabet, line breaks ignored.
 fn decode_base64_url(s: &str) -> Option<Vec<u8>> {
     let clean: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'\r' | b'\n')).collect();
-    if clean.len() % 4 != 0 {
+    if !clean.len().is_multiple_of(4) {
         return None;
     }
     let val = |c: u8| -> Option<u32> {
@@ -217,7 +219,7 @@ fn invalid(msg: &str) -> Box<dyn Val> {
 }
 
 impl Invalid {
-    fn err(&self) -> ExecutionError {
+    pub(crate) fn err(&self) -> ExecutionError {
         ExecutionError::function_error("", &*self.0)
     }
 }
@@ -312,7 +314,10 @@ impl StaticVal for Unknown {}
 /// declared, non-null fields, plus what the server's equality also looks at.
 #[derive(Debug, Clone)]
 pub(crate) struct Object {
+    /// The visible fields, by their names in the JSON.
     fields: CelMap<'static>,
+    /// Their escaped names, which iterating over the object yields.
+    names: CelList<'static>,
     /// How many fields the JSON object has, unknown and null ones included (the
     /// server's size of it).
     size: usize,
@@ -328,6 +333,7 @@ impl Object {
     fn new(m: &Map<String, Json>, s: &Json, resource_root: bool) -> Object {
         let props = schema::object_properties(s, resource_root);
         let mut fields = HashMap::new();
+        let mut names = Vec::new();
         let mut null_field = false;
         let mut other = Vec::new();
         for (name, v) in m {
@@ -336,7 +342,8 @@ impl Object {
                     if v.is_null() {
                         null_field = true;
                     } else if let Some(esc) = escape(name).filter(|_| schema::has_cel_type(ps)) {
-                        fields.insert(CelMapKey::from(esc), to_val(v, ps, schema::embedded(ps)));
+                        names.push(Box::new(CelString::from(esc)) as Box<dyn Val>);
+                        fields.insert(CelMapKey::from(name.clone()), to_val(v, ps, schema::embedded(ps)));
                     } else {
                         other.push((name.clone(), true, v.clone()));
                     }
@@ -344,7 +351,7 @@ impl Object {
                 None => other.push((name.clone(), false, v.clone())),
             }
         }
-        Object { fields: CelMap::from(fields), size: m.len(), null_field, other }
+        Object { fields: CelMap::from(fields), names: CelList::from(names), size: m.len(), null_field, other }
     }
 
     fn equals_object(&self, o: &Object) -> bool {
@@ -377,25 +384,25 @@ impl Val for Object {
         &MAP_TYPE
     }
     fn as_container(&self) -> Option<&dyn Container> {
-        Some(&self.fields)
+        Some(self)
     }
     fn as_indexer<'b, 'v>(&'b self) -> Option<&'b (dyn Indexer + 'v)>
     where
         Self: 'v,
     {
-        Some(&self.fields)
+        Some(self)
     }
     fn into_indexer<'v>(self: Box<Self>) -> Option<Box<dyn Indexer + 'v>>
     where
         Self: 'v,
     {
-        Some(Box::new(self.fields))
+        Some(self)
     }
     fn as_iterable<'b, 'v>(&'b self) -> Option<&'b (dyn Iterable + 'v)>
     where
         Self: 'v,
     {
-        Some(&self.fields)
+        Some(&self.names)
     }
     fn as_sizer(&self) -> Option<&dyn Sizer> {
         Some(self)
@@ -427,6 +434,73 @@ impl Val for Object {
     }
 }
 impl StaticVal for Object {}
+
+/// A field is looked up by its escaped name, unescaped (so `self.__namespace__` and
+/// `self.namespace` are the same field, as on the server); reading a field whose data
+/// doesn't fit its schema is the error the server would raise on using it.
+impl Object {
+    fn lookup(&self, idx: &dyn Val) -> Result<&(dyn Val + 'static), ExecutionError> {
+        let Some(key) = idx.downcast_ref::<CelString>() else {
+            return Err(ExecutionError::no_such_overload("_[_]", vec!["map".into(), idx.get_type().name().into()]));
+        };
+        let missing = || ExecutionError::no_such_key(key.inner());
+        let raw = unescape(key.inner()).ok_or_else(missing)?;
+        let v = self.fields.inner().get(&CelMapKey::from(raw)).ok_or_else(missing)?;
+        match v.downcast_ref::<Invalid>() {
+            Some(invalid) => Err(invalid.err()),
+            None => Ok(v.as_ref()),
+        }
+    }
+}
+
+impl Indexer for Object {
+    fn get<'b, 'v>(&'b self, idx: &dyn Val) -> Result<CowVal<'b, 'v>, ExecutionError>
+    where
+        Self: 'v,
+    {
+        self.lookup(idx).map(CowVal::Borrowed)
+    }
+    fn steal<'v>(self: Box<Self>, idx: &dyn Val) -> Result<Box<dyn Val + 'v>, ExecutionError>
+    where
+        Self: 'v,
+    {
+        self.lookup(idx).map(|v| v.clone_as_boxed())
+    }
+}
+
+impl Container for Object {
+    fn contains(&self, value: &dyn Val) -> Result<bool, ExecutionError> {
+        match self.lookup(value) {
+            Ok(_) => Ok(true),
+            Err(ExecutionError::NoSuchKey(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// apiserver's `cel.Unescape`: `__underscores__`, `__dot__`, `__dash__`, `__slash__`
+/// and a whole `__<keyword>__` are undone; any other `__x__` makes the name invalid.
+pub(crate) fn unescape(escaped: &str) -> Option<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| regex::Regex::new("__[^_]+__").expect("regex"));
+    let mut out = String::with_capacity(escaped.len());
+    let mut last = 0;
+    for m in re.find_iter(escaped) {
+        out.push_str(&escaped[last..m.start()]);
+        let contents = &m.as_str()[2..m.len() - 2];
+        match contents {
+            "underscores" => out.push_str("__"),
+            "dot" => out.push('.'),
+            "dash" => out.push('-'),
+            "slash" => out.push('/'),
+            c if crate::names::RESERVED.contains(&c) && m.len() == escaped.len() => out.push_str(c),
+            _ => return None,
+        }
+        last = m.end();
+    }
+    out.push_str(&escaped[last..]);
+    Some(out)
+}
 
 impl Sizer for Object {
     fn size(&self) -> CelInt {
@@ -477,9 +551,12 @@ fn map_key(v: &dyn Val, keys: &[KeyField]) -> Option<Vec<Json>> {
     Some(
         keys.iter()
             .map(|k| match k {
-                KeyField::Visible(name) => {
-                    o.fields.inner().get(&CelMapKey::from(name.clone())).and_then(|v| native(v.as_ref())).unwrap_or(Json::Null)
-                }
+                KeyField::Visible(name) => o
+                    .fields
+                    .inner()
+                    .get(&CelMapKey::from(name.clone()))
+                    .and_then(|v| native(v.as_ref()))
+                    .unwrap_or(Json::Null),
                 KeyField::Raw(name) => {
                     o.other.iter().find(|(n, _, _)| n == name).map(|(_, _, v)| v.clone()).unwrap_or(Json::Null)
                 }
