@@ -37,12 +37,20 @@ def kind_source(i, flavour, markers, rules=False):
         if kubegen:
             return f'/// +kubebuilder:validation:XValidation:rule="{r}"' if at_type else f'#[kube(validation(rule = "{r}"))]'
         return f'#[schemars(extend("x-kubernetes-validations" = [{{"rule": "{r}"}}]))]'
-    spec_rules = "\n    ".join([
-        rule("self.?replicas.orValue(1) <= 10 && self.name.startsWith('k')", True),
-        rule("!has(self.memory) || size(self.labels) < 8", True),
-    ])
+    spec_rules = [
+        "self.?replicas.orValue(1) <= 10 && self.name.startsWith('k')",
+        "!has(self.memory) || size(self.labels) < 8",
+    ]
+    if not rules:
+        spec_rules = ""
+    elif kubegen:
+        spec_rules = "\n    ".join(rule(r, True) for r in spec_rules)
+    else:
+        listed = ", ".join('{"rule": "' + r + '"}' for r in spec_rules)
+        spec_rules = f'#[schemars(extend("x-kubernetes-validations" = [{listed}]))]'
+
     items_rule = rule("self.all(i, i.key.size() > 0)")
-    labels_rule = rule("self.all(k, k.size() < 64 && self[k].matches('^[a-z0-9]*$'))")
+    labels_rule = rule("self.all(k, k.size() < 64)")
     name_rule = rule("self.lowerAscii() == self && !self.contains('--')")
     return f'''
 pub mod kind{i} {{

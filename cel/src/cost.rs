@@ -359,8 +359,15 @@ pub fn unbounded_cardinality(min_size: u64) -> u64 {
     crate::types::MAX_REQUEST_BYTES / (min_size + 1)
 }
 
-/// The API server's words for a cost over budget: the factor it is over by.
+/// The API server's words for a cost over budget: the factor it is over by, with six
+/// decimals below 1.5, one up to 100, and "more than 100x" beyond.
 pub fn over_by(cost: u64, limit: u64) -> String {
     let factor = cost as f64 / limit as f64;
-    if factor >= 100.0 { "more than 100x".to_string() } else { format!("{factor:.1}x") }
+    if factor > 100.0 {
+        "more than 100x".to_string()
+    } else if factor < 1.5 {
+        format!("{factor:.6}x")
+    } else {
+        format!("{factor:.1}x")
+    }
 }

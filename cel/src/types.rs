@@ -205,6 +205,9 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
             let item = of_node(items, &item_path, is_true(items, "x-kubernetes-embedded-resource"))?;
             let size = match max(s, "maxItems") {
                 Some(n) => Size::known(n),
+                // Items of a type the checker cannot see may be larger than it thinks:
+                // fewer of them fit in a request, and it cannot say how many.
+                None if item.partial => Size { max: None, unbounded: Some(path.into()) },
                 None => Size::estimated((MAX_REQUEST_BYTES - 2) / (item.min_size + 1), path),
             };
             Decl { ty: Ty::List(Box::new(item.ty), size), min_size: 2, partial: item.partial }
@@ -214,6 +217,7 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
                 let value = of_node(props, &format!("{path}[*]"), is_true(props, "x-kubernetes-embedded-resource"))?;
                 let size = match max(s, "maxProperties") {
                     Some(n) => Size::known(n),
+                    None if value.partial => Size { max: None, unbounded: Some(path.into()) },
                     None => Size::estimated((MAX_REQUEST_BYTES - 2) / (value.min_size + 6), path),
                 };
                 Decl { ty: Ty::Map(Box::new(string()), Box::new(value.ty), size), min_size: 2, partial: value.partial }
