@@ -41,13 +41,13 @@ def kind_source(i, flavour, markers, rules=False):
         "self.?replicas.orValue(1) <= 10 && self.name.startsWith('k')",
         "!has(self.memory) || size(self.labels) < 8",
     ]
-    if not rules:
-        spec_rules = ""
-    elif kubegen:
-        spec_rules = "\n    ".join(rule(r, True) for r in spec_rules)
-    else:
+    # Doc-comment markers go above the derive; a derive's helper attribute below it.
+    spec_doc_rules, spec_attr_rules = "", ""
+    if rules and kubegen:
+        spec_doc_rules = "\n    ".join(rule(r, True) for r in spec_rules)
+    elif rules:
         listed = ", ".join('{"rule": "' + r + '"}' for r in spec_rules)
-        spec_rules = f'#[schemars(extend("x-kubernetes-validations" = [{listed}]))]'
+        spec_attr_rules = f'#[schemars(extend("x-kubernetes-validations" = [{listed}]))]'
 
     items_rule = rule("self.all(i, i.key.size() > 0)")
     labels_rule = rule("self.all(k, k.size() < 64)")
@@ -61,8 +61,9 @@ pub mod kind{i} {{
     use super::*;
 
     /// Spec of kind {i}.
-    {spec_rules}
+    {spec_doc_rules}
     #[derive({root_derive}, Serialize, Deserialize, Clone, Debug)]
+    {spec_attr_rules}
     #[kube(group = "bench.kubegen.dev", version = "v1", kind = "Kind{i}", namespaced, status = "Kind{i}Status")]
     #[serde(rename_all = "camelCase")]
     pub struct Kind{i}Spec {{
