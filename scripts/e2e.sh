@@ -22,7 +22,13 @@ export KUBEGEN_E2E_KUBECONFIG=$RUN_DIR/kubeconfig
 cargo build -q -p foo-controller
 export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
 # The API server restart test runs alone, after the others: it takes the server away.
-cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
+# The CEL corpus runs on its own, to print how far kubegen and Validate agree with the server.
+if [[ $# -eq 0 ]]; then
+  cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ --skip cel_corpus
+  cargo test -p kubegen-tests --test e2e -- --ignored --nocapture cel_corpus
+else
+  cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
+fi
 if $crd_tier; then
   cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"
   exit 0
