@@ -17,8 +17,20 @@ use super::urls;
 
 pub(crate) static FORMAT_TYPE: Type = Type::new_unspecified_type("kubernetes.NamedFormat");
 
-/// The named formats, by the name `format.named` takes.
-const NAMES: &[&str] = &[
+/// The named formats, each once: the names `format.named` takes, and a function
+/// `format.<name>()` for each.
+macro_rules! named_formats {
+    ($($name:literal),*) => {
+        const NAMES: &[&str] = &[$($name),*];
+
+        fn register_constants(env: &mut Env) -> Result<(), cel::DeclarationError> {
+            $(env.add_overload(concat!("format.", $name), concat!("format.", $name), vec![], |_| ok(Format($name)))?;)*
+            Ok(())
+        }
+    };
+}
+
+named_formats!(
     "dns1123Label",
     "dns1123Subdomain",
     "dns1035Label",
@@ -31,33 +43,14 @@ const NAMES: &[&str] = &[
     "uuid",
     "byte",
     "date",
-    "datetime",
-];
+    "datetime"
+);
 
 pub(crate) fn register(env: &mut Env) -> Result<(), cel::DeclarationError> {
     declare(env, &FORMAT_TYPE)?;
     env.add_overload("format.named", "format-named", vec![STRING_TYPE], named)?;
     env.add_member_overload("validate", "format-validate", FORMAT_TYPE.to_owned(), vec![STRING_TYPE], validate)?;
-    macro_rules! constant {
-        ($($name:literal),*) => {$(
-            env.add_overload(concat!("format.", $name), concat!("format.", $name), vec![], |_| ok(Format($name)))?;
-        )*};
-    }
-    constant!(
-        "dns1123Label",
-        "dns1123Subdomain",
-        "dns1035Label",
-        "qualifiedName",
-        "dns1123LabelPrefix",
-        "dns1123SubdomainPrefix",
-        "dns1035LabelPrefix",
-        "labelValue",
-        "uri",
-        "uuid",
-        "byte",
-        "date",
-        "datetime"
-    );
+    register_constants(env)?;
     Ok(())
 }
 
