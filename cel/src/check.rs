@@ -77,7 +77,11 @@ fn parser(source: &str) -> Result<cel::parser::Parser, String> {
     if deepest > MAX_RECURSION {
         return Err(format!("ERROR: <input>:1:1: expression recursion limit exceeded: {MAX_RECURSION}"));
     }
-    Ok(cel::Env::stdlib().parser().max_recursion_depth(MAX_RECURSION as u16))
+    thread_local! {
+        // Building the standard environment registers every function: once per thread.
+        static STDLIB: cel::Env = cel::Env::stdlib();
+    }
+    Ok(STDLIB.with(|env| env.parser()).max_recursion_depth(MAX_RECURSION as u16))
 }
 
 /// Compiles `source` in `scope`: parse, type-check, estimate cost.
@@ -260,7 +264,7 @@ impl Checker<'_> {
             },
             Ty::Map(k, v, _) if matches!(**k, Ty::String(_) | Ty::Dyn) => (**v).clone(),
             t if t.is_dyn() => Ty::Dyn,
-            Ty::Optional(inner) if !test => {
+            Ty::Optional(inner) => {
                 let t = self.select(id, inner, field, test);
                 Ty::Optional(Box::new(unwrap_optional(t)))
             }
@@ -547,11 +551,14 @@ impl Checker<'_> {
         };
         if let Some(p) = pattern
             && let Expr::Literal(LiteralValue::String(s)) = &p.expr
-            && let Err(err) = regex::Regex::new(s.inner())
+            // RE2's `\Q...\E` is the one syntax Rust's parser lacks; the size of the
+            // compiled program is RE2's own business.
+            && !s.inner().contains("\\Q")
+            && let Err(err) = regex_syntax::Parser::new().parse(s.inner())
         {
             let why = err.to_string();
             let why = why.lines().last().unwrap_or_default().trim().trim_start_matches("error: ");
-            self.error(p.id, format!("invalid regular expression `{}`: {why}", s.inner()));
+            self.error(p.id, format!("invalid matches argument `{}`: {why}", s.inner()));
         }
     }
 }
@@ -603,7 +610,7 @@ fn two_argument_exists_one(source: &str) -> Option<usize> {
         }
         if c == b'\'' || c == b'"' {
             quote = Some(c);
-        } else if source[i..].starts_with(".existsOne(") {
+        } else if source.is_char_boundary(i) && source[i..].starts_with(".existsOne(") {
             let open = i + ".existsOne(".len();
             let (mut depth, mut commas, mut j, mut q) = (0usize, 0usize, open, None::<u8>);
             while j < bytes.len() {

@@ -189,6 +189,10 @@ optional(A).orValue(A) -> A
 fn _?._(A, string) -> optional(B)
 fn _[?_](list(A), int) -> optional(A)
 fn _[?_](map(A, B), A) -> optional(B)
+fn _[_](optional(list(A)), int) -> optional(A)
+fn _[_](optional(map(A, B)), A) -> optional(B)
+fn _[?_](optional(list(A)), int) -> optional(A)
+fn _[?_](optional(map(A, B)), A) -> optional(B)
 
 string.charAt(int) -> string
 string.indexOf(string) -> int

@@ -15,10 +15,15 @@ use crate::markers::{Marker, MarkerValue};
 /// The schema of a node as the derive sees it: its JSON type from the Rust type and
 /// markers, and the markers that bound or retype it. Unknown where it cannot tell.
 pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Value {
-    let unknown = json!({ UNKNOWN: true });
+    let unknown = unknown();
+    // Fixed-size arrays and chars get bounds from schemars; `Time` may be k8s-openapi's
+    // (a timestamp) or another crate's: none of them is the derive's to guess.
+    if matches!(ty, Some(Type::Array(_))) {
+        return unknown;
+    }
     let last = ty.and_then(last_segment);
-    if matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Time" | "MicroTime")) {
-        return json!({"type": "string", "format": "date-time"});
+    if matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Time" | "MicroTime" | "char")) {
+        return unknown;
     }
     let kind = crate::check::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
     if markers.iter().any(|m| m.def.key == "embedded_resource" && m.flag()) {
@@ -67,6 +72,11 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Value {
         }
     }
     Value::Object(s)
+}
+
+/// A node the derive cannot see: `dyn` to the checker, and no cost is judged through it.
+pub fn unknown() -> Value {
+    json!({ UNKNOWN: true })
 }
 
 /// An object schema of named fields.
@@ -126,6 +136,8 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Value, errors: &mut Er
             Part::Message => format!("the message of the CEL rule `{rule_text}`"),
             Part::Rule | Part::Cost | Part::Reason => format!("the CEL rule `{rule_text}`"),
         };
-        errors.push(m.span, format!("the API server refuses {what}: {}", p.message));
+        // The checker names nodes by their path from `self`; here `self` is the marker's node.
+        let message = p.message.replace("to `self`", "to this field").replace("to `self.", "to field `");
+        errors.push(m.span, format!("the API server refuses {what}: {message}"));
     }
 }

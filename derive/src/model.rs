@@ -6,12 +6,12 @@ use serde_json::{Map, Value, json};
 use crate::errors::Errors;
 use crate::markers::{Marker, MarkerValue, Parsed};
 
-const REASONS: &[&str] = &["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
+use kubegen_cel::check::REASONS;
 
 /// Lowers the schema markers of one node, checked against the node's Rust type where
 /// there is one (a field). `None` when there are none.
 pub fn schema_markers(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Option<Value> {
-    let doc = lower(&parsed.markers, ty, place, errors);
+    let doc = lower(&parsed.markers, ty, !parsed.foreign_schema, place, errors);
     if doc.is_empty() { None } else { Some(Value::Object(doc)) }
 }
 
@@ -76,7 +76,15 @@ fn camel_key(key: &str) -> Option<&'static str> {
     })
 }
 
-fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Map<String, Value> {
+/// `visible`: the markers and the Rust type are all that shape the node's schema, so its
+/// CEL rules can be checked against them here.
+fn lower(
+    markers: &[Marker],
+    ty: Option<&syn::Type>,
+    visible: bool,
+    place: &str,
+    errors: &mut Errors,
+) -> Map<String, Value> {
     let kind = ty.and_then(crate::shapes::json_kind);
     crate::check::marker_types(markers, kind, place, errors);
     let kind = crate::check::effective_kind(markers, kind);
@@ -144,7 +152,8 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
                 rules.push(rule_json(m, s, errors));
                 // A field's rule sees the field; a type's rules are checked with its fields.
                 if ty.is_some() {
-                    crate::cel::check(m, s, &crate::cel::node_schema(ty, markers), errors);
+                    let schema = if visible { crate::cel::node_schema(ty, markers) } else { crate::cel::unknown() };
+                    crate::cel::check(m, s, &schema, errors);
                 }
             }
             (MarkerValue::Expr(_), "validation") => errors.push(
@@ -177,7 +186,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, place: &str, errors: &mut E
     }
     if !item_markers.is_empty() {
         let item_ty = ty.and_then(crate::shapes::item_type);
-        let items = lower(&item_markers, item_ty, &format!("an item of {place}"), errors);
+        let items = lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors);
         if !items.is_empty() {
             out.insert("items".into(), Value::Object(items));
         }
@@ -317,6 +326,8 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
 /// (`pkg/crd/markers/validation.go`).
 fn one_of_rule(key: &str, fields: &[String]) -> Value {
     let list = format!("[{}]", fields.join(" "));
+    // Rules read a property by its CEL name (`a-b` is `self.a__dash__b`).
+    let fields: Vec<String> = fields.iter().map(|f| kubegen_cel::names::escape(f).unwrap_or_else(|| f.clone())).collect();
     let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
     match key {
         "at_most_one_of" => {

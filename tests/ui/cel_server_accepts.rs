@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// +kubebuilder:validation:XValidation:rule="self.?replicas.orValue(1) >= 1"
 /// +kubebuilder:validation:XValidation:rule="!oldSelf.hasValue() || self.replicas >= oldSelf.value().replicas",optionalOldSelf=true
-/// +kubebuilder:validation:XValidation:rule="self.__namespace__.size() > 0"
+/// +kubebuilder:validation:XValidation:rule="self.__namespace__.size() > 0 && self.namespace != 'kube-system'"
 /// +kubebuilder:validation:XValidation:rule="quantity(self.memory).isLessThan(quantity('64Gi'))"
 /// +kubebuilder:validation:XValidation:rule="self.hosts.all(x, self.hosts.exists_one(y, x == y))"
 /// +kubebuilder:validation:XValidation:rule="self.labels[?'team'].orValue('') != 'nobody'"

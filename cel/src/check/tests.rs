@@ -60,6 +60,8 @@ fn accepts_what_the_server_accepts() {
         "self.name.findAll('[0-9]').size() < 3",
         "self.replicas >= 1.5",
         "self == oldSelf",
+        "self.?ports[?0].orValue(0) >= 0 && self.?labels[?'app'].hasValue() == has(self.labels.app)",
+        "self.name > 'a' // größer",
     ] {
         assert!(verdict(rule(r)).is_ok(), "{r}: {:?}", verdict(rule(r)).err());
     }
@@ -72,7 +74,7 @@ fn refuses_what_the_server_refuses() {
     assert!(refusal(rule("self.name.reverse() == 'a'")).contains("found no matching overload for 'reverse' applied to 'string.()'"));
     assert!(refusal(rule("self.name.toUpper() == 'a'")).contains("undeclared reference to 'toUpper'"));
     assert!(refusal(rule("self.replicas")).contains("must evaluate to a bool"));
-    assert!(refusal(rule("self.name.matches('[')")).contains("invalid regular expression"));
+    assert!(refusal(rule("self.name.matches('[')")).contains("invalid matches argument"));
     assert!(refusal(rule("self.replicas == 'x'")).contains("found no matching overload for '_==_'"));
     assert!(refusal(rule("self.size( > 1")).contains("Syntax error"));
     let r = Rule { optional_old_self: Some(true), ..rule("self.replicas > 0") };
@@ -81,6 +83,14 @@ fn refuses_what_the_server_refuses() {
     assert!(refusal(r).contains("must evaluate to a string"));
     let r = Rule { field_path: Some(".nope".into()), ..rule("self.replicas > 0") };
     assert!(refusal(r).contains("no field `nope`"));
+}
+
+#[test]
+fn optional_old_self_reads_through_the_optional() {
+    for r in ["!has(oldSelf.replicas) || self.replicas >= oldSelf.replicas.value()", "oldSelf.ports[?0].orValue(0) >= 0"] {
+        let r = Rule { optional_old_self: Some(true), ..rule(r) };
+        assert!(verdict(r.clone()).is_ok(), "{}: {:?}", r.rule, verdict(r.clone()).err());
+    }
 }
 
 #[test]

@@ -140,12 +140,18 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         let optional = shapes::is_optional(f, container_default) && parsed.get("required").is_none()
             || parsed.get("optional").is_some_and(|m| m.flag());
         if optional && parsed.get("immutable").is_some_and(|m| m.flag()) {
+            let cel = kubegen_cel::names::escape(&name).unwrap_or_else(|| name.clone());
             rules.push(serde_json::json!({
-                "rule": format!("!has(oldSelf.{name}) || has(self.{name})"),
+                "rule": format!("!has(oldSelf.{cel}) || has(self.{cel})"),
                 "message": format!("field {name} is immutable once set"),
             }));
         }
-        cel_fields.push((name.clone(), crate::cel::node_schema(Some(&f.ty), &parsed.markers)));
+        let field_schema = if parsed.foreign_schema {
+            crate::cel::unknown()
+        } else {
+            crate::cel::node_schema(Some(&f.ty), &parsed.markers)
+        };
+        cel_fields.push((name.clone(), field_schema));
         wire.push((name, optional));
     }
     for m in type_markers
@@ -172,11 +178,14 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         for m in type_markers.all("validation") {
             let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
             let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
-            // Rules read a property by its CEL name: `namespace` is `self.__namespace__`.
-            let cel_names: Vec<String> =
+            // Rules read a property by its CEL name: `namespace` is `self.__namespace__`
+            // (or, a reserved word, `self.namespace` as well).
+            let mut cel_names: Vec<String> =
                 wire.iter().map(|(n, _)| kubegen_cel::names::escape(n).unwrap_or_else(|| n.clone())).collect();
+            cel_names.extend(wire.iter().filter(|(n, _)| kubegen_cel::names::RESERVED.contains(&n.as_str())).map(|(n, _)| n.clone()));
             let misread = crate::check::self_fields(rule).into_iter().any(|f| !cel_names.contains(&f));
-            if !misread {
+            let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
+            if !misread && !transparent {
                 crate::cel::check(m, map, &self_schema, errors);
             }
             for referenced in crate::check::self_fields(rule) {

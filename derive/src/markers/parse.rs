@@ -60,6 +60,10 @@ pub struct Parsed {
     pub description: Option<String>,
     /// Keys given with a value that did not parse (already reported): not "missing".
     pub failed: Vec<&'static str>,
+    /// Attributes other than kubegen's shape this node's schema too (schemars, validator,
+    /// garde, serde's `with`): the derive cannot see all of it, so its CEL check treats
+    /// the node as unknown and leaves it to `codegen-cli manifests`.
+    pub foreign_schema: bool,
 }
 
 impl Parsed {
@@ -76,6 +80,8 @@ impl Parsed {
 /// targets make sense where the item stands; anything else is an error naming the place.
 pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors: &mut Errors) -> Parsed {
     let mut parsed = Parsed::default();
+    parsed.foreign_schema = attrs.iter().any(|a| ["schemars", "validate", "garde"].iter().any(|k| a.path().is_ident(k)))
+        || ["with", "serialize_with", "deserialize_with", "transparent"].iter().any(|k| crate::serde_attrs::has(attrs, k));
     let mut description: Vec<String> = Vec::new();
     for attr in attrs {
         if attr.path().is_ident("doc") {

@@ -11,8 +11,10 @@ use serde_json::{Value, json};
 
 use crate::cluster;
 
-/// Accepted rules installed per CRD for the object phase.
+/// Accepted rules installed per CRD for the object phase, as long as their estimated
+/// costs together stay well inside the CRD's budget.
 const PER_CRD: usize = 20;
+const COST_PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT / 2;
 
 fn dry_run() -> PostParams {
     PostParams { dry_run: true, ..Default::default() }
@@ -81,7 +83,22 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
     let ns = cluster::namespace("e2e-cel-corpus");
     let mut decided = 0;
     let mut wrong = Vec::new();
-    for (chunk_no, chunk) in accepted.chunks(PER_CRD).enumerate() {
+    let mut chunks: Vec<Vec<(usize, &Entry)>> = Vec::new();
+    let mut chunk_cost = 0u64;
+    for (i, e) in accepted {
+        let cost = kubegen_cel::schema::check(&cel_corpus::root_schema(json!({"spec": e.node_schema()}))).total_cost;
+        match chunks.last_mut() {
+            Some(c) if c.len() < PER_CRD && chunk_cost.saturating_add(cost) <= COST_PER_CRD => {
+                c.push((i, e));
+                chunk_cost = chunk_cost.saturating_add(cost);
+            }
+            _ => {
+                chunks.push(vec![(i, e)]);
+                chunk_cost = cost;
+            }
+        }
+    }
+    for (chunk_no, chunk) in chunks.iter().enumerate() {
         let kind = format!("Corpus{chunk_no}");
         let props: serde_json::Map<String, Value> =
             chunk.iter().map(|(i, e)| (format!("e{i}"), e.node_schema())).collect();
