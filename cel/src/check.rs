@@ -155,13 +155,13 @@ impl Checker<'_> {
                     return (t, Cost::fixed(1));
                 }
                 let (operand, cost) = self.check(&s.operand);
-                let ty = self.select(e.id, &operand, &s.field, s.test);
+                let ty = self.select(e.id, &operand, &s.field);
                 let extra = match (&operand, s.test) {
                     (_, true) => Cost::fixed(1),
                     (Ty::Object(_) | Ty::Map(..) | Ty::Dyn | Ty::IntOrString(_), false) => Cost::fixed(1),
                     _ => Cost::default(),
                 };
-                (if s.test { Ty::Bool } else { ty }, cost.add(extra))
+                (if s.test { Ty::Bool } else { ty }, cost.plus(extra))
             }
             Expr::Call(call) => self.call(e, call),
             Expr::List(l) => {
@@ -169,7 +169,7 @@ impl Checker<'_> {
                 let mut item: Option<Ty> = None;
                 for (i, el) in l.elements.iter().enumerate() {
                     let (mut t, c) = self.check(el);
-                    cost = cost.add(c);
+                    cost = cost.plus(c);
                     if l.optional_indices.contains(&i) {
                         t = match t {
                             Ty::Optional(inner) => *inner,
@@ -195,7 +195,7 @@ impl Checker<'_> {
                     let EntryExpr::MapEntry(me) = &entry.expr else { continue };
                     let (k, kc) = self.check(&me.key);
                     let (mut v, vc) = self.check(&me.value);
-                    cost = cost.add(kc).add(vc);
+                    cost = cost.plus(kc).plus(vc);
                     if me.optional {
                         v = match v {
                             Ty::Optional(inner) => *inner,
@@ -253,7 +253,7 @@ impl Checker<'_> {
     }
 
     /// The type of `operand.field`: a declared property, a map's value, or an error.
-    fn select(&mut self, id: u64, operand: &Ty, field: &str, test: bool) -> Ty {
+    fn select(&mut self, id: u64, operand: &Ty, field: &str) -> Ty {
         match operand {
             Ty::Object(o) => match o.fields.get(field) {
                 Some(t) => t.clone(),
@@ -265,7 +265,7 @@ impl Checker<'_> {
             Ty::Map(k, v, _) if matches!(**k, Ty::String(_) | Ty::Dyn) => (**v).clone(),
             t if t.is_dyn() => Ty::Dyn,
             Ty::Optional(inner) => {
-                let t = self.select(id, inner, field, test);
+                let t = self.select(id, inner, field);
                 Ty::Optional(Box::new(unwrap_optional(t)))
             }
             other => {
@@ -313,7 +313,7 @@ impl Checker<'_> {
         let (result, result_cost) = self.check(&c.result);
         self.vars.truncate(depth);
         let iterations = self.sizes.size(&range);
-        let cost = range_cost.add(init_cost).add(result_cost).add(step_cost.add(loop_cost).times(iterations));
+        let cost = range_cost.plus(init_cost).plus(result_cost).plus(step_cost.plus(loop_cost).times(iterations));
         (result, cost)
     }
 
@@ -337,10 +337,10 @@ impl Checker<'_> {
         let Some(overloads) = library::overloads().get(&name) else {
             let mut args_cost = Cost::default();
             if let Some(t) = target {
-                args_cost = args_cost.add(self.check(t).1);
+                args_cost = args_cost.plus(self.check(t).1);
             }
             for a in &call.args {
-                args_cost = args_cost.add(self.check(a).1);
+                args_cost = args_cost.plus(self.check(a).1);
             }
             self.error(e.id, format!("undeclared reference to '{name}' (in container '')"));
             return (Ty::Dyn, args_cost);
@@ -360,7 +360,7 @@ impl Checker<'_> {
             let (t, c) = self.check(a);
             arg_types.push(t);
             arg_costs.push(c);
-            args_cost = args_cost.add(c);
+            args_cost = args_cost.plus(c);
         }
         self.in_format -= usize::from(format);
         self.regex_constant(&name, call);
@@ -372,8 +372,8 @@ impl Checker<'_> {
                 _ => String::new(),
             };
             let operand = arg_types.first().cloned().unwrap_or(Ty::Dyn);
-            let t = self.select(e.id, &operand, &field, false);
-            return (Ty::Optional(Box::new(unwrap_optional(t))), args_cost.add(Cost::fixed(1)));
+            let t = self.select(e.id, &operand, &field);
+            return (Ty::Optional(Box::new(unwrap_optional(t))), args_cost.plus(Cost::fixed(1)));
         }
         let release = self.release;
         let overloads: Vec<&Overload> = overloads.iter().filter(|o| o.declared_in(release)).collect();
@@ -396,7 +396,7 @@ impl Checker<'_> {
                         let (l, r) = (arg_costs[0], arg_costs[1]);
                         (Cost { min: l.min, max: l.max.saturating_add(r.max) }, None)
                     }
-                    "_?_:_" => (arg_costs[0].add(arg_costs[1].union(arg_costs[2])), None),
+                    "_?_:_" => (arg_costs[0].plus(arg_costs[1].union(arg_costs[2])), None),
                     _ => cost::call(o, recv.as_ref(), &arg_types, &int_literals, args_cost, &mut self.sizes),
                 };
                 let mut ty = substitute(&o.result, &b);
@@ -436,7 +436,7 @@ impl Checker<'_> {
         } else {
             self.error(e.id, format!("found no matching overload for '{display}' applied to '{applied}'"));
         }
-        (Ty::Dyn, args_cost.add(Cost::fixed(1)))
+        (Ty::Dyn, args_cost.plus(Cost::fixed(1)))
     }
 
     /// The comprehensions CEL's extensions add and the parser leaves as calls:
@@ -479,7 +479,7 @@ impl Checker<'_> {
         let mut last = Ty::Dyn;
         for (i, b) in body.iter().enumerate() {
             let (t, c) = self.check(b);
-            body_cost = body_cost.add(c);
+            body_cost = body_cost.plus(c);
             let is_filter = body.len() == 2 && i == 0;
             let needs_bool = is_filter || matches!(name, "all" | "exists" | "existsOne" | "exists_one");
             if needs_bool && !(t == Ty::Bool || t.is_dyn()) {
@@ -504,7 +504,7 @@ impl Checker<'_> {
             _ => Ty::Bool,
         };
         let iterations = self.sizes.size(&range);
-        Some((result, range_cost.add(body_cost.times(iterations))))
+        Some((result, range_cost.plus(body_cost.times(iterations))))
     }
 
     /// A constant argument the server evaluates when it compiles the rule: a

@@ -36,7 +36,7 @@ impl Cost {
         Cost { min: n, max: n }
     }
 
-    pub fn add(self, o: Cost) -> Cost {
+    pub fn plus(self, o: Cost) -> Cost {
         Cost { min: self.min.saturating_add(o.min), max: self.max.saturating_add(o.max) }
     }
 
@@ -141,14 +141,14 @@ pub fn call(
     // Kubernetes' estimator first (k8s.io/apiserver `pkg/cel/library/cost.go`), as the
     // server asks it before cel-go's own.
     let traverse = |r: Range| r.factor(STRING_TRAVERSAL);
-    let fixed = |n: u64| (Cost::fixed(n).add(args), None);
+    let fixed = |n: u64| (Cost::fixed(n).plus(args), None);
     let ip_bytes = Range { min: 4, max: 16 };
     let string_arg = matches!(arg_types.first(), Some(Ty::String(_)));
     // The lists extension's estimators (cel-go `ext/lists.go`): the result list's size,
     // times a factor, plus the call and the list it allocates.
     let allocating = |factor: f64, size: Range| {
-        let c = size.factor(factor).add(Cost::fixed(1 + CREATE_LIST));
-        (c.add(args), Some(Size { max: (size.max != u64::MAX).then_some(size.max), unbounded: None }))
+        let c = size.factor(factor).plus(Cost::fixed(1 + CREATE_LIST));
+        (c.plus(args), Some(Size { max: (size.max != u64::MAX).then_some(size.max), unbounded: None }))
     };
     let literal = |i: usize| int_literals.get(i).copied().flatten().map(|v| v.max(0) as u64);
     match (n, target) {
@@ -189,20 +189,20 @@ pub fn call(
                 Ty::List(item, _) => {
                     let mut per_item = Cost::fixed(1);
                     if matches!(**item, Ty::String(_) | Ty::Bytes(_)) {
-                        per_item = per_item.add(traverse(sizes.size(item)));
+                        per_item = per_item.plus(traverse(sizes.size(item)));
                     }
-                    (per_item.times(items).add(args), None)
+                    (per_item.times(items).plus(args), None)
                 }
-                _ => (traverse(items).add(args), None),
+                _ => (traverse(items).plus(args), None),
             };
         }
         "url" if target.is_none() && arg_types.len() == 1 => {
             let sz = size_of(sizes, 0);
-            return (traverse(sz).add(args), Some(known(sz)));
+            return (traverse(sz).plus(args), Some(known(sz)));
         }
         "lowerAscii" | "upperAscii" | "substring" | "trim" if target.is_some() => {
             let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
-            return (traverse(sz).add(args), Some(known(sz)));
+            return (traverse(sz).plus(args), Some(known(sz)));
         }
         "replace" if target.is_some() && arg_types.len() >= 2 => {
             let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
@@ -215,12 +215,12 @@ pub fn call(
                 ((sz.max as f64 / from.min as f64).ceil() as u64, 0)
             };
             let out = Range { min: 0, max: count.saturating_mul(to.max).saturating_add(kept) };
-            return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(known(out)));
+            return (sz.factor(2.0 * STRING_TRAVERSAL).plus(args), Some(known(out)));
         }
         "split" if target.is_some() => {
             let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
             let max = literal(1).unwrap_or(sz.max);
-            return (sz.factor(2.0 * STRING_TRAVERSAL).add(args), Some(Size { max: Some(max), unbounded: None }));
+            return (sz.factor(2.0 * STRING_TRAVERSAL).plus(args), Some(Size { max: Some(max), unbounded: None }));
         }
         "join" if target.is_some() => {
             let t = target.unwrap_or(&Ty::Dyn);
@@ -238,22 +238,22 @@ pub fn call(
                     max: sep.max.saturating_mul(between.max),
                 });
             }
-            return (traverse(total).add(args), Some(known(total)));
+            return (traverse(total).plus(args), Some(known(total)));
         }
         "find" | "findAll" if target.is_some() && !arg_types.is_empty() => {
             let sz = sizes.size(target.unwrap_or(&Ty::Dyn));
             let strc = traverse(sz.plus(Range { min: 1, max: 1 }));
             let rec = size_of(sizes, 0).factor(REGEX_LENGTH);
-            return (strc.product(rec).add(args), Some(known(Range { min: 0, max: sz.max })));
+            return (strc.product(rec).plus(args), Some(known(Range { min: 0, max: sz.max })));
         }
         "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver" if !arg_types.is_empty() => {
-            return (traverse(size_of(sizes, 0)).add(args), None);
+            return (traverse(size_of(sizes, 0)).plus(args), None);
         }
         // `cidr.ip()` reads a field.
         "ip" if target.is_some() => return fixed(1),
-        "ip" if !arg_types.is_empty() => return (traverse(size_of(sizes, 0)).add(args), None),
+        "ip" if !arg_types.is_empty() => return (traverse(size_of(sizes, 0)).plus(args), None),
         "ip.isCanonical" if !arg_types.is_empty() => {
-            return (size_of(sizes, 0).factor(2.0 * STRING_TRAVERSAL).add(args), None);
+            return (size_of(sizes, 0).factor(2.0 * STRING_TRAVERSAL).plus(args), None);
         }
         "masked" | "prefixLength" | "family" | "isUnspecified" | "isLoopback" | "isLinkLocalMulticast"
         | "isLinkLocalUnicast" | "isGlobalUnicast" | "format.named" | "sign" | "asInteger" | "isInteger"
@@ -264,27 +264,27 @@ pub fn call(
         "containsIP" | "containsCIDR" if !arg_types.is_empty() => {
             let mut c = traverse(ip_bytes.plus(ip_bytes));
             if n == "containsCIDR" {
-                c = c.add(traverse(ip_bytes)).add(Cost::fixed(1));
+                c = c.plus(traverse(ip_bytes)).plus(Cost::fixed(1));
             }
             if string_arg {
-                c = c.add(traverse(size_of(sizes, 0)));
+                c = c.plus(traverse(size_of(sizes, 0)));
             }
-            return (c.add(args), None);
+            return (c.plus(args), None);
         }
         "validate" if !arg_types.is_empty() => {
             let c = traverse(size_of(sizes, 0));
             let per = MAX_NAME_FORMAT_REGEX as f64 * REGEX_LENGTH;
             let scale = |x: u64| if x == u64::MAX { x } else { (x as f64 * per).ceil() as u64 };
-            return (Cost { min: scale(c.min), max: scale(c.max) }.add(args), None);
+            return (Cost { min: scale(c.min), max: scale(c.max) }.plus(args), None);
         }
         "_==_" if arg_types.len() == 2 && arg_types[0] == arg_types[1] => match &arg_types[0] {
             Ty::Opaque("net.IP" | "net.CIDR" | "kubernetes.Quantity" | "kubernetes.Semver", _) => return fixed(1),
             Ty::Opaque("kubernetes.NamedFormat", _) => {
-                return (traverse(Range { min: 1, max: MAX_FORMAT }).add(args), None);
+                return (traverse(Range { min: 1, max: MAX_FORMAT }).plus(args), None);
             }
             Ty::Opaque("kubernetes.URL", _) => {
                 let sz = size_of(sizes, 1);
-                return (traverse(Range { min: 1, max: sz.max }).add(args), None);
+                return (traverse(Range { min: 1, max: sz.max }).plus(args), None);
             }
             _ => {}
         },
@@ -292,41 +292,41 @@ pub fn call(
             let a = size_of(sizes, 0);
             let b = size_of(sizes, 1);
             let pairs = Range { min: a.min.saturating_mul(b.min), max: a.max.saturating_mul(b.max) };
-            return (pairs.factor(1.0).add(args), None);
+            return (pairs.factor(1.0).plus(args), None);
         }
         "strings.quote" => {
             let sz = size_of(sizes, 0);
             let out = Range { min: sz.min.saturating_add(2), max: sz.max.saturating_mul(2).saturating_add(2) };
-            return (traverse(sz).add(args), Some(known(out)));
+            return (traverse(sz).plus(args), Some(known(out)));
         }
         _ => {}
     }
     // cel-go's own estimates of its standard library.
     match (n, target) {
-        ("format", Some(t)) => return (sizes.size(t).factor(STRING_TRAVERSAL).add(args), None),
-        ("startsWith" | "endsWith", Some(_)) => return (size_of(sizes, 0).factor(STRING_TRAVERSAL).add(args), None),
+        ("format", Some(t)) => return (sizes.size(t).factor(STRING_TRAVERSAL).plus(args), None),
+        ("startsWith" | "endsWith", Some(_)) => return (size_of(sizes, 0).factor(STRING_TRAVERSAL).plus(args), None),
         ("matches", _) => {
             let (text, pattern) = match target {
                 Some(t) => (sizes.size(t), size_of(sizes, 0)),
                 None => (size_of(sizes, 0), size_of(sizes, 1)),
             };
             let strc = text.plus(Range { min: 1, max: 1 }).factor(STRING_TRAVERSAL);
-            return (strc.product(pattern.factor(REGEX_LENGTH)).add(args), None);
+            return (strc.product(pattern.factor(REGEX_LENGTH)).plus(args), None);
         }
         ("contains", Some(t)) => {
             let strc = sizes.size(t).factor(STRING_TRAVERSAL);
-            return (strc.product(size_of(sizes, 0).factor(STRING_TRAVERSAL)).add(args), None);
+            return (strc.product(size_of(sizes, 0).factor(STRING_TRAVERSAL)).plus(args), None);
         }
         ("bytes", None) if matches!(arg_types.first(), Some(Ty::String(_))) => {
             let sz = size_of(sizes, 0);
             let out = Range { min: sz.min, max: sz.max.saturating_mul(4) };
-            return (sz.factor(STRING_TRAVERSAL).add(args), Some(known(out)));
+            return (sz.factor(STRING_TRAVERSAL).plus(args), Some(known(out)));
         }
         ("string", None) if matches!(arg_types.first(), Some(Ty::Bytes(_))) => {
             let sz = size_of(sizes, 0);
-            return (sz.factor(STRING_TRAVERSAL).add(args), Some(known(sz)));
+            return (sz.factor(STRING_TRAVERSAL).plus(args), Some(known(sz)));
         }
-        ("@in", None) if matches!(arg_types.get(1), Some(Ty::List(..))) => return (size_of(sizes, 1).factor(1.0).add(args), None),
+        ("@in", None) if matches!(arg_types.get(1), Some(Ty::List(..))) => return (size_of(sizes, 1).factor(1.0).plus(args), None),
         ("_+_", None) if matches!(arg_types.first(), Some(Ty::String(_) | Ty::Bytes(_) | Ty::List(..))) => {
             let total = size_of(sizes, 0).plus(size_of(sizes, 1));
             let cost = if matches!(arg_types.first(), Some(Ty::List(..))) {
@@ -334,7 +334,7 @@ pub fn call(
             } else {
                 total.factor(STRING_TRAVERSAL)
             };
-            return (cost.add(args), Some(known(total)));
+            return (cost.plus(args), Some(known(total)));
         }
         ("_==_" | "_!=_" | "_<_" | "_>_" | "_<=_" | "_>=_", None) => {
             let equality = matches!(n, "_==_" | "_!=_");
@@ -344,12 +344,12 @@ pub fn call(
                 let b = size_of(sizes, 1);
                 let smallest = a.max.min(b.max);
                 let r = Range { min: u64::from(smallest > 0), max: smallest };
-                return (r.factor(STRING_TRAVERSAL).add(args), None);
+                return (r.factor(STRING_TRAVERSAL).plus(args), None);
             }
         }
         _ => {}
     }
-    (Cost::fixed(1).add(args), None)
+    (Cost::fixed(1).plus(args), None)
 }
 
 /// How many times a rule at a node can run for one object: the product of the bounds
