@@ -1101,14 +1101,24 @@ pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
                 return Err(format!("fieldPath `{path}` has an empty segment"));
             }
             (r[..end].to_string(), &r[end..])
-        } else if let Some(r) = rest.strip_prefix('[') {
-            let end = r.find(']').ok_or_else(|| format!("fieldPath `{path}` has an unclosed `[`"))?;
-            let inner = r[..end].trim();
-            match inner.strip_prefix('\'').and_then(|i| i.strip_suffix('\'')) {
-                Some(key) => (key.to_string(), &r[end + 1..]),
-                // The server takes no list index in a fieldPath, only map keys.
-                None => return Err(format!("fieldPath `{path}` must be a valid path: `[{inner}]` is not a quoted key")),
+        } else if let Some(r) = rest.strip_prefix("['") {
+            // A quoted key, with `\'` and `\\` escaped; it may hold `.`, `[` and `]`.
+            let mut key = String::new();
+            let mut chars = r.char_indices();
+            let mut after = None;
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => key.extend(chars.next().map(|(_, c)| c)),
+                    '\'' => {
+                        after = r[i + 1..].strip_prefix(']');
+                        break;
+                    }
+                    c => key.push(c),
+                }
             }
+            // The server takes no list index in a fieldPath, only quoted keys.
+            let Some(after) = after else { return Err(format!("fieldPath `{path}` must be a valid path")) };
+            (key, after)
         } else {
             return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
         };

@@ -102,6 +102,18 @@ fn cost_names_the_bound_to_add() {
 }
 
 #[test]
+fn field_paths_take_quoted_keys_with_any_character() {
+    let schema = json!({"type": "object", "properties": {
+        "a.b]c": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        "m": {"type": "object", "additionalProperties": {"type": "string"}},
+    }});
+    assert_eq!(field_path(&schema, "['a.b]c'].x"), Ok(()));
+    assert_eq!(field_path(&schema, ".m['it\\'s']"), Ok(()));
+    assert!(field_path(&schema, ".m[0]").is_err());
+    assert!(field_path(&schema, "['a.b]c'].y").is_err());
+}
+
+#[test]
 fn escaped_names_and_positions() {
     let why = refusal(rule("self.replicas > 0 &&\n self.nope"));
     assert!(why.contains("<input>:2:6: undefined field 'nope'"), "{why}");
