@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
-# A real kube-apiserver + etcd for the end-to-end tier.
-#
-#   scripts/kube-apiserver.sh build          build kube-apiserver once; cached under target/
-#   scripts/kube-apiserver.sh start RUN_DIR  start etcd + apiserver on free loopback ports,
-#                                            write RUN_DIR/kubeconfig, wait until ready
-#   scripts/kube-apiserver.sh stop RUN_DIR   stop exactly the processes `start` recorded
-#   scripts/kube-apiserver.sh bin            print the path of the cached binary
+# A real kube-apiserver + etcd for the end-to-end tier. `scripts/kube-apiserver.sh --help`
+# documents every command and variable (the text below, in `usage`).
 #
 # kube-apiserver is built from the k8s.io/kubernetes Go module (KUBE_VERSION, default the
 # newest release), through a small wrapper module: the kubernetes module replaces its
@@ -22,6 +17,51 @@ CACHE=${KUBEGEN_APISERVER_CACHE:-$ROOT/target/kube-apiserver/$VERSION}
 BIN=$CACHE/kube-apiserver
 
 log() { printf '[kube-apiserver] %s\n' "$*" >&2; }
+
+usage() {
+  cat <<USAGE
+usage: scripts/kube-apiserver.sh COMMAND [RUN_DIR]
+
+A real kube-apiserver and etcd on loopback, for tests.
+
+commands:
+  build          build kube-apiserver \$KUBE_VERSION from the k8s.io/kubernetes Go module,
+                 once; cached under target/kube-apiserver/VERSION/
+  bin            print the path of the cached kube-apiserver binary
+  start RUN_DIR  start etcd and kube-apiserver on free loopback ports, with their data,
+                 certificates, logs and pid files in RUN_DIR; write RUN_DIR/kubeconfig and
+                 wait until the server is ready. RUN_DIR must be new, empty, or one an
+                 earlier start made (it holds $MARKER): a directory holding anything else
+                 is refused, and nothing in it is touched.
+  stop RUN_DIR   stop exactly the processes start recorded in RUN_DIR, and remove the etcd
+                 data start wrote there; other files stay
+  -h, --help     this text
+
+environment:
+  KUBE_VERSION              the Kubernetes release (default v1.37.2; CI also runs v1.35.4)
+  KUBEGEN_APISERVER_CACHE   where build puts and bin finds the binary
+                            (default target/kube-apiserver/\$KUBE_VERSION)
+  AUTHZ_MODE                kube-apiserver's --authorization-mode (default RBAC)
+
+Needs Go (for build), and etcd, openssl and curl (start installs Debian's etcd-server,
+openssl and curl when they are missing and apt-get is available).
+USAGE
+}
+
+# What start leaves in RUN_DIR to say the directory is its own.
+MARKER=.kubegen-apiserver
+
+# RUN_DIR is safe to use: it does not exist, is empty, or an earlier start made it.
+claim_run_dir() {
+  local run=$1
+  if [ -e "$run" ] && [ ! -d "$run" ]; then
+    log "$run is not a directory; give start a new or empty directory"; exit 2
+  fi
+  if [ -d "$run" ] && [ ! -e "$run/$MARKER" ] && [ -n "$(ls -A "$run")" ]; then
+    log "$run holds files that start did not write; give start a new or empty directory (nothing was touched)"
+    exit 2
+  fi
+}
 
 apt_install() {
   local missing=()
@@ -45,7 +85,11 @@ build() {
   local minor=${BASH_REMATCH[1]} staging="v0.${BASH_REMATCH[1]}.${BASH_REMATCH[2]}"
   local work=$CACHE/module t0 gomod
   t0=$(date +%s)
-  rm -rf "$work"; mkdir -p "$work"
+  # The module directory is build's own: rebuilt from scratch, if build made it.
+  if [ -d "$work" ] && [ ! -e "$work/$MARKER" ] && [ -n "$(ls -A "$work")" ]; then
+    log "$work holds files build did not write; remove it or set KUBEGEN_APISERVER_CACHE"; exit 2
+  fi
+  rm -rf "$work"; mkdir -p "$work"; touch "$work/$MARKER"
   export GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local CGO_ENABLED=0
   (
     cd "$work"
@@ -73,13 +117,17 @@ free_port() {
 }
 
 start() {
-  local run=${1:?usage: start RUN_DIR}
+  local run=$1
+  claim_run_dir "$run"
   [ -x "$BIN" ] || { log "not built: run scripts/kube-apiserver.sh build"; exit 1; }
   ensure_runtime_packages
   local etcd_port peer_port api_port token
   etcd_port=$(free_port); peer_port=$(free_port); api_port=$(free_port)
   token=kubegen-e2e-$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')
-  rm -rf "$run"; mkdir -p "$run"/{etcd-data,certs,pki}; chmod 700 "$run"
+  mkdir -p "$run"; chmod 700 "$run"; touch "$run/$MARKER"
+  # Only what an earlier start wrote here is replaced.
+  rm -rf "$run"/{etcd-data,certs,pki} "$run"/{etcd,kube-apiserver}.{log,pid} "$run/kubeconfig"
+  mkdir -p "$run"/{etcd-data,certs,pki}
   echo "$token,admin,admin,\"system:masters\"" > "$run/pki/tokens.csv"
   openssl genrsa -out "$run/pki/sa.key" 2048 2>/dev/null
   openssl rsa -in "$run/pki/sa.key" -pubout -out "$run/pki/sa.pub" 2>/dev/null
@@ -155,16 +203,27 @@ stop_pid() { # name pidfile cmdline-substring
 }
 
 stop() {
-  local run=${1:?usage: stop RUN_DIR}
+  local run=$1
   stop_pid kube-apiserver "$run/kube-apiserver.pid" "--etcd-servers="
   stop_pid etcd "$run/etcd.pid" "--data-dir $run/etcd-data"
-  rm -rf "$run/etcd-data"
+  # The etcd data is start's own only in a directory start claimed.
+  if [ -e "$run/$MARKER" ]; then rm -rf "$run/etcd-data"; fi
 }
 
-case "${1:-}" in
-  build) build ;;
-  bin) echo "$BIN" ;;
-  start) shift; start "$@" ;;
-  stop) shift; stop "$@" ;;
-  *) echo "usage: $0 build | bin | start RUN_DIR | stop RUN_DIR" >&2; exit 2 ;;
+# Arguments are checked before anything is touched.
+command=${1:-}
+[ $# -gt 0 ] && shift
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    -*) log "unknown option $arg"; usage >&2; exit 2 ;;
+  esac
+done
+case "$command" in
+  -h|--help|help) usage ;;
+  build|bin) [ $# -eq 0 ] || { log "$command takes no arguments"; exit 2; }
+    if [ "$command" = build ]; then build; else echo "$BIN"; fi ;;
+  start|stop) [ $# -eq 1 ] && [ -n "$1" ] || { log "$command needs RUN_DIR (see --help)"; exit 2; }
+    "$command" "$1" ;;
+  *) usage >&2; exit 2 ;;
 esac
