@@ -91,9 +91,18 @@ pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
         let col = source[..at].chars().count() + 1;
         return Err(format!("ERROR: <input>:1:{col}: undeclared reference to 'existsOne' (in container '')"));
     }
-    let mut c = Checker { release: scope.release, info: &info, vars: Vec::new(), errors: Vec::new(), reads_old_self: false, sizes: Unbounded { partial: scope.partial, ..Unbounded::default() }, in_format: 0 };
+    let mut c = Checker {
+        release: scope.release,
+        info: &info,
+        vars: Vec::new(),
+        errors: Vec::new(),
+        reads_old_self: false,
+        sizes: Unbounded { partial: scope.partial, ..Unbounded::default() },
+        in_format: 0,
+    };
     c.vars.push(("self".into(), scope.self_ty.clone()));
-    let old = if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
+    let old =
+        if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
     c.vars.push(("oldSelf".into(), old));
     let (ty, cost) = c.check(&expr);
     if !c.errors.is_empty() {
@@ -175,7 +184,10 @@ impl Checker<'_> {
                             Ty::Optional(inner) => *inner,
                             t if t.is_dyn() => Ty::Dyn,
                             other => {
-                                self.error(el.id, format!("found no matching overload for 'optional element' applied to '({other})'"));
+                                self.error(
+                                    el.id,
+                                    format!("found no matching overload for 'optional element' applied to '({other})'"),
+                                );
                                 Ty::Dyn
                             }
                         };
@@ -345,7 +357,7 @@ impl Checker<'_> {
             self.error(e.id, format!("undeclared reference to '{name}' (in container '')"));
             return (Ty::Dyn, args_cost);
         };
-        let (recv, mut args_cost) = match target {
+        let (recv, target_cost) = match target {
             Some(t) => {
                 let (ty, c) = self.check(t);
                 (Some(ty), c)
@@ -360,9 +372,9 @@ impl Checker<'_> {
             let (t, c) = self.check(a);
             arg_types.push(t);
             arg_costs.push(c);
-            args_cost = args_cost.plus(c);
         }
         self.in_format -= usize::from(format);
+        let args_cost = arg_costs.iter().fold(target_cost, |sum, c| sum.plus(*c));
         self.regex_constant(&name, call);
         self.constant_argument(&name, call);
         self.format_constant(&name, call);
@@ -390,15 +402,8 @@ impl Checker<'_> {
             };
             if receiver_fits && o.params.iter().zip(&arg_types).all(|(p, a)| unify(p, a, &mut b)) {
                 let int_literals: Vec<Option<i64>> = call.args.iter().map(int_literal).collect();
-                let (cost, size) = match name.as_str() {
-                    // Short-circuits: the right side may never run.
-                    "_&&_" | "_||_" => {
-                        let (l, r) = (arg_costs[0], arg_costs[1]);
-                        (Cost { min: l.min, max: l.max.saturating_add(r.max) }, None)
-                    }
-                    "_?_:_" => (arg_costs[0].plus(arg_costs[1].union(arg_costs[2])), None),
-                    _ => cost::call(o, recv.as_ref(), &arg_types, &int_literals, args_cost, &mut self.sizes),
-                };
+                let (cost, size) =
+                    cost::call(o, recv.as_ref(), &arg_types, &int_literals, target_cost, &arg_costs, &mut self.sizes);
                 let mut ty = substitute(&o.result, &b);
                 // Indexing and the conditional keep their operands' sizes; other results are
                 // unsized.
@@ -431,7 +436,9 @@ impl Checker<'_> {
             None => format!("({shown})"),
         };
         let display = call.func_name.as_str();
-        if overloads.is_empty() || (candidates.is_empty() && overloads.iter().all(|o| o.receiver.is_some() != recv.is_some())) {
+        if overloads.is_empty()
+            || (candidates.is_empty() && overloads.iter().all(|o| o.receiver.is_some() != recv.is_some()))
+        {
             self.error(e.id, format!("undeclared reference to '{display}' (in container '')"));
         } else {
             self.error(e.id, format!("found no matching overload for '{display}' applied to '{applied}'"));
@@ -513,7 +520,7 @@ impl Checker<'_> {
         let Some(arg) = call.args.first() else { return };
         let Expr::Literal(LiteralValue::String(s)) = &arg.expr else { return };
         let ok = match (name, call.target.is_some(), call.args.len()) {
-            ("duration", false, 1) => is_duration(s.inner()),
+            ("duration", false, 1) => crate::go_duration::parse(s.inner()).is_ok(),
             ("timestamp", false, 1) => is_timestamp(s.inner()),
             _ => return,
         };
@@ -636,32 +643,6 @@ fn two_argument_exists_one(source: &str) -> Option<usize> {
     None
 }
 
-/// Go's `time.ParseDuration`: an optional sign, then one or more `<number><unit>`.
-fn is_duration(s: &str) -> bool {
-    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if s == "0" {
-        return true;
-    }
-    let mut rest = s;
-    if rest.is_empty() {
-        return false;
-    }
-    while !rest.is_empty() {
-        let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        let number = &rest[..n];
-        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
-            return false;
-        }
-        rest = &rest[n..];
-        let Some(unit) = ["ns", "us", "\u{b5}s", "\u{3bc}s", "ms", "s", "m", "h"].into_iter().find(|u| rest.starts_with(u))
-        else {
-            return false;
-        };
-        rest = &rest[unit.len()..];
-    }
-    true
-}
-
 /// RFC 3339, as CEL's `timestamp()` reads it.
 fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
@@ -669,7 +650,13 @@ fn is_timestamp(s: &str) -> bool {
     if b.len() < 20 || !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
         return false;
     }
-    if !(matches!(b[10], b'T' | b't') && digits(11..13) && b[13] == b':' && digits(14..16) && b[16] == b':' && digits(17..19)) {
+    if !(matches!(b[10], b'T' | b't')
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19))
+    {
         return false;
     }
     let mut rest = &s[19..];
@@ -763,11 +750,12 @@ fn size_slot(t: &mut Ty) -> Option<&mut Size> {
 fn join(a: &Ty, b: &Ty) -> Option<Ty> {
     Some(match (a, b) {
         (d, x) | (x, d) if d.is_dyn() => x.clone(),
-        (Ty::Null, x @ (Ty::Object(_) | Ty::Null | Ty::Optional(_))) | (x @ (Ty::Object(_) | Ty::Optional(_)), Ty::Null) => {
-            x.clone()
-        }
+        (Ty::Null, x @ (Ty::Object(_) | Ty::Null | Ty::Optional(_)))
+        | (x @ (Ty::Object(_) | Ty::Optional(_)), Ty::Null) => x.clone(),
         (Ty::List(x, s), Ty::List(y, _)) => Ty::List(Box::new(join(x, y)?), s.clone()),
-        (Ty::Map(xk, xv, s), Ty::Map(yk, yv, _)) => Ty::Map(Box::new(join(xk, yk)?), Box::new(join(xv, yv)?), s.clone()),
+        (Ty::Map(xk, xv, s), Ty::Map(yk, yv, _)) => {
+            Ty::Map(Box::new(join(xk, yk)?), Box::new(join(xv, yv)?), s.clone())
+        }
         (Ty::Optional(x), Ty::Optional(y)) => Ty::Optional(Box::new(join(x, y)?)),
         (Ty::Type(x), Ty::Type(y)) => Ty::Type(Box::new(join(x, y).unwrap_or(Ty::Dyn))),
         (x, y) if x == y => x.clone(),
@@ -933,14 +921,22 @@ pub fn check_rule_for(rule: &Rule, site: &Site<'_>, release: u32) -> Result<Verd
     let cardinality = site.cardinality.unwrap_or_else(|| cost::unbounded_cardinality(decl.min_size));
     problems.extend(wording(rule));
     let optional_old_self = rule.optional_old_self == Some(true);
-    let scope =
-        Scope { self_ty: decl.ty.clone(), correlatable: site.correlatable, optional_old_self, partial: decl.partial, release };
+    let scope = Scope {
+        self_ty: decl.ty.clone(),
+        correlatable: site.correlatable,
+        optional_old_self,
+        partial: decl.partial,
+        release,
+    };
     let mut verdict = Verdict::default();
     match compile(&rule.rule, &scope) {
         Err(e) => problems.push(Problem { part: Part::Rule, message: format!("compilation failed: {e}") }),
         Ok(c) => {
             if c.ty != Ty::Bool {
-                problems.push(Problem { part: Part::Rule, message: format!("cel expression must evaluate to a bool, not {}", c.ty) });
+                problems.push(Problem {
+                    part: Part::Rule,
+                    message: format!("cel expression must evaluate to a bool, not {}", c.ty),
+                });
             }
             if c.reads_old_self && !site.correlatable {
                 problems.push(Problem {
@@ -970,7 +966,10 @@ pub fn check_rule_for(rule: &Rule, site: &Site<'_>, release: u32) -> Result<Verd
     if let Some(m) = rule.message_expression.as_ref().filter(|m| !m.trim().is_empty()) {
         let scope = Scope { optional_old_self, ..scope };
         match compile(m, &scope) {
-            Err(e) => problems.push(Problem { part: Part::MessageExpression, message: format!("messageExpression compilation failed: {e}") }),
+            Err(e) => problems.push(Problem {
+                part: Part::MessageExpression,
+                message: format!("messageExpression compilation failed: {e}"),
+            }),
             Ok(c) => {
                 if !matches!(c.ty, Ty::String(_)) {
                     problems.push(Problem {

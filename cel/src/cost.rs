@@ -101,7 +101,9 @@ impl Unbounded {
             Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp | Ty::Null | Ty::Type(_) => {
                 Range { min: 1, max: 1 }
             }
-            Ty::Optional(inner) if matches!(**inner, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp) => {
+            Ty::Optional(inner)
+                if matches!(**inner, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp) =>
+            {
                 Range { min: 1, max: 1 }
             }
             // Objects come from the schema, whose estimator gives them no size.
@@ -124,7 +126,7 @@ impl Unbounded {
     }
 }
 
-/// What calling `o` costs beyond its arguments' own cost (`args`), and how large its
+/// What calling `o` costs, its receiver's and arguments' own costs included, and how large its
 /// result can be. `target` is the receiver's type for a method; `int_literals` holds
 /// each argument's value (receiver excluded) where it is an integer literal.
 pub fn call(
@@ -132,10 +134,21 @@ pub fn call(
     target: Option<&Ty>,
     arg_types: &[Ty],
     int_literals: &[Option<i64>],
-    args: Cost,
+    target_cost: Cost,
+    arg_costs: &[Cost],
     sizes: &mut Unbounded,
 ) -> (Cost, Option<Size>) {
     let n = o.name.as_str();
+    match n {
+        // Short-circuits: the right side may never run.
+        "_&&_" | "_||_" => {
+            let (l, r) = (arg_costs[0], arg_costs[1]);
+            return (Cost { min: l.min, max: l.max.saturating_add(r.max) }, None);
+        }
+        "_?_:_" => return (arg_costs[0].plus(arg_costs[1].union(arg_costs[2])), None),
+        _ => {}
+    }
+    let args = arg_costs.iter().fold(target_cost, |sum, c| sum.plus(*c));
     let size_of = |sizes: &mut Unbounded, i: usize| arg_types.get(i).map(|t| sizes.size(t)).unwrap_or(Range::UNKNOWN);
     let known = |r: Range| Size { max: (r.max != u64::MAX).then_some(r.max), unbounded: None };
     // Kubernetes' estimator first (k8s.io/apiserver `pkg/cel/library/cost.go`), as the
@@ -233,10 +246,8 @@ pub fn call(
             if !arg_types.is_empty() {
                 let sep = size_of(sizes, 0);
                 let between = Range { min: items.min.saturating_sub(1), max: items.max.saturating_sub(1) };
-                total = total.plus(Range {
-                    min: sep.min.saturating_mul(between.min),
-                    max: sep.max.saturating_mul(between.max),
-                });
+                total = total
+                    .plus(Range { min: sep.min.saturating_mul(between.min), max: sep.max.saturating_mul(between.max) });
             }
             return (traverse(total).plus(args), Some(known(total)));
         }
@@ -255,10 +266,33 @@ pub fn call(
         "ip.isCanonical" if !arg_types.is_empty() => {
             return (size_of(sizes, 0).factor(2.0 * STRING_TRAVERSAL).plus(args), None);
         }
-        "masked" | "prefixLength" | "family" | "isUnspecified" | "isLoopback" | "isLinkLocalMulticast"
-        | "isLinkLocalUnicast" | "isGlobalUnicast" | "format.named" | "sign" | "asInteger" | "isInteger"
-        | "asApproximateFloat" | "isGreaterThan" | "isLessThan" | "compareTo" | "add" | "sub" | "major" | "minor"
-        | "patch" | "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath" | "getQuery" => {
+        "masked"
+        | "prefixLength"
+        | "family"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast"
+        | "format.named"
+        | "sign"
+        | "asInteger"
+        | "isInteger"
+        | "asApproximateFloat"
+        | "isGreaterThan"
+        | "isLessThan"
+        | "compareTo"
+        | "add"
+        | "sub"
+        | "major"
+        | "minor"
+        | "patch"
+        | "getScheme"
+        | "getHostname"
+        | "getHost"
+        | "getPort"
+        | "getEscapedPath"
+        | "getQuery" => {
             return fixed(1);
         }
         "containsIP" | "containsCIDR" if !arg_types.is_empty() => {
@@ -326,7 +360,9 @@ pub fn call(
             let sz = size_of(sizes, 0);
             return (sz.factor(STRING_TRAVERSAL).plus(args), Some(known(sz)));
         }
-        ("@in", None) if matches!(arg_types.get(1), Some(Ty::List(..))) => return (size_of(sizes, 1).factor(1.0).plus(args), None),
+        ("@in", None) if matches!(arg_types.get(1), Some(Ty::List(..))) => {
+            return (size_of(sizes, 1).factor(1.0).plus(args), None);
+        }
         ("_+_", None) if matches!(arg_types.first(), Some(Ty::String(_) | Ty::Bytes(_) | Ty::List(..))) => {
             let total = size_of(sizes, 0).plus(size_of(sizes, 1));
             let cost = if matches!(arg_types.first(), Some(Ty::List(..))) {

@@ -9,11 +9,12 @@
 //! - [`schema`]: every rule of a CRD version, where it stands, and the CRD's budget;
 //! - `eval` (feature `eval`): evaluate rules against objects, with Kubernetes' libraries.
 
-pub mod names;
-pub mod types;
-pub mod library;
 pub mod check;
 pub mod cost;
-pub mod schema;
 #[cfg(feature = "eval")]
 pub mod eval;
+mod go_duration;
+pub mod library;
+pub mod names;
+pub mod schema;
+pub mod types;

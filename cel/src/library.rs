@@ -393,7 +393,9 @@ fn parse_declaration(line: &str) -> Result<Overload, String> {
     let mut since = 0;
     let mut until = u32::MAX;
     let mut decl = line;
-    while let Some((rest, tag)) = decl.rsplit_once(" @").filter(|(_, t)| t.starts_with("since ") || t.starts_with("until ")) {
+    while let Some((rest, tag)) =
+        decl.rsplit_once(" @").filter(|(_, t)| t.starts_with("since ") || t.starts_with("until "))
+    {
         let (word, version) = tag.split_once(' ').ok_or("a release tag needs a release")?;
         let minor = version.strip_prefix("1.").and_then(|m| m.parse().ok()).ok_or("a release is `1.NN`")?;
         match word {

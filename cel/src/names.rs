@@ -3,8 +3,27 @@
 
 /// Words CEL reserves; a property named so is read as `self.__<word>__`.
 pub const RESERVED: &[&str] = &[
-    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
-    "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
 ];
 
 /// The identifier a rule uses for property `name`, or `None` when the server gives the
@@ -36,6 +55,14 @@ pub fn escape(name: &str) -> Option<String> {
         rest = &rest[c.len_utf8()..];
     }
     Some(out)
+}
+
+/// Every identifier a rule can read property `name` by: its escaped form and, for a
+/// reserved word the grammar lets stand after a dot, the name as written
+/// (`self.__namespace__` and `self.namespace`).
+pub fn identifiers(name: &str) -> Vec<String> {
+    let Some(escaped) = escape(name) else { return Vec::new() };
+    if escaped != name && RESERVED.contains(&name) { vec![escaped, name.to_string()] } else { vec![escaped] }
 }
 
 #[cfg(test)]

@@ -58,7 +58,14 @@ fn checked(schema: &Value, release: Option<u32>) -> Report {
     report
 }
 
-fn walk(s: &Value, path: &str, cardinality: Option<u64>, correlatable: bool, release: Option<u32>, report: &mut Report) {
+fn walk(
+    s: &Value,
+    path: &str,
+    cardinality: Option<u64>,
+    correlatable: bool,
+    release: Option<u32>,
+    report: &mut Report,
+) {
     for (index, v) in s.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let rule = Rule::from_json(v);
         let site = Site { schema: s, path, cardinality, correlatable };
@@ -120,10 +127,14 @@ mod tests {
 
     #[test]
     fn a_rule_runs_once_per_item_of_the_lists_above_it() {
-        let item = |max: u64| json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": max}},
-            "x-kubernetes-validations": [{"rule": "self.name.contains('a')"}]});
-        let schema = |items: Value| json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
-            "items": items}}}});
+        let item = |max: u64| {
+            json!({"type": "object", "properties": {"name": {"type": "string", "maxLength": max}},
+            "x-kubernetes-validations": [{"rule": "self.name.contains('a')"}]})
+        };
+        let schema = |items: Value| {
+            json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {
+            "items": items}}}})
+        };
         let unbounded = check(&schema(json!({"type": "array", "items": item(64)})));
         assert!(unbounded.refusals.iter().any(|r| r.problem.message.contains("once per item")), "{unbounded:?}");
         let bounded = check(&schema(json!({"type": "array", "maxItems": 100, "items": item(64)})));

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::names::escape;
+use crate::names::identifiers;
 
 /// The largest request the API server takes (3 MiB); bounds every unbounded size.
 pub const MAX_REQUEST_BYTES: u64 = 3 * 1024 * 1024;
@@ -105,9 +105,12 @@ impl Ty {
     /// The size bound of a string, bytes, list or map.
     pub fn size(&self) -> Option<&Size> {
         match self {
-            Ty::String(s) | Ty::Bytes(s) | Ty::List(_, s) | Ty::Map(_, _, s) | Ty::IntOrString(s) | Ty::Opaque(_, s) => {
-                Some(s)
-            }
+            Ty::String(s)
+            | Ty::Bytes(s)
+            | Ty::List(_, s)
+            | Ty::Map(_, _, s)
+            | Ty::IntOrString(s)
+            | Ty::Opaque(_, s) => Some(s),
             _ => None,
         }
     }
@@ -192,7 +195,11 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
     }
     if is_true(s, "x-kubernetes-int-or-string") {
         // A union of int and string: dyn, as large as the longest string.
-        return Some(Decl { ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)), min_size: 1, partial: false });
+        return Some(Decl {
+            ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)),
+            min_size: 1,
+            partial: false,
+        });
     }
     let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
     if resource_root && ty == "object" {
@@ -264,13 +271,8 @@ fn object(s: &Value, path: &str) -> Decl {
             min_size += name.len() as u64 + decl.min_size + 4;
         }
         partial |= decl.partial;
-        if let Some(ident) = escape(name) {
-            // A reserved word is read escaped (`self.__namespace__`) or, where the
-            // grammar lets it stand after a dot, as written (`self.namespace`).
-            if ident != *name && crate::names::RESERVED.contains(&name.as_str()) {
-                fields.insert(name.clone(), decl.ty.clone());
-            }
-            fields.insert(ident, decl.ty);
+        for ident in identifiers(name) {
+            fields.insert(ident, decl.ty.clone());
         }
     }
     Decl { ty: Ty::Object(Arc::new(Object { path: path.to_string(), fields })), min_size, partial }

@@ -327,7 +327,8 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
 fn one_of_rule(key: &str, fields: &[String]) -> Value {
     let list = format!("[{}]", fields.join(" "));
     // Rules read a property by its CEL name (`a-b` is `self.a__dash__b`).
-    let fields: Vec<String> = fields.iter().map(|f| kubegen_cel::names::escape(f).unwrap_or_else(|| f.clone())).collect();
+    let fields: Vec<String> =
+        fields.iter().map(|f| kubegen_cel::names::escape(f).unwrap_or_else(|| f.clone())).collect();
     let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
     match key {
         "at_most_one_of" => {

@@ -11,8 +11,7 @@ use serde_json::json;
 
 fn main() {
     let corpus = cel_corpus::load();
-    let schemas: Vec<_> =
-        corpus.iter().map(|e| cel_corpus::root_schema(json!({"spec": e.node_schema()}))).collect();
+    let schemas: Vec<_> = corpus.iter().map(|e| cel_corpus::root_schema(json!({"spec": e.node_schema()}))).collect();
     let start = Instant::now();
     let mut rounds = 0u32;
     while start.elapsed() < Duration::from_secs(2) {
@@ -24,7 +23,9 @@ fn main() {
     let per_rule = start.elapsed() / (rounds * schemas.len() as u32);
     println!("{} rules checked {rounds} times: {per_rule:.2?} per rule (all supported releases)", schemas.len());
 
-    println!("\nlist-walking rules: kubegen's estimate (per rule, times cardinality) and the server's verdict ({NEWEST})");
+    println!(
+        "\nlist-walking rules: kubegen's estimate (per rule, times cardinality) and the server's verdict ({NEWEST})"
+    );
     for (e, s) in corpus.iter().zip(&schemas) {
         if !e.name.starts_with("cost-") {
             continue;
@@ -32,8 +33,16 @@ fn main() {
         let report = kubegen_cel::schema::check_for(s, 37);
         let ours = match report.refusals.first() {
             None => format!("{:>14} (accepted)", report.total_cost),
-            Some(r) => r.problem.message.split(" exceeds").next().unwrap_or_default().replace("estimated rule cost ", "").to_string()
-                + " (refused)",
+            Some(r) => {
+                r.problem
+                    .message
+                    .split(" exceeds")
+                    .next()
+                    .unwrap_or_default()
+                    .replace("estimated rule cost ", "")
+                    .to_string()
+                    + " (refused)"
+            }
         };
         let server = match e.expected(NEWEST) {
             Verdict::Accept => "accepts",

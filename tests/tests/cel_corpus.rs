@@ -30,9 +30,8 @@ fn kubegen_agrees_with_the_api_servers_on_every_rule() {
             let ours = e.kubegen(release);
             let server = e.expected(release);
             match (server, &ours) {
-                (Verdict::Accept, Err(why)) => {
-                    disagreements.push(format!("{release} {}: the server accepts `{}`; kubegen refuses: {why}", e.name, e.rule))
-                }
+                (Verdict::Accept, Err(why)) => disagreements
+                    .push(format!("{release} {}: the server accepts `{}`; kubegen refuses: {why}", e.name, e.rule)),
                 (Verdict::Refuse, Ok(())) => disagreements.push(format!(
                     "{release} {}: the server refuses `{}` ({}); kubegen accepts it",
                     e.name,
@@ -43,7 +42,10 @@ fn kubegen_agrees_with_the_api_servers_on_every_rule() {
             }
         }
     }
-    println!("kubegen agrees with the recorded API server verdicts on {}/{checked} rules", checked - disagreements.len());
+    println!(
+        "kubegen agrees with the recorded API server verdicts on {}/{checked} rules",
+        checked - disagreements.len()
+    );
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
 }
 
@@ -65,7 +67,11 @@ fn validate_decides_every_corpus_object_as_the_server_did() {
             let ours = kubegen::validate::validate_value(&crd, &cel_corpus::object("Rule", "x", value), old.as_ref());
             if ours.is_ok() != admitted {
                 let said = ours.err().map(|v| v.to_string()).unwrap_or_else(|| "admitted".into());
-                wrong.push(format!("{}: {value} should be {}; Validate: {said}", e.name, if admitted { "admitted" } else { "refused" }));
+                wrong.push(format!(
+                    "{}: {value} should be {}; Validate: {said}",
+                    e.name,
+                    if admitted { "admitted" } else { "refused" }
+                ));
             }
         }
     }

@@ -44,7 +44,9 @@ fn options_are_checked_before_anything_is_touched() {
     let help = script(&["start", "-h"]);
     assert!(help.status.success());
     let text = String::from_utf8_lossy(&help.stdout);
-    for documented in ["build", "bin", "start RUN_DIR", "stop RUN_DIR", "KUBE_VERSION", "KUBEGEN_APISERVER_CACHE", "AUTHZ_MODE"] {
+    for documented in
+        ["build", "bin", "start RUN_DIR", "stop RUN_DIR", "KUBE_VERSION", "KUBEGEN_APISERVER_CACHE", "AUTHZ_MODE"]
+    {
         assert!(text.contains(documented), "--help lacks {documented}:\n{text}");
     }
     for args in [vec!["start", d, "--force"], vec!["start"], vec!["stop"], vec!["frobnicate", d]] {

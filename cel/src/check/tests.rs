@@ -69,9 +69,15 @@ fn accepts_what_the_server_accepts() {
 
 #[test]
 fn refuses_what_the_server_refuses() {
-    assert!(refusal(rule("self.replicas.startsWith('a')")).contains("found no matching overload for 'startsWith' applied to 'int.(string)'"));
+    assert!(
+        refusal(rule("self.replicas.startsWith('a')"))
+            .contains("found no matching overload for 'startsWith' applied to 'int.(string)'")
+    );
     assert!(refusal(rule("self.nope > 0")).contains("undefined field 'nope'"));
-    assert!(refusal(rule("self.name.reverse() == 'a'")).contains("found no matching overload for 'reverse' applied to 'string.()'"));
+    assert!(
+        refusal(rule("self.name.reverse() == 'a'"))
+            .contains("found no matching overload for 'reverse' applied to 'string.()'")
+    );
     assert!(refusal(rule("self.name.toUpper() == 'a'")).contains("undeclared reference to 'toUpper'"));
     assert!(refusal(rule("self.replicas")).contains("must evaluate to a bool"));
     assert!(refusal(rule("self.name.matches('[')")).contains("invalid matches argument"));
@@ -87,7 +93,9 @@ fn refuses_what_the_server_refuses() {
 
 #[test]
 fn optional_old_self_reads_through_the_optional() {
-    for r in ["!has(oldSelf.replicas) || self.replicas >= oldSelf.replicas.value()", "oldSelf.ports[?0].orValue(0) >= 0"] {
+    for r in
+        ["!has(oldSelf.replicas) || self.replicas >= oldSelf.replicas.value()", "oldSelf.ports[?0].orValue(0) >= 0"]
+    {
         let r = Rule { optional_old_self: Some(true), ..rule(r) };
         assert!(verdict(r.clone()).is_ok(), "{}: {:?}", r.rule, verdict(r.clone()).err());
     }

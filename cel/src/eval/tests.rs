@@ -760,7 +760,8 @@ fn quantity_representations() {
 
 #[test]
 fn go_durations() {
-    use super::time::{parse_go_duration, parse_strfmt_duration};
+    use super::time::parse_strfmt_duration;
+    use crate::go_duration::parse as parse_go_duration;
     assert_eq!(parse_go_duration("1h30m"), Ok(5_400_000_000_000));
     assert_eq!(parse_go_duration("-1.5s"), Ok(-1_500_000_000));
     assert_eq!(parse_go_duration("0"), Ok(0));
@@ -772,4 +773,3 @@ fn go_durations() {
     assert_eq!(parse_strfmt_duration("1w").map(|d| d.num_days()), Ok(7));
     assert!(parse_strfmt_duration("soon").is_err());
 }
-

@@ -175,29 +175,26 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
     }
     if !flattened {
         let self_schema = crate::cel::object_schema(cel_fields);
+        // Rules read a property by its CEL name: `namespace` is `self.__namespace__`
+        // (or, a reserved word, `self.namespace` as well).
+        let cel_names: Vec<String> = wire.iter().flat_map(|(n, _)| kubegen_cel::names::identifiers(n)).collect();
+        let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
         for m in type_markers.all("validation") {
             let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
             let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
-            // Rules read a property by its CEL name: `namespace` is `self.__namespace__`
-            // (or, a reserved word, `self.namespace` as well).
-            let mut cel_names: Vec<String> =
-                wire.iter().map(|(n, _)| kubegen_cel::names::escape(n).unwrap_or_else(|| n.clone())).collect();
-            cel_names.extend(wire.iter().filter(|(n, _)| kubegen_cel::names::RESERVED.contains(&n.as_str())).map(|(n, _)| n.clone()));
-            let misread = crate::check::self_fields(rule).into_iter().any(|f| !cel_names.contains(&f));
-            let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
-            if !misread && !transparent {
+            let unknown: Vec<String> =
+                crate::check::self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
+            if unknown.is_empty() && !transparent {
                 crate::cel::check(m, map, &self_schema, errors);
             }
-            for referenced in crate::check::self_fields(rule) {
-                if !cel_names.contains(&referenced) {
-                    let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
-                        .map(|s| format!("; did you mean `self.{s}`?"))
-                        .unwrap_or_default();
-                    errors.push(
-                        m.span,
-                        format!("the rule `{rule}` reads `self.{referenced}`, but `{}` has no field `{referenced}` on the wire (it has {}){hint}", input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
-                    );
-                }
+            for referenced in unknown {
+                let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
+                    .map(|s| format!("; did you mean `self.{s}`?"))
+                    .unwrap_or_default();
+                errors.push(
+                    m.span,
+                    format!("the rule `{rule}` reads `self.{referenced}`, but `{}` has no field `{referenced}` on the wire (it has {}){hint}", input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
+                );
             }
         }
     }

@@ -80,8 +80,11 @@ impl Parsed {
 /// targets make sense where the item stands; anything else is an error naming the place.
 pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors: &mut Errors) -> Parsed {
     let mut parsed = Parsed::default();
-    parsed.foreign_schema = attrs.iter().any(|a| ["schemars", "validate", "garde"].iter().any(|k| a.path().is_ident(k)))
-        || ["with", "serialize_with", "deserialize_with", "transparent"].iter().any(|k| crate::serde_attrs::has(attrs, k));
+    parsed.foreign_schema =
+        attrs.iter().any(|a| ["schemars", "validate", "garde"].iter().any(|k| a.path().is_ident(k)))
+            || ["with", "serialize_with", "deserialize_with", "transparent"]
+                .iter()
+                .any(|k| crate::serde_attrs::has(attrs, k));
     let mut description: Vec<String> = Vec::new();
     for attr in attrs {
         if attr.path().is_ident("doc") {

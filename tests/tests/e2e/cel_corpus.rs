@@ -40,7 +40,8 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
         .map(|(i, e)| {
             let crds = crds.clone();
             async move {
-                let crd = cel_corpus::crd(&format!("Rule{i}"), cel_corpus::root_schema(json!({"spec": e.node_schema()})));
+                let crd =
+                    cel_corpus::crd(&format!("Rule{i}"), cel_corpus::root_schema(json!({"spec": e.node_schema()})));
                 let crd: CustomResourceDefinition = serde_json::from_value(crd).expect("a CRD");
                 (i, crds.create(&dry_run(), &crd).await.map(|_| ()).map_err(|e| message(&e)))
             }
@@ -55,14 +56,19 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
         let e = &corpus[*i];
         let ours = e.kubegen(&release);
         match (server, &ours) {
-            (Ok(()), Err(why)) => disagreements.push(format!("{}: the server accepts `{}`; kubegen refuses: {why}", e.name, e.rule)),
-            (Err(why), Ok(())) => disagreements.push(format!("{}: the server refuses `{}` ({why}); kubegen accepts", e.name, e.rule)),
+            (Ok(()), Err(why)) => {
+                disagreements.push(format!("{}: the server accepts `{}`; kubegen refuses: {why}", e.name, e.rule))
+            }
+            (Err(why), Ok(())) => {
+                disagreements.push(format!("{}: the server refuses `{}` ({why}); kubegen accepts", e.name, e.rule))
+            }
             _ => {}
         }
         let recorded = e.expected(&release);
         let live = if server.is_ok() { Verdict::Accept } else { Verdict::Refuse };
         if recorded != live {
-            disagreements.push(format!("{}: the corpus records {recorded:?} for {release}, the server says {server:?}", e.name));
+            disagreements
+                .push(format!("{}: the corpus records {recorded:?} for {release}, the server says {server:?}", e.name));
         }
         if let (Err(why), Some(piece)) = (server, &e.refusal)
             && !why.contains(piece.as_str())
@@ -78,8 +84,12 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
     assert!(disagreements.is_empty(), "{} disagreements:\n{}", disagreements.len(), disagreements.join("\n"));
 
     // Objects: the accepted rules, a CRD per twenty.
-    let accepted: Vec<(usize, &Entry)> =
-        verdicts.iter().filter(|(_, v)| v.is_ok()).map(|(i, _)| (*i, &corpus[*i])).filter(|(_, e)| e.valid.is_some()).collect();
+    let accepted: Vec<(usize, &Entry)> = verdicts
+        .iter()
+        .filter(|(_, v)| v.is_ok())
+        .map(|(i, _)| (*i, &corpus[*i]))
+        .filter(|(_, e)| e.valid.is_some())
+        .collect();
     let ns = cluster::namespace("e2e-cel-corpus");
     let mut decided = 0;
     let mut wrong = Vec::new();
@@ -102,7 +112,8 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
         let kind = format!("Corpus{chunk_no}");
         let props: serde_json::Map<String, Value> =
             chunk.iter().map(|(i, e)| (format!("e{i}"), e.node_schema())).collect();
-        let crd_json = cel_corpus::crd(&kind, cel_corpus::root_schema(json!({"spec": {"type": "object", "properties": props}})));
+        let crd_json =
+            cel_corpus::crd(&kind, cel_corpus::root_schema(json!({"spec": {"type": "object", "properties": props}})));
         let crd: CustomResourceDefinition = serde_json::from_value(crd_json).expect("a CRD");
         let name = crd.metadata.name.clone().unwrap_or_default();
         let _ = crds.delete(&name, &DeleteParams::default()).await;
@@ -114,12 +125,11 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
         let objects: Api<DynamicObject> = Api::namespaced_with(client.clone(), &ns, &resource);
         for (i, e) in chunk {
             let field = format!("e{i}");
-            let object = |name: &str, value: &Value| {
-                json!({"apiVersion": "cel.kubegen.dev/v1", "kind": kind, "metadata": {"name": name, "namespace": ns}, "spec": {field.clone(): value}})
-            };
+            let object = |name: &str, value: &Value| json!({"apiVersion": "cel.kubegen.dev/v1", "kind": kind, "metadata": {"name": name, "namespace": ns}, "spec": {field.clone(): value}});
             let old = match &e.old {
                 Some(old) => {
-                    let stored = serde_json::from_value::<DynamicObject>(object(&format!("t{i}"), old)).expect("object");
+                    let stored =
+                        serde_json::from_value::<DynamicObject>(object(&format!("t{i}"), old)).expect("object");
                     match objects.create(&PostParams::default(), &stored).await {
                         Ok(o) => Some(o),
                         Err(err) => {
@@ -145,27 +155,42 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
                 let server_admits = server.is_ok();
                 if server_admits != admitted {
                     let why = server.as_ref().err().map(message).unwrap_or_default();
-                    wrong.push(format!("{}: the corpus says {value} is {}admitted, the server {}: {why}", e.name, if admitted { "" } else { "not " }, if server_admits { "admits it" } else { "refuses it" }));
+                    wrong.push(format!(
+                        "{}: the corpus says {value} is {}admitted, the server {}: {why}",
+                        e.name,
+                        if admitted { "" } else { "not " },
+                        if server_admits { "admits it" } else { "refuses it" }
+                    ));
                 }
                 let old_json = old.as_ref().map(|o| serde_json::to_value(o).expect("JSON"));
                 let ours = kubegen::validate::validate_value(&crd, &object(&name, value), old_json.as_ref());
                 if ours.is_ok() != server_admits {
                     let server_said = server.as_ref().err().map(message).unwrap_or_else(|| "admitted".into());
                     let we_said = ours.err().map(|v| v.to_string()).unwrap_or_else(|| "admitted".into());
-                    wrong.push(format!("{}: Validate and the server differ on {value}: Validate: {we_said}; server: {server_said}", e.name));
+                    wrong.push(format!(
+                        "{}: Validate and the server differ on {value}: Validate: {we_said}; server: {server_said}",
+                        e.name
+                    ));
                 }
             }
         }
         let _ = crds.delete(&name, &DeleteParams::default()).await;
     }
-    println!("Validate agrees with kube-apiserver {release} on {}/{decided} objects", decided - wrong.len().min(decided));
+    println!(
+        "Validate agrees with kube-apiserver {release} on {}/{decided} objects",
+        decided - wrong.len().min(decided)
+    );
     assert!(wrong.is_empty(), "{} objects decided differently:\n{}", wrong.len(), wrong.join("\n"));
 }
 
 async fn wait_established(crds: &Api<CustomResourceDefinition>, name: &str) {
     for _ in 0..100 {
         if let Ok(crd) = crds.get(name).await
-            && crd.status.iter().flat_map(|s| s.conditions.iter().flatten()).any(|c| c.type_ == "Established" && c.status == "True")
+            && crd
+                .status
+                .iter()
+                .flat_map(|s| s.conditions.iter().flatten())
+                .any(|c| c.type_ == "Established" && c.status == "True")
         {
             return;
         }
