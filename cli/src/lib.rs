@@ -228,7 +228,7 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
         None => String::new(),
     };
 
-    let kinds = ws.kinds(kubegen::schema::Options { embedded_object_meta: args.embedded_object_meta })?;
+    let kinds = ws.kinds(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
     let kind_count = kinds.len();
     let mut crds = manifests::crds(kinds)?;
     let mut outputs = Vec::new();

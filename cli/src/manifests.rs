@@ -131,7 +131,7 @@ mod tests {
             skip_version,
             storage_marked,
             crd,
-            model: serde_json::Value::Null,
+            types: kubegen_core::kind::KindTypes { style: kubegen_core::kind::Style::Spec, data: serde_json::Value::Null, status: None },
         }
     }
 

@@ -12,9 +12,6 @@ use askama::Template;
 use crate::layout;
 use crate::manifests::{self, Output};
 
-#[path = "../../derive/src/plural.rs"]
-#[allow(dead_code)]
-mod plural;
 
 /// The line in `src/main.rs` above which `create api` adds controllers.
 const CONTROLLERS_MARKER: &str = "// +kubegen:scaffold:controllers";
@@ -336,7 +333,7 @@ pub fn create_api(
         module,
         group: full_group,
         group_module,
-        plural: plural::pluralize(&kind.to_lowercase()),
+        plural: kubegen_core::plural::pluralize(&kind.to_lowercase()),
         namespaced,
     };
     let types_path = root.join(format!("src/api/{}/{}/{}.rs", names.group_module, version, names.module));

@@ -7,26 +7,10 @@ use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit};
 
+use kubegen_core::rbac::VERBS;
+
 use crate::errors::Errors;
 
-/// Kept in step with `kubegen::rbac::VERBS`.
-const VERBS: &[&str] = &[
-    "get",
-    "list",
-    "watch",
-    "create",
-    "update",
-    "patch",
-    "delete",
-    "deletecollection",
-    "impersonate",
-    "bind",
-    "escalate",
-    "use",
-    "approve",
-    "sign",
-    "*",
-];
 const LIST_KEYS: &[&str] = &["groups", "resources", "resource_names", "verbs", "urls"];
 const STRING_KEYS: &[&str] = &["namespace", "role_name"];
 

@@ -37,6 +37,15 @@ pub use kube_core::{Message, Reason, Rule};
 pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
 pub use validate::{Validate, Violation, Violations};
 
+/// A kind's CRD with explicit schema options (`codegen-cli manifests`' flags);
+/// [`CustomResourceExt::crd`] is this with the defaults. Implemented by
+/// `#[derive(CustomResource)]`.
+pub trait CrdWithOptions: CustomResourceExt {
+    fn crd_with(
+        options: &schema::Options,
+    ) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+}
+
 /// What generated code names. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
@@ -52,10 +61,7 @@ pub mod __private {
     pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::{model_for, schema_for};
 
-    /// A registered kind's client model (see [`crate::registry::Registration::model`]).
-    pub fn kind_model(style: &str, data: serde_json::Value, status: Option<serde_json::Value>) -> serde_json::Value {
-        serde_json::json!({ "style": style, "data": data, "status": status })
-    }
+    pub use kubegen_core::kind::{KindTypes, Style};
 
     /// The schema of k8s-openapi's `ByteString` (Go's `[]byte`), which has no
     /// `JsonSchema` of its own: base64 text.

@@ -2,11 +2,12 @@
 //! `codegen-cli manifests` can list a workspace's kinds without being told their paths.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kubegen_core::kind::{KindRecord, KindTypes, Options};
 
 /// One derived kind.
 #[doc(hidden)]
 pub struct Registration {
-    pub crd: fn() -> CustomResourceDefinition,
+    pub crd: fn(&Options) -> CustomResourceDefinition,
     /// `module::path::Type` of the root type.
     pub type_path: &'static str,
     /// `file:line` of the derive.
@@ -15,9 +16,8 @@ pub struct Registration {
     pub skip_version: bool,
     /// `+kubebuilder:storageversion` / `storage = ...` as written; `None` when unset.
     pub storage_marked: Option<bool>,
-    /// The kind's types for typed clients: `{"style": "spec"|"flat"|"disabled", "data":
-    /// model, "status": model|null}` ([`crate::schema::model_for`]).
-    pub model: fn() -> serde_json::Value,
+    /// The kind's types for typed clients ([`crate::schema::model_for`]).
+    pub model: fn() -> KindTypes,
 }
 
 inventory::collect!(Registration);
@@ -29,21 +29,26 @@ pub fn registered() -> Vec<&'static Registration> {
     all
 }
 
-/// The registered kinds as JSON, for `codegen-cli manifests`: one entry per kind with its
-/// CRD, type path, source location and whether its version is skipped.
-pub fn registered_json() -> String {
-    let entries: Vec<serde_json::Value> = registered()
+/// The registered kinds' records, their CRDs generated with `options`.
+pub fn records(options: &Options) -> Vec<KindRecord> {
+    registered()
         .into_iter()
-        .map(|r| {
-            serde_json::json!({
-                "typePath": r.type_path,
-                "source": r.source,
-                "skipVersion": r.skip_version,
-                "storageMarked": r.storage_marked,
-                "crd": (r.crd)(),
-                "model": (r.model)(),
-            })
+        .map(|r| KindRecord {
+            type_path: r.type_path.into(),
+            source: r.source.into(),
+            skip_version: r.skip_version,
+            storage_marked: r.storage_marked,
+            crd: (r.crd)(options),
+            types: (r.model)(),
         })
-        .collect();
-    serde_json::Value::Array(entries).to_string()
+        .collect()
+}
+
+/// The main of `codegen-cli manifests`' helper program: the options from its arguments,
+/// the records of every kind linked into it as JSON on stdout, which the CLI reads back
+/// as `Vec<KindRecord>`.
+pub fn helper_main() {
+    let options = Options::from_args(std::env::args().skip(1));
+    let json = serde_json::to_string(&records(&options)).expect("a CRD serializes to JSON");
+    println!("{json}");
 }

@@ -1,10 +1,12 @@
+//! Prints the client model of the kinds whose type path contains the argument:
+//! `cargo run -p kubegen-tests --example model_dump -- Fleet`.
 fn main() {
     use kubegen::CustomResourceExt;
     let _ = kubegen_tests::fleet::Fleet::crd();
-    let all: Vec<serde_json::Value> = serde_json::from_str(&kubegen::registry::registered_json()).unwrap();
-    for k in all {
-        if k["typePath"].as_str().unwrap().contains(&std::env::args().nth(1).unwrap()) {
-            println!("{}", serde_json::to_string_pretty(&k["model"]).unwrap());
+    let wanted = std::env::args().nth(1).unwrap_or_default();
+    for record in kubegen::registry::records(&Default::default()) {
+        if record.type_path.contains(&wanted) {
+            println!("{}", serde_json::to_string_pretty(&record.types).expect("JSON"));
         }
     }
 }

@@ -14,6 +14,8 @@ use anyhow::{Context, Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde_json::Value;
 
+use kubegen_core::kind::{Options, Style};
+
 use crate::manifests::{self, Output};
 use crate::workspace::{Kind, Workspace};
 
@@ -137,7 +139,7 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
         }
         None => String::new(),
     };
-    let kinds = ws.kinds(kubegen::schema::Options::default())?;
+    let kinds = ws.kinds(Options::default())?;
     let kind_count = kinds.len();
     let packages = packages(kinds)?;
     let version = setting(settings, "version", || "0.1.0".into());
@@ -202,14 +204,14 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
 /// The kinds by group/version, with their models merged into one type table per package.
 fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
     // Storage versions and merged names come from the merged CRDs, as `manifests` writes them.
-    let merged: BTreeMap<String, CustomResourceDefinition> = manifests::crds(kinds.iter().map(clone_kind).collect())?
+    let merged: BTreeMap<String, CustomResourceDefinition> = manifests::crds(kinds.clone())?
         .into_iter()
         .map(|c| (c.metadata.name.clone().unwrap_or_default(), c))
         .collect();
     let mut by_gv: BTreeMap<(String, String), Package> = BTreeMap::new();
     let groups: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.crd.spec.group.clone()).collect();
     for kind in kinds {
-        if kind.skip_version || kind.model.get("style").and_then(Value::as_str) == Some("disabled") {
+        if kind.skip_version || kind.types.style == Style::Disabled {
             continue;
         }
         let crd = &kind.crd;
@@ -227,8 +229,8 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             types: BTreeMap::new(),
             external: BTreeMap::new(),
         });
-        let model = &kind.model;
-        for part in [model.get("data"), model.get("status")].into_iter().flatten() {
+        let model = &kind.types;
+        for part in [Some(&model.data), model.status.as_ref()].into_iter().flatten() {
             for (name, info) in part.get("external").and_then(Value::as_object).into_iter().flatten() {
                 pkg.external.insert(name.clone(), info.clone());
             }
@@ -261,9 +263,9 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             scale_subresource: subresources.is_some_and(|s| s.scale.is_some()),
             kind: crd.spec.names.kind.clone(),
             type_path: kind.type_path.clone(),
-            style: model.get("style").and_then(Value::as_str).unwrap_or("spec").to_string(),
-            data: model.get("data").cloned().unwrap_or_default(),
-            status: model.get("status").filter(|s| !s.is_null()).cloned(),
+            style: model.style.as_str().to_string(),
+            data: model.data.clone(),
+            status: model.status.clone().filter(|s| !s.is_null()),
             root_description,
             resource_markers,
         });
@@ -323,16 +325,7 @@ fn short_name(group: &str, groups: &std::collections::BTreeSet<String>) -> Strin
     }
 }
 
-fn clone_kind(k: &Kind) -> Kind {
-    Kind {
-        type_path: k.type_path.clone(),
-        source: k.source.clone(),
-        skip_version: k.skip_version,
-        storage_marked: k.storage_marked,
-        crd: k.crd.clone(),
-        model: Value::Null,
-    }
-}
+
 
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()

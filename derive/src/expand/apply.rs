@@ -68,7 +68,7 @@ fn apply_type(ty: &Type) -> TokenStream {
         // client-go's apply configurations (a type of yours with the name of one of
         // theirs is sent whole too).
         Some((name, _))
-            if PLAIN.contains(&name.as_str()) || crate::k8s_types::K8S_TYPES.binary_search(&name.as_str()).is_ok() =>
+            if PLAIN.contains(&name.as_str()) || kubegen_core::k8s::K8S_TYPES.binary_search(&name.as_str()).is_ok() =>
         {
             quote!(#ty)
         }

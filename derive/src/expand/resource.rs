@@ -10,7 +10,7 @@ use syn::{Data, DeriveInput, Fields};
 use crate::errors::Errors;
 use crate::markers::registry::Target;
 use crate::markers::{Marker, MarkerValue, Parsed, parse_attrs};
-use crate::plural::pluralize;
+use kubegen_core::plural::pluralize;
 use crate::serde_attrs;
 
 /// Where the object's data sits.
@@ -750,27 +750,28 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
     let root_schema = match (r.schema, style) {
         (SchemaMode::Disabled, _) => quote!(::kubegen::__private::RootSchema::Disabled),
         (_, Style::Root) => quote!(::kubegen::__private::RootSchema::Flat {
-            fields: ::kubegen::__private::schema_for::<#source>(),
+            fields: ::kubegen::__private::schema_for::<#source>(options),
             status: ::core::option::Option::None,
         }),
         (_, Style::Spec) => {
             let status = match status_ty {
-                Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::schema_for::<#t>())),
+                Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::schema_for::<#t>(options))),
                 None => quote!(::core::option::Option::None),
             };
             if r.no_spec {
-                quote!(::kubegen::__private::RootSchema::Flat { fields: ::kubegen::__private::schema_for::<#source>(), status: #status })
+                quote!(::kubegen::__private::RootSchema::Flat { fields: ::kubegen::__private::schema_for::<#source>(options), status: #status })
             } else {
-                quote!(::kubegen::__private::RootSchema::Spec { spec: ::kubegen::__private::schema_for::<#source>(), status: #status })
+                quote!(::kubegen::__private::RootSchema::Spec { spec: ::kubegen::__private::schema_for::<#source>(options), status: #status })
             }
         }
     };
 
     let model = {
         let (style_name, status) = match (r.schema, style) {
-            (SchemaMode::Disabled, _) => ("disabled", None),
-            (_, Style::Root) => ("flat", None),
-            (_, Style::Spec) => (if r.no_spec { "flat" } else { "spec" }, status_ty),
+            (SchemaMode::Disabled, _) => (quote!(Disabled), None),
+            (_, Style::Root) => (quote!(Flat), None),
+            (_, Style::Spec) if r.no_spec => (quote!(Flat), status_ty),
+            (_, Style::Spec) => (quote!(Spec), status_ty),
         };
         let status = match status {
             Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::model_for::<#t>())),
@@ -780,7 +781,7 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             SchemaMode::Disabled => quote!(::kubegen::__private::serde_json::Value::Null),
             _ => quote!(::kubegen::__private::model_for::<#source>()),
         };
-        quote!(::kubegen::__private::kind_model(#style_name, #data, #status))
+        quote!(::kubegen::__private::KindTypes { style: ::kubegen::__private::Style::#style_name, data: #data, status: #status })
     };
 
     let root_struct = match style {
@@ -811,11 +812,20 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl #private::kube_core::CustomResourceExt for #root {
-            fn crd() -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+        impl ::kubegen::CrdWithOptions for #root {
+            fn crd_with(
+                options: &::kubegen::schema::Options,
+            ) -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
                 const DEF: #private::ResourceDef = #def;
                 #root_rules
                 #private::build_crd(&DEF, #root_schema, rules)
+            }
+        }
+
+        #[automatically_derived]
+        impl #private::kube_core::CustomResourceExt for #root {
+            fn crd() -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                <Self as ::kubegen::CrdWithOptions>::crd_with(&::core::default::Default::default())
             }
             fn crd_name() -> &'static str { #crd_name }
             fn api_resource() -> #private::kube_core::ApiResource {
@@ -829,13 +839,13 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
 
         #private::inventory::submit! {
             #private::Registration {
-                crd: <#root as #private::kube_core::CustomResourceExt>::crd,
+                crd: <#root as ::kubegen::CrdWithOptions>::crd_with,
                 type_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#root)),
                 source: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 skip_version: #skip_version,
                 storage_marked: #storage_marked,
                 model: {
-                    fn model() -> #private::serde_json::Value { #model }
+                    fn model() -> #private::KindTypes { #model }
                     model
                 },
             }

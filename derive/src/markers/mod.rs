@@ -1,6 +1,7 @@
-//! Markers: the registry (one definition per marker) and the parser of both spellings.
+//! Markers: the parser of both spellings, reading the registry (one definition per
+//! marker) that kubegen-core keeps for the derive, the runtime and the CLI.
 
 mod parse;
-pub mod registry;
+pub use kubegen_core::markers::registry;
 
 pub use parse::{DEFAULT_REF, Marker, MarkerValue, Parsed, parse_attrs};

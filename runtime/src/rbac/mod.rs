@@ -7,25 +7,7 @@ mod merge;
 
 pub use merge::{RoleObject, generate_roles};
 
-/// The verbs the API server's authorizers know. RBAC accepts any string, but a typo here
-/// silently grants nothing, so anything else is refused.
-pub const VERBS: &[&str] = &[
-    "get",
-    "list",
-    "watch",
-    "create",
-    "update",
-    "patch",
-    "delete",
-    "deletecollection",
-    "impersonate",
-    "bind",
-    "escalate",
-    "use",
-    "approve",
-    "sign",
-    "*",
-];
+pub use kubegen_core::rbac::VERBS;
 
 /// One `+kubebuilder:rbac` marker.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

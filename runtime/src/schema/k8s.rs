@@ -15,52 +15,23 @@
 //! embedded `ObjectMeta` unless [`Options::embedded_object_meta`] asks for its fields.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde_json::{Map, Value, json};
 
 use super::{markers, structural};
 
-k8s_openapi::k8s_if_1_33! { const TABLE: &str = include_str!("k8s/v1_33.json"); }
-k8s_openapi::k8s_if_1_34! { const TABLE: &str = include_str!("k8s/v1_34.json"); }
-k8s_openapi::k8s_if_1_35! { const TABLE: &str = include_str!("k8s/v1_35.json"); }
-k8s_openapi::k8s_if_1_36! { const TABLE: &str = include_str!("k8s/v1_36.json"); }
-k8s_openapi::k8s_if_1_37! { const TABLE: &str = include_str!("k8s/v1_37.json"); }
-
+pub use kubegen_core::kind::Options;
 /// The release of Kubernetes' Go API modules (`k8s.io/api`, `k8s.io/apimachinery`) that
 /// matches the k8s-openapi version feature, and that the marker tables come from
 /// (`scripts/k8s-markers.sh`): what a generated Go client requires.
-pub const K8S_MODULE_VERSION: &str = MODULE_VERSION;
-k8s_openapi::k8s_if_1_33! { const MODULE_VERSION: &str = "v0.33.13"; }
-k8s_openapi::k8s_if_1_34! { const MODULE_VERSION: &str = "v0.34.13"; }
-k8s_openapi::k8s_if_1_35! { const MODULE_VERSION: &str = "v0.35.10"; }
-k8s_openapi::k8s_if_1_36! { const MODULE_VERSION: &str = "v0.36.6"; }
-k8s_openapi::k8s_if_1_37! { const MODULE_VERSION: &str = "v0.37.2"; }
+pub const K8S_MODULE_VERSION: &str = kubegen_core::k8s::MODULE_VERSION;
 
 /// The API server's pattern for a resource quantity, as controller-gen writes it.
 pub const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
-static EMBEDDED_OBJECT_META: AtomicBool = AtomicBool::new(false);
-
-/// How Kubernetes' types are written into schemas.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its `name`,
-    /// `namespace`, `labels`, `annotations` and `finalizers`, as controller-gen's
-    /// `crd:generateEmbeddedObjectMeta=true` does, instead of `type: object`. The server
-    /// then prunes every other metadata field there.
-    pub embedded_object_meta: bool,
-}
-
-/// Sets the options for every schema generated afterwards in this process (the
-/// manifests helper sets them from `codegen-cli manifests`' flags).
-pub fn set_options(options: Options) {
-    EMBEDDED_OBJECT_META.store(options.embedded_object_meta, Ordering::Relaxed);
-}
-
 fn table() -> &'static Map<String, Value> {
     static PARSED: OnceLock<Map<String, Value>> = OnceLock::new();
-    PARSED.get_or_init(|| serde_json::from_str(TABLE).unwrap_or_default())
+    PARSED.get_or_init(|| serde_json::from_str(kubegen_core::k8s::TABLE).unwrap_or_default())
 }
 
 /// Whether Go copies the Kubernetes type `name` by assignment (no pointer, slice or map
@@ -71,12 +42,12 @@ pub fn is_shallow(name: &str) -> bool {
 
 /// Patches schemars' definitions of Kubernetes types (named `io.k8s.*`, as k8s-openapi
 /// names them) with what their markers say.
-pub fn patch_definitions(definitions: &mut Map<String, Value>) {
+pub fn patch_definitions(definitions: &mut Map<String, Value>, options: &Options) {
     for (name, definition) in definitions.iter_mut() {
         if !name.starts_with("io.k8s.") {
             continue;
         }
-        if let Some(known) = known_type(name) {
+        if let Some(known) = known_type(name, options) {
             *definition = known;
             continue;
         }
@@ -119,7 +90,7 @@ fn add_markers(node: &mut Map<String, Value>, markers: Value) {
 
 /// The schemas controller-gen gives these types by name; they carry no description of
 /// their own (the field's says what it holds).
-fn known_type(name: &str) -> Option<Value> {
+fn known_type(name: &str, options: &Options) -> Option<Value> {
     let int_or_string =
         || json!({ "x-kubernetes-int-or-string": true, "anyOf": [{ "type": "integer" }, { "type": "string" }] });
     Some(match name.strip_prefix("io.k8s.apimachinery.pkg.")? {
@@ -132,7 +103,7 @@ fn known_type(name: &str) -> Option<Value> {
         "apis.meta.v1.Time" | "apis.meta.v1.MicroTime" => json!({ "type": "string", "format": "date-time" }),
         "apis.meta.v1.Duration" => json!({ "type": "string" }),
         "runtime.RawExtension" => json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true }),
-        "apis.meta.v1.ObjectMeta" if EMBEDDED_OBJECT_META.load(Ordering::Relaxed) => json!({
+        "apis.meta.v1.ObjectMeta" if options.embedded_object_meta => json!({
             "type": "object",
             "properties": {
                 "name": { "type": "string" },

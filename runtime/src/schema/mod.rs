@@ -5,7 +5,7 @@ mod k8s;
 pub(crate) mod markers;
 mod structural;
 
-pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN, set_options};
+pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN};
 pub use structural::structural;
 
 use schemars::JsonSchema;
@@ -14,18 +14,18 @@ use serde_json::{Map, Value};
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
 /// markers applied. This is what a CRD version carries for `T`.
-pub fn schema_for<T: JsonSchema + ?Sized>() -> Value {
-    structural(raw_schema_for::<T>())
+pub fn schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
+    structural(raw_schema_for::<T>(options))
 }
 
 /// The schema schemars generates for `T` with every subschema inlined (Kubernetes'
 /// own types patched on the way), before the structural pass. Recursive types keep a
 /// `$ref`, which the structural pass resolves.
-pub fn raw_schema_for<T: JsonSchema + ?Sized>() -> Value {
+pub fn raw_schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
     let mut generator = generator();
     let root = generator.subschema_for::<T>().to_value();
     let mut definitions = generator.take_definitions(false);
-    k8s::patch_definitions(&mut definitions);
+    k8s::patch_definitions(&mut definitions, options);
     inline(root, &definitions, &mut Vec::new())
 }
 

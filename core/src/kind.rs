@@ -1,0 +1,96 @@
+//! What the manifests helper program reports of each kind, and the options it is run
+//! with: one type, serialized by the runtime inside the helper and read by the CLI.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How a kind's data sits in its root object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Style {
+    /// kube-rs style: `metadata`, `spec`, optional `status`.
+    Spec,
+    /// The data beside `metadata` (a root type with its own fields, or `spec = false`).
+    Flat,
+    /// `schema = "disabled"`: the server keeps whatever it is sent; no typed client.
+    Disabled,
+}
+
+impl Style {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Style::Spec => "spec",
+            Style::Flat => "flat",
+            Style::Disabled => "disabled",
+        }
+    }
+}
+
+/// A kind's types for typed clients: its data and status types' models
+/// (`kubegen::schema::model_for`), the style saying where they sit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KindTypes {
+    pub style: Style,
+    /// The model of the data (spec, or the root's own fields); `null` when disabled.
+    pub data: Value,
+    pub status: Option<Value>,
+}
+
+/// How Kubernetes' types are written into schemas: `codegen-cli manifests`' flags,
+/// passed to the helper program on its command line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its `name`,
+    /// `namespace`, `labels`, `annotations` and `finalizers`, as controller-gen's
+    /// `crd:generateEmbeddedObjectMeta=true` does, instead of `type: object`. The server
+    /// then prunes every other metadata field there.
+    pub embedded_object_meta: bool,
+}
+
+const EMBEDDED_OBJECT_META: &str = "--embedded-object-meta";
+
+impl Options {
+    /// The helper program's arguments for these options.
+    pub fn to_args(self) -> Vec<&'static str> {
+        if self.embedded_object_meta { vec![EMBEDDED_OBJECT_META] } else { Vec::new() }
+    }
+
+    /// The options from the helper program's arguments.
+    pub fn from_args<S: AsRef<str>>(args: impl IntoIterator<Item = S>) -> Self {
+        Options { embedded_object_meta: args.into_iter().any(|a| a.as_ref() == EMBEDDED_OBJECT_META) }
+    }
+}
+
+/// One derived kind, as the helper program prints it (a JSON array of these).
+#[cfg(feature = "k8s")]
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KindRecord {
+    /// `module::path::Type` of the root type.
+    pub type_path: String,
+    /// `file:line` of the derive.
+    pub source: String,
+    /// `+kubebuilder:skipversion`: leave this version out of the merged CRD.
+    pub skip_version: bool,
+    /// `+kubebuilder:storageversion` / `storage = ...` as written; `None` when unset.
+    pub storage_marked: Option<bool>,
+    pub crd: k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    pub types: KindTypes,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_round_trip_through_the_helper_arguments() {
+        for options in [Options::default(), Options { embedded_object_meta: true }] {
+            assert_eq!(Options::from_args(options.to_args()), options);
+        }
+    }
+
+    #[test]
+    fn style_is_written_in_lowercase() {
+        assert_eq!(serde_json::to_value(Style::Disabled).unwrap(), "disabled");
+    }
+}

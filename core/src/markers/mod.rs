@@ -1,0 +1,5 @@
+//! Markers: the registry every spelling is parsed from.
+
+pub mod registry;
+
+pub use registry::{Arg, ITEMS_PREFIX, MARKERS, MarkerDef, SubArg, Target};
