@@ -11,7 +11,7 @@ use k8s_openapi::api::rbac::v1::ClusterRole;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kubegen::rbac::RoleObject;
 
-use crate::manifests::Output;
+use crate::output::Output;
 
 #[derive(Template)]
 #[template(path = "header.yaml")]
@@ -89,10 +89,8 @@ pub struct Inputs<'a> {
     pub out: &'a Path,
     pub crd_files: &'a [String],
     pub samples: &'a [(String, String)],
-    pub roles: &'a [RoleObject],
     pub role_name: &'a str,
     pub project: &'a str,
-    pub header: &'a str,
     /// Only some packages were read (`-p`): keep the other kinds' entries in the
     /// kustomizations that list every CRD and sample.
     pub partial: bool,
@@ -118,11 +116,34 @@ fn with_listed(path: &Path, prefix: &str, files: &[String], partial: bool) -> Ve
     all
 }
 
-/// Every file of the layout but the CRD bases.
+/// `rbac/role.yaml`: the roles, or an empty ClusterRole (rbac/kustomization.yaml lists
+/// the file, so it is written with no rules too).
+pub fn role_yaml(roles: &[RoleObject], role_name: &str, header: &str) -> Result<String> {
+    let mut role = header.to_string();
+    if roles.is_empty() {
+        let empty = ClusterRole {
+            metadata: ObjectMeta { name: Some(role_name.into()), ..Default::default() },
+            rules: Some(Vec::new()),
+            ..Default::default()
+        };
+        role.push_str(&kubegen::to_yaml(&empty).context("rendering role.yaml")?);
+    }
+    for r in roles {
+        let doc = match r {
+            RoleObject::Cluster(c) => kubegen::to_yaml(c),
+            RoleObject::Namespaced(r) => kubegen::to_yaml(r),
+        }
+        .context("rendering role.yaml")?;
+        role.push_str(&doc);
+    }
+    Ok(role)
+}
+
+/// Every file of the layout but the CRD bases and the role.
 pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     let out = i.out;
-    let generated = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: true };
-    let scaffold = |path: &str, contents: String| Output { path: out.join(path), contents, overwrite: false };
+    let generated = |path: &str, contents: String| Output::generated(out.join(path), contents);
+    let scaffold = |path: &str, contents: String| Output::scaffolded(out.join(path), contents);
     let mut files = vec![generated(
         "crd/kustomization.yaml",
         rendered(
@@ -133,25 +154,6 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
         )?,
     )];
 
-    // Written with no rules too: rbac/kustomization.yaml lists it.
-    let mut role = i.header.to_string();
-    if i.roles.is_empty() {
-        let empty = ClusterRole {
-            metadata: ObjectMeta { name: Some(i.role_name.into()), ..Default::default() },
-            rules: Some(Vec::new()),
-            ..Default::default()
-        };
-        role.push_str(&kubegen::to_yaml(&empty).context("rendering role.yaml")?);
-    }
-    for r in i.roles {
-        let doc = match r {
-            RoleObject::Cluster(c) => kubegen::to_yaml(c),
-            RoleObject::Namespaced(r) => kubegen::to_yaml(r),
-        }
-        .context("rendering role.yaml")?;
-        role.push_str(&doc);
-    }
-    files.push(generated("rbac/role.yaml", role));
     files.push(scaffold("rbac/kustomization.yaml", rendered(&RbacKustomization, "rbac/kustomization.yaml")?));
     files.push(scaffold("rbac/service_account.yaml", rendered(&ServiceAccount, "rbac/service_account.yaml")?));
     files.push(scaffold(

@@ -3,9 +3,13 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
+mod generate;
 mod layout;
 mod manifests;
+mod output;
+mod project;
 mod scaffold;
+mod settings;
 mod sources;
 mod workspace;
 
@@ -166,13 +170,14 @@ fn init(args: InitArgs) -> Result<ExitCode> {
 
 fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    let settings = ws.settings()?;
     let root_crate = ws.root_crate.as_deref().with_context(|| {
         format!("the workspace at {} has no library package at its root: `create api` adds to the layout `codegen-cli init` writes", ws.root.display())
     })?;
     let written = scaffold::create_api(
         &ws.root,
         root_crate,
-        ws.domain.as_deref(),
+        settings.domain.as_deref(),
         &args.group,
         &args.version,
         &args.kind,
@@ -217,118 +222,19 @@ struct ManifestsArgs {
 }
 
 fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
-    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &args.packages)?;
-    let out = ws.root.join(&args.out);
-    let header = match &args.header {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
-            layout::header(&text)?
-        }
-        None => String::new(),
-    };
-
-    let kinds = ws.kinds(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
-    let kind_count = kinds.len();
-    let mut crds = manifests::crds(kinds)?;
-    let mut outputs = Vec::new();
-    let mut crd_files = Vec::new();
-    let mut samples = Vec::new();
-    let problems: Vec<String> = crds.iter().flat_map(kubegen::crd::lint).collect();
-    if !problems.is_empty() {
-        anyhow::bail!("the API server would refuse these CRDs:\n  {}", problems.join("\n  "));
-    }
-    for crd in &mut crds {
-        if let Some(max) = args.max_desc_len {
-            kubegen::crd::truncate_descriptions(crd, max);
-        }
-        let name = crd.metadata.name.clone().unwrap_or_default();
-        let size = kubegen::crd::applied_size(crd);
-        if size > kubegen::crd::LAST_APPLIED_LIMIT {
-            eprintln!(
-                "warning: {name} is {size} bytes, over the {} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Cut descriptions with --max-desc-len, drop some with #[kube(skip_description)], or apply with `kubectl apply --server-side`",
-                kubegen::crd::LAST_APPLIED_LIMIT
-            );
-        }
-        let file = manifests::crd_file(crd);
-        let yaml = kubegen::to_yaml(&*crd).with_context(|| format!("rendering {name} as YAML"))?;
-        outputs.push(manifests::Output {
-            path: out.join("crd/bases").join(&file),
-            contents: format!("{header}{yaml}"),
-            overwrite: true,
-        });
-        crd_files.push(file);
-        let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd))
-            .with_context(|| format!("rendering the sample of {name}"))?;
-        samples.push((manifests::sample_file(crd), sample));
-    }
-
-    let files: Vec<PathBuf> = ws.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
-    let scan = sources::scan(&files, &ws.root)?;
-    for warning in &scan.warnings {
-        eprintln!("warning: {warning}");
-    }
-    let rules = scan.rules;
-    let roles = kubegen::rbac::generate_roles(&rules, &args.role_name);
-    outputs.extend(layout::outputs(&layout::Inputs {
-        out: &out,
-        crd_files: &crd_files,
-        samples: &samples,
-        roles: &roles,
-        role_name: &args.role_name,
-        partial: !args.packages.is_empty(),
-        project: &ws.project,
-        header: &header,
-    })?);
-
-    if args.check {
-        let stale = manifests::check(&outputs, &ws.root);
-        if stale.is_empty() {
-            eprintln!(
-                "manifests are up to date ({} files, {kind_count} kinds, {} RBAC rules)",
-                outputs.len(),
-                rules.len()
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
-        for diff in &stale {
-            print!("{diff}");
-        }
-        eprintln!(
-            "{} of {} manifest files are stale; run `{}` and commit the result",
-            stale.len(),
-            outputs.len(),
-            rerun_without("--check")
-        );
-        return Ok(ExitCode::FAILURE);
-    }
-    let written = manifests::write(&outputs)?;
-    eprintln!(
-        "{} files for {kind_count} kinds and {} RBAC rules in {} ({written} written)",
-        outputs.len(),
-        rules.len(),
-        out.display()
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-/// This very command line without `flag`, spelled the way it was started: through
-/// `cargo run -p <package>` (cargo sets `CARGO_PKG_NAME` for what it runs) or as an
-/// installed binary.
-pub(crate) fn rerun_without(flag: &str) -> String {
-    let quoted = |a: String| {
-        if a.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,@".contains(c)) {
-            a
-        } else {
-            format!("'{}'", a.replace('\'', r"'\''"))
-        }
-    };
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != flag).map(quoted).collect();
-    let args = args.join(" ");
-    match std::env::var("CARGO_PKG_NAME") {
-        Ok(package) if std::env::var_os("CARGO").is_some() => format!("cargo run -p {package} -- {args}"),
-        _ => format!("codegen-cli {args}"),
-    }
+    let project = project::Project::load(project::Load {
+        manifest_path: args.manifest_path.as_deref(),
+        packages: &args.packages,
+        header: args.header.as_deref(),
+        options: kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta },
+    })?;
+    let out = project.path(&args.out);
+    let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len };
+    let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
+    let layout = generate::Layout { out, role_name: args.role_name.clone() };
+    generate::run(&project, &[&crds, &rbac, &layout], args.check, "manifest", |p| {
+        Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), output::count(p.rbac_rules()?.len(), "RBAC rule")))
+    })
 }
 
 /// The command line: parses `std::env::args` and runs the subcommand.

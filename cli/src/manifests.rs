@@ -1,22 +1,13 @@
-//! `manifests`: one CRD file per kind under `<out>/crd/bases/<group>_<plural>.yaml`
-//! (versions of one kind merged), `rbac/role.yaml` from RBAC markers, and the rest of
-//! kubebuilder's layout; `--check` compares instead of writing.
+//! The CRDs of a workspace: each kind's versions merged into one CRD with its storage
+//! version chosen as controller-gen chooses it, and the file names kubebuilder gives
+//! them and their samples.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
 use crate::workspace::Kind;
-
-/// A file the command produces.
-pub struct Output {
-    pub path: PathBuf,
-    pub contents: String,
-    /// Generated files are rewritten; scaffolded ones are written only when missing.
-    pub overwrite: bool,
-}
 
 /// Every kind's CRD; versions of one kind (same CRD name) become one CRD.
 pub fn crds(kinds: Vec<Kind>) -> Result<Vec<CustomResourceDefinition>> {
@@ -70,51 +61,6 @@ fn merge(name: &str, kinds: Vec<Kind>) -> Result<CustomResourceDefinition> {
     };
     let crds = kept.into_iter().map(|k| k.crd).collect();
     kubegen::merge_crds(crds, &storage).with_context(|| format!("merging the versions of {name} ({sources})"))
-}
-
-/// Writes each file whose contents changed, through a temporary file and a rename, so
-/// a file on disk is always either the old or the new version.
-pub fn write(outputs: &[Output]) -> Result<usize> {
-    let mut written = 0;
-    for o in outputs {
-        if !o.overwrite && o.path.exists() {
-            continue;
-        }
-        if std::fs::read_to_string(&o.path).ok().as_deref() == Some(o.contents.as_str()) {
-            continue;
-        }
-        let dir = o.path.parent().context("output path has no directory")?;
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let tmp = dir.join(format!(".{}.tmp", o.path.file_name().and_then(|n| n.to_str()).unwrap_or("out")));
-        std::fs::write(&tmp, &o.contents).with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &o.path)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), o.path.display()))?;
-        written += 1;
-    }
-    Ok(written)
-}
-
-/// Compares with the files on disk; returns a unified diff per stale file.
-pub fn check(outputs: &[Output], root: &Path) -> Vec<String> {
-    let mut stale = Vec::new();
-    for o in outputs {
-        if !o.overwrite && o.path.exists() {
-            continue;
-        }
-        let on_disk = std::fs::read_to_string(&o.path).unwrap_or_default();
-        if on_disk == o.contents {
-            continue;
-        }
-        let shown = o.path.strip_prefix(root).unwrap_or(&o.path).display().to_string();
-        let diff = similar::TextDiff::from_lines(&on_disk, &o.contents)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("a/{shown}"), &format!("b/{shown}"))
-            .to_string();
-        let diff = if on_disk.is_empty() && !o.path.exists() { format!("{shown} is missing\n{diff}") } else { diff };
-        stale.push(diff);
-    }
-    stale
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, bail};
 use askama::Template;
 
 use crate::layout;
-use crate::manifests::{self, Output};
+use crate::output::{self, Output};
 
 
 /// The line in `src/main.rs` above which `create api` adds controllers.
@@ -192,7 +192,7 @@ fn render(t: &impl Template, what: &str) -> Result<String> {
 /// Writes `outputs`, then formats the Rust files among them with the toolchain's
 /// rustfmt (when there is one), so the scaffold passes `cargo fmt --check` as written.
 fn write_formatted(outputs: &[Output]) -> Result<()> {
-    manifests::write(outputs)?;
+    output::write(outputs)?;
     let rust: Vec<&Path> =
         outputs.iter().map(|o| o.path.as_path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
     let rustfmt = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into());
@@ -243,16 +243,16 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         file(".gitignore", render(&GitIgnore, ".gitignore")?),
     ];
     // config/ as `manifests` scaffolds it, before there is any kind.
+    let config = dir.join("config");
     outputs.extend(layout::outputs(&layout::Inputs {
-        out: &dir.join("config"),
+        out: &config,
         crd_files: &[],
         samples: &[],
-        roles: &[],
         role_name: "manager-role",
         project: p,
-        header: "",
         partial: false,
     })?);
+    outputs.push(Output::generated(config.join("rbac/role.yaml"), layout::role_yaml(&[], "manager-role", "")?));
     write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }

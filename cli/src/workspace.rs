@@ -10,6 +10,8 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use kubegen_core::kind::Options;
 
+use crate::settings::{PackageSettings, Settings};
+
 #[derive(Deserialize)]
 struct Metadata {
     packages: Vec<Package>,
@@ -52,13 +54,8 @@ struct Target {
 
 pub struct Workspace {
     pub root: PathBuf,
-    /// `[workspace.metadata.kubegen] project = "..."`: names the namespace and the
-    /// name prefix of `config/default`.
-    pub project: String,
-    /// `[workspace.metadata.kubegen] domain = "..."`: `create api` groups are `<group>.<domain>`.
-    pub domain: Option<String>,
-    /// `[workspace.metadata.kubegen.clients]`: the typed clients' settings.
-    pub clients: serde_json::Value,
+    /// `[workspace.metadata.kubegen]` as cargo reports it; [`Workspace::settings`] types it.
+    kubegen_metadata: Option<serde_json::Value>,
     /// The library crate of the package at the workspace root (where `init` puts the
     /// operator), for `create api`.
     pub root_crate: Option<String>,
@@ -101,11 +98,8 @@ impl Workspace {
                 continue;
             };
             let dir = p.manifest_path.parent().map(Path::to_path_buf).unwrap_or_default();
-            let opted_out = p
-                .metadata
-                .as_ref()
-                .and_then(|m| m.pointer("/kubegen/manifests"))
-                .is_some_and(|v| v == &serde_json::Value::Bool(false));
+            let settings = PackageSettings::from_metadata(p.metadata.as_ref().and_then(|m| m.get("kubegen")), &p.name)?;
+            let opted_out = settings.manifests == Some(false);
             // Opted out of the default run; `-p` still names it.
             let named = only.contains(&p.name);
             if (opted_out && !named) || (!only.is_empty() && !named) {
@@ -132,24 +126,8 @@ impl Workspace {
             .filter(|p| meta.workspace_members.contains(&p.id) && p.manifest_path == root_manifest)
             .find_map(|p| p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib")))
             .map(|t| t.name.replace('-', "_"));
-        let domain = meta
-            .metadata
-            .as_ref()
-            .and_then(|m| m.pointer("/kubegen/domain"))
-            .and_then(|v| v.as_str())
-            .map(String::from);
-        let project = meta
-            .metadata
-            .as_ref()
-            .and_then(|m| m.pointer("/kubegen/project"))
-            .and_then(|v| v.as_str())
-            .map(String::from)
-            .unwrap_or_else(|| "controller".into());
-        let clients = meta.metadata.as_ref().and_then(|m| m.pointer("/kubegen/clients")).cloned().unwrap_or_default();
         Ok(Workspace {
-            clients,
-            project,
-            domain,
+            kubegen_metadata: meta.metadata.as_ref().and_then(|m| m.get("kubegen")).cloned(),
             root_crate,
             source_dirs,
             root: meta.workspace_root,
@@ -157,6 +135,11 @@ impl Workspace {
             packages,
             kubegen: kubegen.unwrap_or_else(|| "version = \"*\"".into()),
         })
+    }
+
+    /// `[workspace.metadata.kubegen]`, typed; an unknown key is an error.
+    pub fn settings(&self) -> Result<Settings> {
+        Settings::from_metadata(self.kubegen_metadata.as_ref())
     }
 
     /// Builds and runs the helper program; returns every kind, ordered by type path.

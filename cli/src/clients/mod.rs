@@ -10,14 +10,17 @@ mod typescript;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde_json::Value;
 
-use kubegen_core::kind::{Options, Style};
+use kubegen_core::kind::Style;
 
-use crate::manifests::{self, Output};
-use crate::workspace::{Kind, Workspace};
+use crate::generate::{self, Generator};
+use crate::manifests;
+use crate::output::{self, Output};
+use crate::project::{Load, Project};
+use crate::workspace::Kind;
 
 /// A reference to a named type in the model (`kubegen::schema::model_for`).
 const REF_KEY: &str = "x-kubegen-ref";
@@ -68,7 +71,8 @@ pub struct Package {
 }
 
 /// The languages `clients` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// Go API types in kubebuilder's layout, with deepcopy
     Go,
@@ -113,92 +117,72 @@ pub struct ClientsArgs {
 }
 
 pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
-    let ws = Workspace::load(args.manifest_path.as_deref(), &args.packages)?;
-    let settings = &ws.clients;
-    let langs: Vec<Lang> = if !args.langs.is_empty() {
-        args.langs.clone()
-    } else if let Some(list) = settings.get("languages").and_then(Value::as_array) {
-        list.iter()
-            .map(|l| match l.as_str() {
-                Some("go") => Ok(Lang::Go),
-                Some("typescript") => Ok(Lang::Typescript),
-                Some("python") => Ok(Lang::Python),
-                other => bail!(
-                    "[workspace.metadata.kubegen.clients] languages: {other:?} is not a language codegen-cli writes; write \"go\", \"typescript\" or \"python\""
-                ),
-            })
-            .collect::<Result<_>>()?
-    } else {
-        vec![Lang::Go, Lang::Typescript, Lang::Python]
+    let project = Project::load(Load {
+        manifest_path: args.manifest_path.as_deref(),
+        packages: &args.packages,
+        header: args.header.as_deref(),
+        ..Load::default()
+    })?;
+    let settings = &project.settings.clients;
+    let langs: Vec<Lang> = match (&args.langs, &settings.languages) {
+        (given, _) if !given.is_empty() => given.clone(),
+        (_, Some(configured)) => configured.clone(),
+        _ => vec![Lang::Go, Lang::Typescript, Lang::Python],
     };
-    let header = match &args.header {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
-            crate::layout::header(&text)?
-        }
-        None => String::new(),
-    };
-    let kinds = ws.kinds(Options::default())?;
-    let kind_count = kinds.len();
-    let packages = packages(kinds)?;
-    let version = setting(settings, "version", || "0.1.0".into());
-    let mut outputs = Vec::new();
-    for &lang in &langs {
-        let dir = match (&args.out, langs.len()) {
-            (Some(out), 1) => ws.root.join(out),
-            (Some(out), _) => ws.root.join(out).join(lang.name()),
-            (None, _) => ws.root.join("clients").join(lang.name()),
-        };
-        match lang {
+    let packages = packages(project.kinds()?.to_vec())?;
+    let clients: Vec<Client> = langs
+        .iter()
+        .map(|&lang| Client {
+            lang,
+            dir: match (&args.out, langs.len()) {
+                (Some(out), 1) => project.path(out),
+                (Some(out), _) => project.path(out).join(lang.name()),
+                (None, _) => project.path("clients").join(lang.name()),
+            },
+            packages: &packages,
+        })
+        .collect();
+    let generators: Vec<&dyn Generator> = clients.iter().map(|c| c as &dyn Generator).collect();
+    let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
+    generate::run(&project, &generators, args.check, "client", |p| {
+        Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), names.join(", ")))
+    })
+}
+
+/// One language's package, from the kinds grouped by group/version.
+struct Client<'a> {
+    lang: Lang,
+    dir: PathBuf,
+    packages: &'a [Package],
+}
+
+impl Generator for Client<'_> {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let settings = &project.settings.clients;
+        let name = project.name();
+        let version = settings.version.clone().unwrap_or_else(|| "0.1.0".into());
+        let header = &project.header;
+        let files = match self.lang {
             Lang::Typescript => {
-                let name = setting(settings, "typescript-package", || format!("{}-api", ws.project));
-                for (path, contents) in typescript::files(&packages, &name, &version, &header)? {
-                    outputs.push(Output { path: dir.join(path), contents, overwrite: true });
-                }
+                let package = settings.typescript_package.clone().unwrap_or_else(|| format!("{name}-api"));
+                typescript::files(self.packages, &package, &version, header)?
             }
             Lang::Python => {
-                let name = setting(settings, "python-package", || format!("{}_api", ws.project.replace('-', "_")));
-                for (path, contents) in python::files(&packages, &name, &version, &header)? {
-                    outputs.push(Output { path: dir.join(path), contents, overwrite: true });
-                }
+                let package =
+                    settings.python_package.clone().unwrap_or_else(|| format!("{}_api", name.replace('-', "_")));
+                python::files(self.packages, &package, &version, header)?
             }
             Lang::Go => {
-                let module = setting(settings, "go-module", || format!("example.com/{}/api", ws.project));
-                outputs.push(Output {
-                    path: dir.join("go.mod"),
-                    contents: go::go_mod(&module, &header)?,
-                    overwrite: true,
-                });
-                for pkg in &packages {
-                    for (path, contents) in go::package_files(pkg, &header)? {
-                        outputs.push(Output { path: dir.join(path), contents, overwrite: true });
-                    }
+                let module = settings.go_module.clone().unwrap_or_else(|| format!("example.com/{name}/api"));
+                let mut files = vec![("go.mod".to_string(), go::go_mod(&module, header)?)];
+                for pkg in self.packages {
+                    files.extend(go::package_files(pkg, header)?);
                 }
+                files
             }
-        }
+        };
+        Ok(files.into_iter().map(|(path, contents)| Output::generated(self.dir.join(path), contents)).collect())
     }
-    let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
-    if args.check {
-        let stale = manifests::check(&outputs, &ws.root);
-        if stale.is_empty() {
-            eprintln!("clients are up to date ({} files, {kind_count} kinds, {})", outputs.len(), names.join(", "));
-            return Ok(std::process::ExitCode::SUCCESS);
-        }
-        for diff in &stale {
-            print!("{diff}");
-        }
-        eprintln!(
-            "{} of {} client files are stale; run `{}` and commit the result",
-            stale.len(),
-            outputs.len(),
-            crate::rerun_without("--check")
-        );
-        return Ok(std::process::ExitCode::FAILURE);
-    }
-    let written = manifests::write(&outputs)?;
-    eprintln!("{} files for {kind_count} kinds in {} ({written} written)", outputs.len(), names.join(", "));
-    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// The kinds by group/version, with their models merged into one type table per package.
@@ -291,11 +275,6 @@ fn number(v: &Value) -> String {
 fn upper_first(s: &str) -> String {
     let mut c = s.chars();
     c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
-/// A `[workspace.metadata.kubegen.clients]` string, or its default.
-fn setting(settings: &Value, key: &str, default: impl FnOnce() -> String) -> String {
-    settings.get(key).and_then(Value::as_str).map(String::from).unwrap_or_else(default)
 }
 
 /// The `--header` text (YAML comments, as `manifests` reads it) as `//` comments.

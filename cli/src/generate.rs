@@ -1,0 +1,109 @@
+//! The generator seam: every output the CLI writes — CRDs, RBAC, kubebuilder's
+//! `config/` layout, each client language — is a [`Generator`] reading one [`Project`].
+//! A command picks generators, concatenates their outputs and hands them to
+//! [`output::finish`] for writing or `--check`; docs and webhooks plug in the same way.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use crate::output::{self, Output};
+use crate::project::Project;
+use crate::{layout, manifests};
+
+pub trait Generator {
+    /// The files this generator makes of the project.
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>>;
+}
+
+/// Runs `generators` in order and writes (or checks) what they make.
+pub fn run(
+    project: &Project,
+    generators: &[&dyn Generator],
+    check: bool,
+    what: &str,
+    summary: impl FnOnce(&Project) -> Result<String>,
+) -> Result<std::process::ExitCode> {
+    let mut outputs = Vec::new();
+    for generator in generators {
+        outputs.extend(generator.outputs(project)?);
+    }
+    output::finish(&outputs, project.root(), check, what, &summary(project)?)
+}
+
+/// `<out>/crd/bases/<group>_<plural>.yaml`: one CRD per kind, its versions merged.
+pub struct Crds {
+    pub out: PathBuf,
+    /// `--max-desc-len`: descriptions cut at a sentence boundary; 0 drops them.
+    pub max_desc_len: Option<usize>,
+}
+
+impl Generator for Crds {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let mut outputs = Vec::new();
+        for crd in project.crds()? {
+            let mut crd = crd.clone();
+            if let Some(max) = self.max_desc_len {
+                kubegen::crd::truncate_descriptions(&mut crd, max);
+            }
+            let name = crd.metadata.name.clone().unwrap_or_default();
+            let size = kubegen::crd::applied_size(&crd);
+            if size > kubegen::crd::LAST_APPLIED_LIMIT {
+                eprintln!(
+                    "warning: {name} is {size} bytes, over the {} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Cut descriptions with --max-desc-len, drop some with #[kube(skip_description)], or apply with `kubectl apply --server-side`",
+                    kubegen::crd::LAST_APPLIED_LIMIT
+                );
+            }
+            let yaml = kubegen::to_yaml(&crd).with_context(|| format!("rendering {name} as YAML"))?;
+            outputs.push(Output::generated(
+                self.out.join("crd/bases").join(manifests::crd_file(&crd)),
+                format!("{}{yaml}", project.header),
+            ));
+        }
+        Ok(outputs)
+    }
+}
+
+/// `<out>/rbac/role.yaml` from the RBAC markers, merged as controller-gen merges them.
+pub struct Rbac {
+    pub out: PathBuf,
+    /// The ClusterRole of markers without `roleName`.
+    pub role_name: String,
+}
+
+impl Generator for Rbac {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let roles = kubegen::rbac::generate_roles(project.rbac_rules()?, &self.role_name);
+        let role = layout::role_yaml(&roles, &self.role_name, &project.header)?;
+        Ok(vec![Output::generated(self.out.join("rbac/role.yaml"), role)])
+    }
+}
+
+/// The rest of kubebuilder's `config/`: kustomizations listing every CRD and sample,
+/// and, written once and then the user's, RBAC bindings, the manager and the samples.
+pub struct Layout {
+    pub out: PathBuf,
+    pub role_name: String,
+}
+
+impl Generator for Layout {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let crds = project.crds()?;
+        let crd_files: Vec<String> = crds.iter().map(manifests::crd_file).collect();
+        let mut samples = Vec::new();
+        for crd in crds {
+            let name = crd.metadata.name.as_deref().unwrap_or_default();
+            let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd))
+                .with_context(|| format!("rendering the sample of {name}"))?;
+            samples.push((manifests::sample_file(crd), sample));
+        }
+        layout::outputs(&layout::Inputs {
+            out: &self.out,
+            crd_files: &crd_files,
+            samples: &samples,
+            role_name: &self.role_name,
+            partial: project.partial,
+            project: project.name(),
+        })
+    }
+}

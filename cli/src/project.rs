@@ -1,0 +1,105 @@
+//! A workspace as every command sees it, loaded once: its packages, its typed settings,
+//! the `--header` text, and — built on first use and kept — its kinds, their merged
+//! CRDs and its RBAC rules. Generators read from here and nothing else.
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kubegen::rbac::RbacRule;
+use kubegen_core::kind::Options;
+
+use crate::settings::Settings;
+use crate::workspace::{Kind, Workspace};
+use crate::{manifests, output, sources};
+
+pub struct Project {
+    pub workspace: Workspace,
+    pub settings: Settings,
+    /// `--header FILE` as YAML comments; empty without it.
+    pub header: String,
+    /// `-p` named some packages: outputs listing every kind keep the others' entries.
+    pub partial: bool,
+    options: Options,
+    kinds: OnceCell<Vec<Kind>>,
+    crds: OnceCell<Vec<CustomResourceDefinition>>,
+    rules: OnceCell<Vec<RbacRule>>,
+}
+
+/// How a command loads the project: its `--manifest-path`, `-p`, `--header` and schema options.
+#[derive(Default)]
+pub struct Load<'a> {
+    pub manifest_path: Option<&'a Path>,
+    pub packages: &'a [String],
+    pub header: Option<&'a Path>,
+    pub options: Options,
+}
+
+impl Project {
+    pub fn load(load: Load) -> Result<Self> {
+        let workspace = Workspace::load(load.manifest_path, load.packages)?;
+        let settings = workspace.settings()?;
+        Ok(Project {
+            workspace,
+            settings,
+            header: output::header(load.header)?,
+            partial: !load.packages.is_empty(),
+            options: load.options,
+            kinds: OnceCell::new(),
+            crds: OnceCell::new(),
+            rules: OnceCell::new(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.workspace.root
+    }
+
+    /// `root/dir`.
+    pub fn path(&self, dir: impl AsRef<Path>) -> PathBuf {
+        self.workspace.root.join(dir)
+    }
+
+    /// `[workspace.metadata.kubegen] project`, or `controller`.
+    pub fn name(&self) -> &str {
+        self.settings.project.as_deref().unwrap_or("controller")
+    }
+
+    /// Every kind of the workspace (one per version), ordered by type path: the helper
+    /// program is built and run on first use.
+    pub fn kinds(&self) -> Result<&[Kind]> {
+        if let Some(kinds) = self.kinds.get() {
+            return Ok(kinds);
+        }
+        let kinds = self.workspace.kinds(self.options)?;
+        Ok(self.kinds.get_or_init(|| kinds))
+    }
+
+    /// One CRD per kind, its versions merged, checked as the API server would check it.
+    pub fn crds(&self) -> Result<&[CustomResourceDefinition]> {
+        if let Some(crds) = self.crds.get() {
+            return Ok(crds);
+        }
+        let crds = manifests::crds(self.kinds()?.to_vec())?;
+        let problems: Vec<String> = crds.iter().flat_map(kubegen::crd::lint).collect();
+        if !problems.is_empty() {
+            bail!("the API server would refuse these CRDs:\n  {}", problems.join("\n  "));
+        }
+        Ok(self.crds.get_or_init(|| crds))
+    }
+
+    /// The `+kubebuilder:rbac` markers and `#[kubegen::rbac]` attributes of every member
+    /// that depends on kubegen; warnings go to stderr once.
+    pub fn rbac_rules(&self) -> Result<&[RbacRule]> {
+        if let Some(rules) = self.rules.get() {
+            return Ok(rules);
+        }
+        let files: Vec<PathBuf> = self.workspace.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
+        let scan = sources::scan(&files, self.root())?;
+        for warning in &scan.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok(self.rules.get_or_init(|| scan.rules))
+    }
+}

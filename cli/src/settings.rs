@@ -1,0 +1,125 @@
+//! `[workspace.metadata.kubegen]` and `[package.metadata.kubegen]`, typed. A key the tool
+//! does not know is an error naming the table and the closest known key: a misspelled
+//! setting that is silently ignored is a setting that silently does nothing.
+
+use anyhow::{Result, bail};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::clients::Lang;
+
+/// `[workspace.metadata.kubegen]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Settings {
+    /// Names the namespace (`<project>-system`) and the name prefix of `config/default`.
+    pub project: Option<String>,
+    /// `create api` puts kinds under the group `<group>.<domain>`.
+    pub domain: Option<String>,
+    #[serde(default)]
+    pub clients: ClientSettings,
+}
+
+/// `[workspace.metadata.kubegen.clients]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ClientSettings {
+    /// The languages `clients` writes without `--lang`; every language when unset.
+    pub languages: Option<Vec<Lang>>,
+    /// The Go module path of `clients/go`.
+    pub go_module: Option<String>,
+    /// The npm package name of `clients/typescript`.
+    pub typescript_package: Option<String>,
+    /// The Python package (import name) of `clients/python`.
+    pub python_package: Option<String>,
+    /// The version the TypeScript and Python packages carry.
+    pub version: Option<String>,
+}
+
+/// `[package.metadata.kubegen]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct PackageSettings {
+    /// `false`: `manifests` and `clients` leave the package out unless `-p` names it.
+    pub manifests: Option<bool>,
+}
+
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients"];
+const CLIENT_KEYS: &[&str] = &["languages", "go-module", "typescript-package", "python-package", "version"];
+const PACKAGE_KEYS: &[&str] = &["manifests"];
+
+impl Settings {
+    /// The workspace's settings from `cargo metadata`'s `metadata.kubegen` (absent: all defaults).
+    pub fn from_metadata(kubegen: Option<&Value>) -> Result<Self> {
+        let Some(value) = kubegen else { return Ok(Settings::default()) };
+        known_keys(value, "[workspace.metadata.kubegen]", WORKSPACE_KEYS)?;
+        if let Some(clients) = value.get("clients") {
+            known_keys(clients, "[workspace.metadata.kubegen.clients]", CLIENT_KEYS)?;
+        }
+        typed(value, "[workspace.metadata.kubegen]")
+    }
+}
+
+impl PackageSettings {
+    /// A package's settings; `package` names it in errors.
+    pub fn from_metadata(kubegen: Option<&Value>, package: &str) -> Result<Self> {
+        let Some(value) = kubegen else { return Ok(PackageSettings::default()) };
+        let table = format!("[package.metadata.kubegen] of {package}");
+        known_keys(value, &table, PACKAGE_KEYS)?;
+        typed(value, &table)
+    }
+}
+
+fn typed<T: DeserializeOwned>(value: &Value, table: &str) -> Result<T> {
+    T::deserialize(value).map_err(|e| anyhow::anyhow!("{table}: {e}"))
+}
+
+fn known_keys(value: &Value, table: &str, known: &[&str]) -> Result<()> {
+    let Some(map) = value.as_object() else { bail!("{table} must be a table") };
+    for key in map.keys() {
+        if known.contains(&key.as_str()) {
+            continue;
+        }
+        let hint = match kubegen_core::markers::registry::suggest(key, known.iter().copied()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!("the keys are {}", known.join(", ")),
+        };
+        bail!("{table}: unknown key `{key}`; {hint}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_misspelled_key_is_an_error_with_the_closest_key() {
+        let err = Settings::from_metadata(Some(&json!({"projekt": "x"}))).unwrap_err().to_string();
+        assert_eq!(err, "[workspace.metadata.kubegen]: unknown key `projekt`; did you mean `project`?");
+        let err = Settings::from_metadata(Some(&json!({"clients": {"go_module": "x"}}))).unwrap_err().to_string();
+        assert_eq!(err, "[workspace.metadata.kubegen.clients]: unknown key `go_module`; did you mean `go-module`?");
+        let err = PackageSettings::from_metadata(Some(&json!({"manifest": false})), "zoo").unwrap_err().to_string();
+        assert_eq!(err, "[package.metadata.kubegen] of zoo: unknown key `manifest`; did you mean `manifests`?");
+    }
+
+    #[test]
+    fn a_wrong_value_names_the_table() {
+        let err = Settings::from_metadata(Some(&json!({"clients": {"languages": ["rust"]}}))).unwrap_err().to_string();
+        assert!(err.starts_with("[workspace.metadata.kubegen]: unknown variant `rust`"), "{err}");
+    }
+
+    #[test]
+    fn settings_read_as_written() {
+        let s = Settings::from_metadata(Some(
+            &json!({"project": "p", "clients": {"languages": ["go", "python"], "go-module": "m"}}),
+        ))
+        .unwrap();
+        assert_eq!(s.project.as_deref(), Some("p"));
+        assert_eq!(s.clients.languages, Some(vec![Lang::Go, Lang::Python]));
+        assert_eq!(s.clients.go_module.as_deref(), Some("m"));
+    }
+}
