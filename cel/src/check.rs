@@ -798,29 +798,20 @@ fn substitute(t: &Ty, b: &Bindings) -> Ty {
     }
 }
 
-/// A rule as a CRD writes it (`x-kubernetes-validations[i]`).
-#[derive(Clone, Debug, Default)]
-pub struct Rule {
-    pub rule: String,
-    pub message: Option<String>,
-    pub message_expression: Option<String>,
-    pub field_path: Option<String>,
-    pub reason: Option<String>,
-    /// `optionalOldSelf` as written: set at all (even to false) needs a rule reading oldSelf.
-    pub optional_old_self: Option<bool>,
-}
+/// A rule as a CRD writes it (`x-kubernetes-validations[i]`): kubegen-core's, the type
+/// the derive writes rules with.
+pub use kubegen_core::schema::markers::Rule;
 
-impl Rule {
-    pub fn from_json(v: &Value) -> Rule {
-        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        Rule {
-            rule: s("rule").unwrap_or_default(),
-            message: s("message"),
-            message_expression: s("messageExpression"),
-            field_path: s("fieldPath"),
-            reason: s("reason"),
-            optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool),
-        }
+/// A rule from a CRD's JSON, leniently: what is not a string (or a bool) is absent.
+pub fn rule_from_json(v: &Value) -> Rule {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    Rule {
+        rule: s("rule").unwrap_or_default(),
+        message: s("message"),
+        message_expression: s("messageExpression"),
+        field_path: s("fieldPath"),
+        reason: s("reason"),
+        optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool),
     }
 }
 

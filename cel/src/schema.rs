@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::check::{Part, Problem, Rule, Site, check_rule, check_rule_for};
+use crate::check::{Part, Problem, Site, check_rule, check_rule_for};
 use crate::cost::{self, PER_CRD_LIMIT};
 
 /// A refused rule: where it stands and why.
@@ -67,7 +67,7 @@ fn walk(
     report: &mut Report,
 ) {
     for (index, v) in s.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let rule = Rule::from_json(v);
+        let rule = crate::check::rule_from_json(v);
         let site = Site { schema: s, path, cardinality, correlatable };
         let verdict = match release {
             Some(r) => check_rule_for(&rule, &site, r),

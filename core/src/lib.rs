@@ -12,3 +12,4 @@ pub mod kind;
 pub mod markers;
 pub mod plural;
 pub mod rbac;
+pub mod schema;

@@ -3,8 +3,6 @@
 //! applies markers, and the ones the API server makes when it reads the CRD, moved to
 //! compile time.
 
-use serde_json::Value;
-
 use crate::errors::Errors;
 use crate::markers::{Marker, MarkerValue};
 
@@ -90,98 +88,6 @@ fn article(kind: &str) -> String {
         "integer" | "object" | "array" | "int-or-string" => format!("an {kind}"),
         _ => format!("a {kind}"),
     }
-}
-
-/// The JSON type of a value, as a schema names it.
-fn value_kind(v: &Value) -> &'static str {
-    match v {
-        Value::String(_) => "string",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "boolean",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-        Value::Null => "null",
-    }
-}
-
-fn fits_kind(v: &Value, kind: &str) -> bool {
-    let vk = value_kind(v);
-    vk == kind
-        || (kind == "number" && vk == "integer")
-        || (kind == "int-or-string" && matches!(vk, "integer" | "string"))
-}
-
-fn num(markers: &[Marker], key: &str) -> Option<f64> {
-    markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
-        MarkerValue::Json(Value::Number(n)) => n.as_f64(),
-        _ => None,
-    })
-}
-
-fn flag(markers: &[Marker], key: &str) -> bool {
-    markers.iter().any(|m| m.def.key == key && m.flag())
-}
-
-/// Why `v` does not satisfy the field's own markers, if it does not. The API server
-/// refuses a CRD whose default violates its schema.
-pub fn violation(v: &Value, markers: &[Marker], kind: Option<&'static str>) -> Option<String> {
-    if let Some(kind) = effective_kind(markers, kind) {
-        if !fits_kind(v, kind) {
-            return Some(format!("it is {} but the field is {}", article(value_kind(v)), article(kind)));
-        }
-    }
-    if let Some(x) = v.as_f64() {
-        if let Some(min) = num(markers, "minimum") {
-            if x < min || (x == min && flag(markers, "exclusive_minimum")) {
-                return Some(format!("{x} is below the minimum {min}"));
-            }
-        }
-        if let Some(max) = num(markers, "maximum") {
-            if x > max || (x == max && flag(markers, "exclusive_maximum")) {
-                return Some(format!("{x} is above the maximum {max}"));
-            }
-        }
-        if let Some(m) = num(markers, "multiple_of") {
-            if m != 0.0 && (x / m).fract() != 0.0 {
-                return Some(format!("{x} is not a multiple of {m}"));
-            }
-        }
-    }
-    if let Some(s) = v.as_str() {
-        let len = s.chars().count() as f64;
-        if num(markers, "min_length").is_some_and(|min| len < min) {
-            return Some(format!("\"{s}\" is shorter than the minimum length"));
-        }
-        if num(markers, "max_length").is_some_and(|max| len > max) {
-            return Some(format!("\"{s}\" is longer than the maximum length"));
-        }
-        if let Some(p) = markers.iter().rev().find(|m| m.def.key == "pattern").and_then(Marker::str) {
-            if let Ok(re) = regex::Regex::new(p) {
-                if !re.is_match(s) {
-                    return Some(format!("\"{s}\" does not match the pattern `{p}`"));
-                }
-            }
-        }
-    }
-    if let Some(items) = v.as_array() {
-        let n = items.len() as f64;
-        if num(markers, "min_items").is_some_and(|min| n < min) {
-            return Some(format!("it has {n} items, fewer than the minimum"));
-        }
-        if num(markers, "max_items").is_some_and(|max| n > max) {
-            return Some(format!("it has {n} items, more than the maximum"));
-        }
-    }
-    if let Some(values) = markers.iter().rev().find(|m| m.def.key == "enum_values").and_then(|m| match &m.value {
-        MarkerValue::Json(Value::Array(a)) => Some(a.clone()),
-        _ => None,
-    }) {
-        if !values.contains(v) {
-            return Some(format!("{v} is not one of the enum values"));
-        }
-    }
-    None
 }
 
 /// The fields a CEL rule reads directly off `self` (`self.a`, `has(self.a)`), not those

@@ -1,6 +1,8 @@
 //! The marker model of one schema node (a field, or a type wherever it is used), checked,
-//! and lowered to the JSON document the runtime's structural pass applies.
+//! and lowered to kubegen-core's typed [`NodeMarkers`], which the runtime's structural
+//! pass applies.
 
+use kubegen_core::schema::markers::{NodeMarkers, Rule, Set};
 use serde_json::{Map, Value, json};
 
 use crate::errors::Errors;
@@ -8,11 +10,19 @@ use crate::markers::{Marker, MarkerValue, Parsed};
 
 use kubegen_cel::check::REASONS;
 
+/// A node's markers, lowered.
+pub struct Lowered {
+    pub markers: NodeMarkers,
+    /// `+default=ref(PATH)`: the constant whose serde JSON is the default, known only
+    /// when the schema is generated.
+    pub default_ref: Option<String>,
+}
+
 /// Lowers the schema markers of one node, checked against the node's Rust type where
 /// there is one (a field). `None` when there are none.
-pub fn schema_markers(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Option<Value> {
-    let doc = lower(&parsed.markers, ty, !parsed.foreign_schema, place, errors);
-    if doc.is_empty() { None } else { Some(Value::Object(doc)) }
+pub fn schema_markers(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> Option<Lowered> {
+    let lowered = lower(&parsed.markers, ty, !parsed.foreign_schema, place, errors);
+    if lowered.markers.is_empty() && lowered.default_ref.is_none() { None } else { Some(lowered) }
 }
 
 /// `Enum` values are written as text in a doc comment; on a number field they are numbers.
@@ -76,25 +86,32 @@ fn camel_key(key: &str) -> Option<&'static str> {
     })
 }
 
+/// A typed schema fact from a marker's JSON value; a value of the wrong shape is an
+/// error on the marker.
+fn fact(m: &Marker, key: &str, value: Value, errors: &mut Errors) -> Option<Set> {
+    // A negative count is reported by `check::marker_types` already.
+    let negative = value.as_i64().is_some_and(|n| n < 0);
+    match Set::try_from((key.to_string(), value)) {
+        Ok(set) => Some(set),
+        Err(_) if negative => None,
+        Err(e) => {
+            errors.push(m.span, format!("`{}`: {e}", m.def.key));
+            None
+        }
+    }
+}
+
 /// `visible`: the markers and the Rust type are all that shape the node's schema, so its
 /// CEL rules can be checked against them here.
-fn lower(
-    markers: &[Marker],
-    ty: Option<&syn::Type>,
-    visible: bool,
-    place: &str,
-    errors: &mut Errors,
-) -> Map<String, Value> {
+fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str, errors: &mut Errors) -> Lowered {
     let kind = ty.and_then(crate::shapes::json_kind);
     crate::check::marker_types(markers, kind, place, errors);
     let kind = crate::check::effective_kind(markers, kind);
     let mut item_markers: Vec<Marker> = Vec::new();
     let mut default_marker: Option<&Marker> = None;
     let mut example_marker: Option<&Marker> = None;
-    let mut set: Vec<Value> = Vec::new();
-    let mut rules: Vec<Value> = Vec::new();
-    let mut out = Map::new();
-    let mut list_map_keys: Vec<Value> = Vec::new();
+    let mut out = NodeMarkers::default();
+    let mut list_map_keys: Vec<String> = Vec::new();
     let mut default: Option<Value> = None;
     let mut example: Option<Value> = None;
 
@@ -105,90 +122,116 @@ fn lower(
 
     for m in ordered {
         let key = m.def.key;
-        match (&m.value, key) {
-            (MarkerValue::Flag(false), _) => {}
-            (_, "unique_items") => errors.push(
-                m.span,
-                "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
-            ),
+        let set = match (&m.value, key) {
+            (MarkerValue::Flag(false), _) => None,
+            (_, "unique_items") => {
+                errors.push(
+                    m.span,
+                    "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
+                );
+                None
+            }
             (MarkerValue::Json(v), "list_type") => {
                 check_one_of(m, v, &["atomic", "set", "map"], errors);
-                set.push(json!(["x-kubernetes-list-type", v]));
+                serde_json::from_value(v.clone()).ok().map(Set::ListType)
             }
             (MarkerValue::Json(v), "map_type" | "struct_type") => {
                 check_one_of(m, v, &["atomic", "granular"], errors);
-                set.push(json!(["x-kubernetes-map-type", v]));
+                serde_json::from_value(v.clone()).ok().map(Set::MapType)
             }
             (MarkerValue::Json(_), "list_map_keys") => {
-                list_map_keys.extend(m.strs().into_iter().map(Value::String));
+                list_map_keys.extend(m.strs());
+                None
             }
             (MarkerValue::Json(Value::String(p)), "pattern") => {
                 if let Err(e) = regex_syntax::Parser::new().parse(p) {
                     errors.push(m.span, format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"));
                 }
-                set.push(json!(["pattern", p]));
+                Some(Set::Pattern(p.clone()))
             }
             (MarkerValue::Json(v), "enum_values") => {
-                let values = typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors);
-                set.push(json!(["enum", values]));
+                Some(Set::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
             }
             (MarkerValue::Flag(true), k) if camel_key(k).is_some() => {
-                set.push(json!([camel_key(k), true]));
+                camel_key(k).and_then(|camel| fact(m, camel, true.into(), errors))
             }
             (MarkerValue::Json(v), k) if camel_key(k).is_some() => {
-                set.push(json!([camel_key(k), v]));
+                camel_key(k).and_then(|camel| fact(m, camel, v.clone(), errors))
             }
-            (MarkerValue::Struct(s), "external_docs") => set.push(json!(["externalDocs", s])),
+            (MarkerValue::Struct(s), "external_docs") => Some(Set::ExternalDocs(s.clone())),
             (MarkerValue::Json(v), "example" | "example_json") => {
                 example = Some(v.clone());
                 example_marker = Some(m);
+                None
             }
             (MarkerValue::Json(v), "default" | "default_json") => {
                 // controller-gen's `{}` is also the empty list.
                 default = Some(if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() });
                 default_marker = Some(m);
+                None
             }
             (MarkerValue::Struct(s), "validation") => {
-                rules.push(rule_json(m, s, errors));
+                out.rules.push(rule(m, s, errors));
                 // A field's rule sees the field; a type's rules are checked with its fields.
                 if ty.is_some() {
                     let schema = if visible { crate::cel::node_schema(ty, markers) } else { crate::cel::unknown() };
                     crate::cel::check(m, s, &schema, errors);
                 }
+                None
             }
-            (MarkerValue::Expr(_), "validation") => errors.push(
-                m.span,
-                "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
-            ),
+            (MarkerValue::Expr(_), "validation") => {
+                errors.push(
+                    m.span,
+                    "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
+                );
+                None
+            }
             (MarkerValue::Flag(true), "immutable") => {
-                rules.push(json!({"rule": "self == oldSelf", "message": "field is immutable"}));
+                out.rules.push(Rule {
+                    rule: "self == oldSelf".into(),
+                    message: Some("field is immutable".into()),
+                    ..Rule::default()
+                });
+                None
             }
             (MarkerValue::Json(_), "at_most_one_of" | "exactly_one_of" | "at_least_one_of") => {
-                rules.push(one_of_rule(key, &m.strs()));
+                out.rules.push(one_of_rule(key, &m.strs()));
+                None
             }
             (MarkerValue::Flag(true), "optional") => {
-                out.insert("required".into(), false.into());
+                out.required = Some(false);
+                None
             }
             (MarkerValue::Flag(true), "required") => {
-                out.insert("required".into(), true.into());
+                out.required = Some(true);
+                None
             }
             (MarkerValue::Flag(true), "skip_description") => {
-                out.insert("skipDescription".into(), true.into());
+                out.skip_description = true;
+                None
             }
             // Not a schema fact: the derive generates the apply configuration.
-            (MarkerValue::Flag(_), "apply_config") => {}
+            (MarkerValue::Flag(_), "apply_config") => None,
             (MarkerValue::Flag(true), "schemaless") => {
-                out.insert("schemaless".into(), true.into());
+                out.schemaless = true;
+                None
             }
-            (MarkerValue::Items(nested), "items") => item_markers.extend(nested.iter().cloned()),
-            _ => errors.push(m.span, format!("`{key}` does not take this value")),
-        }
+            (MarkerValue::Items(nested), "items") => {
+                item_markers.extend(nested.iter().cloned());
+                None
+            }
+            _ => {
+                errors.push(m.span, format!("`{key}` does not take this value"));
+                None
+            }
+        };
+        out.set.extend(set);
     }
     if !item_markers.is_empty() {
         let item_ty = ty.and_then(crate::shapes::item_type);
         let items = lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors);
-        if !items.is_empty() {
-            out.insert("items".into(), Value::Object(items));
+        if !items.markers.is_empty() {
+            out.items = Some(Box::new(items.markers));
         }
     }
     let list_type = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(Marker::str);
@@ -219,43 +262,50 @@ fn lower(
         }
     }
     if !list_map_keys.is_empty() {
-        set.push(json!(["x-kubernetes-list-map-keys", list_map_keys]));
+        out.set.push(Set::ListMapKeys(list_map_keys));
     }
-    // The enum marker holds typed values now; check defaults and examples against them.
-    let mut typed_markers: Vec<Marker> = markers.to_vec();
-    for m in typed_markers.iter_mut().filter(|m| m.def.key == "enum_values") {
-        if let MarkerValue::Json(Value::Array(values)) = &m.value {
-            let mut quiet = Errors::default();
-            m.value = MarkerValue::Json(Value::Array(typed_enum(m, values, kind, &mut quiet)));
-        }
-    }
+    // Defaults and examples are checked against the node the markers make, as the API
+    // server checks them (kubegen-core's validator, the one `Validate` runs).
     if let (Some(e), Some(m)) = (&example, example_marker) {
-        if let Some(why) = crate::check::violation(e, &typed_markers, kind) {
+        if let Some(why) = violation(e, &out.set, kind) {
             errors.push(m.span, format!("the example {e} does not fit the field: {why}"));
         }
-        set.push(json!(["example", e]));
+        out.set.push(Set::Example(e.clone()));
     }
+    let mut default_ref = None;
     if let Some(path) = default.as_ref().and_then(|d| d.get(crate::markers::DEFAULT_REF)) {
         // The constant's value exists only when the schema is generated: the derive
         // emits the code that serializes it (`expand::schema`).
-        out.insert(crate::markers::DEFAULT_REF.into(), path.clone());
+        default_ref = path.as_str().map(String::from);
     } else if let (Some(d), Some(m)) = (&default, default_marker) {
-        if let Some(why) = crate::check::violation(d, &typed_markers, kind) {
+        if let Some(why) = violation(d, &out.set, kind) {
             errors.push(
                 m.span,
                 format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"),
             );
         }
-        set.push(json!(["default", d]));
+        out.set.push(Set::Default(d.clone()));
     }
     check_bounds(markers, errors);
-    if !set.is_empty() {
-        out.insert("set".into(), Value::Array(set));
+    Lowered { markers: out, default_ref }
+}
+
+/// What the API server says of `v` against the node `facts` make of a `kind` field.
+fn violation(v: &Value, facts: &[Set], kind: Option<&'static str>) -> Option<String> {
+    let mut node = Map::new();
+    match kind {
+        Some("int-or-string") => Set::IntOrString.apply(&mut node),
+        Some(k @ ("string" | "integer" | "number" | "boolean" | "array" | "object")) => {
+            node.insert("type".into(), k.into());
+        }
+        _ => {}
     }
-    if !rules.is_empty() {
-        out.insert("rules".into(), Value::Array(rules));
+    for fact in facts {
+        fact.apply(&mut node);
     }
-    out
+    let mut found = Vec::new();
+    kubegen_core::schema::validate::check_value(&Value::Object(node), v, "default", &mut found);
+    found.into_iter().next().map(|v| v.message)
 }
 
 fn check_one_of(m: &Marker, v: &Value, allowed: &[&str], errors: &mut Errors) {
@@ -288,20 +338,8 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
 }
 
 /// A CEL rule as an apiextensions `ValidationRule`, its reason checked.
-pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Value {
-    let mut rule = Map::new();
-    for (typed, camel) in [
-        ("rule", "rule"),
-        ("message", "message"),
-        ("message_expression", "messageExpression"),
-        ("reason", "reason"),
-        ("field_path", "fieldPath"),
-        ("optional_old_self", "optionalOldSelf"),
-    ] {
-        if let Some(v) = s.get(typed) {
-            rule.insert(camel.into(), v.clone());
-        }
-    }
+pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
+    let text = |key: &str| s.get(key).and_then(Value::as_str).map(String::from);
     if let Some(reason) = s.get("reason").and_then(Value::as_str)
         && !REASONS.contains(&reason)
     {
@@ -319,27 +357,31 @@ pub fn rule_json(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Val
             errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
     }
-    Value::Object(rule)
+    Rule {
+        rule: text("rule").unwrap_or_default(),
+        message: text("message"),
+        message_expression: text("message_expression"),
+        reason: text("reason"),
+        field_path: text("field_path"),
+        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool),
+    }
 }
 
 /// The CEL rule and message controller-gen writes for `AtMostOneOf` and friends
 /// (`pkg/crd/markers/validation.go`).
-fn one_of_rule(key: &str, fields: &[String]) -> Value {
+fn one_of_rule(key: &str, fields: &[String]) -> Rule {
     let list = format!("[{}]", fields.join(" "));
     // Rules read a property by its CEL name (`a-b` is `self.a__dash__b`).
     let fields: Vec<String> =
         fields.iter().map(|f| kubegen_cel::names::escape(f).unwrap_or_else(|| f.clone())).collect();
     let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
-    match key {
-        "at_most_one_of" => {
-            json!({"rule": format!("{counted} <= 1"), "message": format!("at most one of the fields in {list} may be set")})
-        }
-        "exactly_one_of" => {
-            json!({"rule": format!("{counted} == 1"), "message": format!("exactly one of the fields in {list} must be set")})
-        }
-        _ => json!({
-            "rule": fields.iter().map(|f| format!("has(self.{f})")).collect::<Vec<_>>().join(" || "),
-            "message": format!("at least one of the fields in {list} must be set"),
-        }),
-    }
+    let (rule, message) = match key {
+        "at_most_one_of" => (format!("{counted} <= 1"), format!("at most one of the fields in {list} may be set")),
+        "exactly_one_of" => (format!("{counted} == 1"), format!("exactly one of the fields in {list} must be set")),
+        _ => (
+            fields.iter().map(|f| format!("has(self.{f})")).collect::<Vec<_>>().join(" || "),
+            format!("at least one of the fields in {list} must be set"),
+        ),
+    };
+    Rule { rule, message: Some(message), ..Rule::default() }
 }

@@ -88,7 +88,11 @@ pub mod __private {
     impl schemars::transform::Transform for DefaultRef {
         fn transform(&mut self, schema: &mut schemars::Schema) {
             if let Some(value) = (self.0)() {
-                push_markers(schema, serde_json::json!({ "set": [["default", value]] }));
+                let markers = kubegen_core::schema::markers::NodeMarkers {
+                    set: vec![kubegen_core::schema::markers::Set::Default(value)],
+                    ..Default::default()
+                };
+                push_markers(schema, serde_json::to_value(markers).unwrap_or_default());
             }
         }
     }

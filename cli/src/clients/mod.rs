@@ -23,7 +23,7 @@ use crate::project::{Load, Project};
 use crate::workspace::Kind;
 
 /// A reference to a named type in the model (`kubegen::schema::model_for`).
-const REF_KEY: &str = "x-kubegen-ref";
+use kubegen_core::schema::REF_KEY;
 
 /// An error in what the model says, naming the kind or type.
 #[derive(Debug)]

@@ -72,7 +72,7 @@ struct Resource {
     no_spec: bool,
     derives: Vec<syn::Path>,
     attrs: Vec<TokenStream>,
-    root_rules: Vec<Value>,
+    root_rules: Vec<kubegen_core::schema::markers::Rule>,
     root_rule_exprs: Vec<syn::Expr>,
     skip_version: bool,
 }
@@ -544,7 +544,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let mut root_rule_exprs = Vec::new();
     for m in parsed.all("validation").filter(|m| !m.from_doc) {
         match &m.value {
-            MarkerValue::Struct(map) => root_rules.push(crate::model::rule_json(m, map, errors)),
+            MarkerValue::Struct(map) => root_rules.push(crate::model::rule(m, map, errors)),
             MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
             _ => {}
         }
@@ -738,7 +738,7 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         Style::Spec => r.root_name.clone(),
         Style::Root => source.clone(),
     };
-    let rule_jsons: Vec<String> = r.root_rules.iter().map(|v| v.to_string()).collect();
+    let rule_jsons: Vec<String> = r.root_rules.iter().filter_map(|r| serde_json::to_string(r).ok()).collect();
     let rule_exprs = &r.root_rule_exprs;
     let root_rules = quote! {
         let mut rules: ::std::vec::Vec<::kubegen::__private::serde_json::Value> = ::std::vec::Vec::new();

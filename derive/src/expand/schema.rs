@@ -26,17 +26,17 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
     if let Some(d) = &parsed.description {
         out.extend(quote!(#[schemars(description = #d)]));
     }
-    if let Some(mut doc) = schema_markers(parsed, ty, place, errors) {
-        let default_ref = doc.as_object_mut().and_then(|d| d.remove(crate::markers::DEFAULT_REF));
-        if doc.as_object().is_some_and(|d| !d.is_empty()) {
-            let json = doc.to_string();
+    if let Some(lowered) = schema_markers(parsed, ty, place, errors) {
+        if !lowered.markers.is_empty() {
+            // The typed markers cross to the runtime as their serde JSON: one string
+            // literal per node keeps the generated code small.
+            let json = serde_json::to_string(&lowered.markers).unwrap_or_default();
             out.extend(quote!(#[schemars(transform = ::kubegen::__private::Markers(#json))]));
         }
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
         // The path carries the marker's span, so an unknown constant is reported there.
         let span = parsed.get("default_json").map_or_else(proc_macro2::Span::call_site, |m| m.span);
-        if let Some(path) =
-            default_ref.as_ref().and_then(|p| p.as_str()).and_then(|p| syn::parse_str::<syn::Path>(p).ok())
+        if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok())
         {
             let path: TokenStream = quote::ToTokens::into_token_stream(path)
                 .into_iter()

@@ -106,13 +106,7 @@ const KNOWN_FORMATS: &[&str] = &[
     "bsonobjectid",
 ];
 
-/// Private key of an object that has no fields (a Kubernetes type that is an empty Go
-/// struct): it stays `type: object`, with nothing kept inside, as controller-gen writes it.
-pub const CLOSED_KEY: &str = "x-kubegen-closed";
-
-/// A reference to a named type in a client model (`schema::model_for`): kept as it is,
-/// with the field's description and markers beside it.
-pub const REF_KEY: &str = "x-kubegen-ref";
+pub use kubegen_core::schema::{CLOSED_KEY, REF_KEY};
 
 /// Converts a whole schema. The result has no `$ref`, no `null` types and no private keys.
 pub fn structural(schema: Value) -> Value {

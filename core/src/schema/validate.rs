@@ -1,0 +1,343 @@
+//! The checks the API server makes of a value against one structural schema node —
+//! types, bounds, lengths, patterns, formats, enums, required fields, list types,
+//! value-validation junctors — worded as the server words them, and its defaulting.
+//! One implementation for `Validate`, the CRD lint and the derive's check of a default
+//! against its field. CEL rules are `kubegen-cel`'s.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+/// One violated constraint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON path of the offending value, as the server prints it (`spec.ports[1]`).
+    pub path: String,
+    /// The server's wording.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+
+pub fn join(path: &str, name: &str) -> String {
+    if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
+}
+
+/// The server defaults before it validates.
+pub fn apply_defaults(schema: &Value, value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(Value::Object(props)) = schema.get("properties") {
+                for (name, sub) in props {
+                    match fields.get_mut(name) {
+                        Some(v) => apply_defaults(sub, v),
+                        None => {
+                            if let Some(d) = sub.get("default") {
+                                let mut d = d.clone();
+                                apply_defaults(sub, &mut d);
+                                fields.insert(name.clone(), d);
+                            }
+                        }
+                    }
+                }
+            } else if let Some(additional) = schema.get("additionalProperties").filter(|a| a.is_object()) {
+                for v in fields.values_mut() {
+                    apply_defaults(additional, v);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                for v in items {
+                    apply_defaults(item, v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn num(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 { format!("{}", n as i64) } else { format!("{n}") }
+}
+
+fn push(out: &mut Vec<Violation>, path: &str, message: String) {
+    out.push(Violation { path: path.to_string(), message });
+}
+
+/// Checks one value against one schema node (no defaults applied, no CEL).
+pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    check(schema, v, path, out)
+}
+
+fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
+    // A null is either allowed (`nullable`) or pruned by the server before it validates.
+    if v.is_null() {
+        return;
+    }
+    let int_or_string = flag("x-kubernetes-int-or-string");
+    if let Some(t) = schema.get("type").and_then(Value::as_str) {
+        let actual = type_name(v);
+        let fits = actual == t || (t == "number" && actual == "integer");
+        if !fits {
+            let shown = match v {
+                Value::String(s) => format!("\"{s}\""),
+                other => other.to_string(),
+            };
+            push(
+                out,
+                path,
+                format!("{path}: Invalid value: \"{actual}\": {path} in body must be of type {t}: {shown}"),
+            );
+            return;
+        }
+    } else if int_or_string && !matches!(type_name(v), "integer" | "string") {
+        push(out, path, format!("{path} in body must be of type integer,string: {v}"));
+        return;
+    }
+    // Value validations stacked by markers (a field's and its type's): each must hold.
+    for branch in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        check(branch, v, path, out);
+    }
+
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        if !values.contains(v) {
+            let shown = match v {
+                Value::String(s) => format!("\"{s}\""),
+                other => other.to_string(),
+            };
+            push(out, path, format!("{path}: Unsupported value: {shown}"));
+        }
+    }
+
+    if let Some(x) = v.as_f64() {
+        if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
+            if flag("exclusiveMaximum") && x >= max {
+                push(out, path, format!("{path} in body should be less than {}", num(max)));
+            } else if x > max {
+                push(out, path, format!("{path} in body should be less than or equal to {}", num(max)));
+            }
+        }
+        if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
+            if flag("exclusiveMinimum") && x <= min {
+                push(out, path, format!("{path} in body should be greater than {}", num(min)));
+            } else if x < min {
+                push(out, path, format!("{path} in body should be greater than or equal to {}", num(min)));
+            }
+        }
+        if let Some(m) = schema.get("multipleOf").and_then(Value::as_f64) {
+            if m > 0.0 && !is_multiple_of(v, m) {
+                push(out, path, format!("{path} in body should be a multiple of {}", num(m)));
+            }
+        }
+    }
+
+    if let Some(s) = v.as_str() {
+        let len = s.chars().count() as u64;
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
+            if len > max {
+                push(out, path, format!("{path}: Too long: may not be more than {max} bytes"));
+            }
+        }
+        if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
+            if len < min {
+                push(out, path, format!("{path} in body should be at least {min} chars long"));
+            }
+        }
+        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
+            if regex::Regex::new(p).is_ok_and(|re| !re.is_match(s)) {
+                push(out, path, format!("{path} in body should match '{p}'"));
+            }
+        }
+        if schema.get("format").and_then(Value::as_str) == Some("date-time") && !is_date_time(s) {
+            push(out, path, format!("{path} in body must be of type date-time: \"{s}\""));
+        }
+    }
+
+    if let Value::Array(items) = v {
+        count_bounds(schema, items.len(), ("minItems", "maxItems", "items"), path, out);
+        if let Some(item) = schema.get("items") {
+            for (i, it) in items.iter().enumerate() {
+                check(item, it, &format!("{path}[{i}]"), out);
+            }
+        }
+        match schema.get("x-kubernetes-list-type").and_then(Value::as_str) {
+            Some("set") => {
+                for (i, it) in items.iter().enumerate() {
+                    if items[..i].contains(it) {
+                        push(out, path, format!("{path}[{i}]: Duplicate value: {it}"));
+                    }
+                }
+            }
+            Some("map") => {
+                let keys: Vec<&str> = schema
+                    .get("x-kubernetes-list-map-keys")
+                    .and_then(Value::as_array)
+                    .map(|k| k.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let key_of =
+                    |it: &Value| keys.iter().map(|k| it.get(*k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
+                for (i, it) in items.iter().enumerate() {
+                    if items[..i].iter().any(|o| key_of(o) == key_of(it)) {
+                        let shown: Map<String, Value> =
+                            keys.iter().map(|k| (k.to_string(), it.get(*k).cloned().unwrap_or(Value::Null))).collect();
+                        push(out, path, format!("{path}[{i}]: Duplicate value: {}", Value::Object(shown)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    if let Value::Object(fields) = v {
+        count_bounds(schema, fields.len(), ("minProperties", "maxProperties", "properties"), path, out);
+        if let Some(Value::Object(props)) = schema.get("properties") {
+            for (name, sub) in props {
+                if let Some(fv) = fields.get(name) {
+                    check(sub, fv, &join(path, name), out);
+                }
+            }
+        } else if let Some(additional) = schema.get("additionalProperties").filter(|a| a.is_object()) {
+            for (name, fv) in fields {
+                check(additional, fv, &join(path, name), out);
+            }
+        }
+        required(schema, fields, path, out);
+        if flag("x-kubernetes-embedded-resource") {
+            for key in ["apiVersion", "kind"] {
+                if !fields.get(key).and_then(Value::as_str).is_some_and(|s| !s.is_empty()) {
+                    push(out, path, format!("{}: Required value: must not be empty", join(path, key)));
+                }
+            }
+        }
+    }
+
+    // The junctors the structural pass writes for tagged enums: exactly one (oneOf) or
+    // at least one (anyOf) variant must fit.
+    for (junctor, exactly) in [("oneOf", true), ("anyOf", false)] {
+        if let Some(Value::Array(branches)) = schema.get(junctor) {
+            let fitting = branches
+                .iter()
+                .filter(|b| {
+                    let mut scratch = Vec::new();
+                    check(b, v, path, &mut scratch);
+                    scratch.is_empty()
+                })
+                .count();
+            if (exactly && fitting != 1) || (!exactly && fitting == 0) {
+                push(
+                    out,
+                    path,
+                    format!(
+                        "{path} in body must match {} of the schemas in {junctor}",
+                        if exactly { "exactly one" } else { "at least one" }
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does
+/// (a current one: before 1.3x, too many was `should have at most N items|properties`).
+fn count_bounds(
+    schema: &Value,
+    n: usize,
+    (min_key, max_key, what): (&str, &str, &str),
+    path: &str,
+    out: &mut Vec<Violation>,
+) {
+    let n = n as u64;
+    if let Some(max) = schema.get(max_key).and_then(Value::as_u64).filter(|max| n > *max) {
+        // Current servers say "items" of properties too.
+        push(out, path, format!("{path}: Too many: {n}: must have at most {max} items"));
+    }
+    if let Some(min) = schema.get(min_key).and_then(Value::as_u64).filter(|min| n < *min) {
+        push(out, path, format!("{path} in body should have at least {min} {what}"));
+    }
+}
+
+/// kube-openapi's `MultipleOfNativeType`: integers exactly, other numbers as Go's
+/// `swag.IsFloat64AJSONInteger` reads the quotient (a relative error under 1e-9).
+pub fn is_multiple_of(v: &Value, factor: f64) -> bool {
+    if let Some(i) = v.as_i64()
+        && factor.fract() == 0.0
+        && factor.abs() < 9.2e18
+    {
+        return i % (factor as i64) == 0;
+    }
+    let Some(x) = v.as_f64() else { return false };
+    let quotient = if factor < 1.0 { 1.0 / factor * x } else { x / factor };
+    const MAX_JSON_INTEGER: f64 = 9_007_199_254_740_992.0;
+    if !quotient.is_finite() || quotient.abs() > MAX_JSON_INTEGER {
+        return false;
+    }
+    let rounded = quotient.round();
+    if quotient == rounded {
+        return true;
+    }
+    rounded != 0.0 && (quotient - rounded).abs() < 1e-9 * rounded.abs()
+}
+
+pub fn required(schema: &Value, fields: &Map<String, Value>, path: &str, out: &mut Vec<Violation>) {
+    for name in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+        if !fields.contains_key(name) || fields.get(name) == Some(&Value::Null) {
+            push(out, path, format!("{}: Required value", join(path, name)));
+        }
+    }
+}
+
+/// RFC 3339, as the server's `date-time` format accepts it.
+fn is_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    b.len() >= 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && matches!(b[10], b'T' | b't' | b' ')
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19)
+        && matches!(b.last(), Some(b'Z' | b'z') | Some(b'0'..=b'9'))
+}
+
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn multiples_as_the_api_server_reads_them() {
+        assert!(is_multiple_of(&json!(10), 5.0));
+        assert!(!is_multiple_of(&json!(11), 5.0));
+        assert!(is_multiple_of(&json!(0.3), 0.1), "0.3 / 0.1 is 2.9999999999999996 in floats");
+        assert!(is_multiple_of(&json!(1.5), 0.5));
+        assert!(!is_multiple_of(&json!(1.55), 0.5));
+        assert!(is_multiple_of(&json!(0), 7.0));
+    }
+}
