@@ -6,24 +6,12 @@
 use crate::errors::Errors;
 use crate::markers::{Marker, MarkerValue};
 
-/// What JSON type a marker needs.
-fn needs(key: &str) -> Option<&'static [&'static str]> {
-    Some(match key {
-        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => &["integer", "number"],
-        "min_length" | "max_length" | "pattern" => &["string"],
-        "min_items" | "max_items" | "unique_items" | "list_type" | "list_map_keys" | "items" => &["array"],
-        "min_properties" | "max_properties" | "map_type" | "struct_type" => &["object"],
-        _ => return None,
-    })
-}
-
-fn example(key: &str) -> &'static str {
-    match key {
-        "min_length" | "max_length" | "pattern" => "a string (`String`)",
-        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => {
-            "a number (`i32`, `f64`, ...)"
-        }
-        "min_items" | "max_items" | "unique_items" | "list_type" | "list_map_keys" | "items" => "a list (`Vec<T>`)",
+/// How a marker's field type is spelled in Rust, for the error.
+fn example(needs: &[&str]) -> &'static str {
+    match needs.first().copied() {
+        Some("string") => "a string (`String`)",
+        Some("integer" | "number") => "a number (`i32`, `f64`, ...)",
+        Some("array") => "a list (`Vec<T>`)",
         _ => "an object (a struct or a map)",
     }
 }
@@ -66,7 +54,10 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
     }
     let Some(kind) = effective_kind(markers, kind) else { return };
     for m in markers {
-        let Some(allowed) = needs(m.def.key) else { continue };
+        let allowed = m.def.needs;
+        if allowed.is_empty() {
+            continue;
+        }
         let fits = allowed.contains(&kind)
             || (kind == "int-or-string" && (allowed.contains(&"string") || allowed.contains(&"integer")));
         if !fits && !matches!(m.value, MarkerValue::Flag(false)) {
@@ -75,7 +66,7 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
                 format!(
                     "`{}` applies to {}, but {place} is {}; remove it, or use a marker for {kind} values",
                     m.def.key,
-                    example(m.def.key),
+                    example(allowed),
                     article(kind)
                 ),
             );

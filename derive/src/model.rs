@@ -58,34 +58,6 @@ fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: 
         .collect()
 }
 
-fn camel_key(key: &str) -> Option<&'static str> {
-    Some(match key {
-        "minimum" => "minimum",
-        "maximum" => "maximum",
-        "exclusive_minimum" => "exclusiveMinimum",
-        "exclusive_maximum" => "exclusiveMaximum",
-        "multiple_of" => "multipleOf",
-        "min_length" => "minLength",
-        "max_length" => "maxLength",
-        "pattern" => "pattern",
-        "format" => "format",
-        "min_items" => "minItems",
-        "max_items" => "maxItems",
-        "min_properties" => "minProperties",
-        "max_properties" => "maxProperties",
-        "title" => "title",
-        "nullable" => "nullable",
-        "schema_type" => "type",
-        "list_type" => "x-kubernetes-list-type",
-        "map_type" => "x-kubernetes-map-type",
-        "struct_type" => "x-kubernetes-map-type",
-        "int_or_string" => "x-kubernetes-int-or-string",
-        "preserve_unknown_fields" => "x-kubernetes-preserve-unknown-fields",
-        "embedded_resource" => "x-kubernetes-embedded-resource",
-        _ => return None,
-    })
-}
-
 /// A typed schema fact from a marker's JSON value; a value of the wrong shape is an
 /// error on the marker.
 fn fact(m: &Marker, key: &str, value: Value, errors: &mut Errors) -> Option<Set> {
@@ -152,11 +124,11 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             (MarkerValue::Json(v), "enum_values") => {
                 Some(Set::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
             }
-            (MarkerValue::Flag(true), k) if camel_key(k).is_some() => {
-                camel_key(k).and_then(|camel| fact(m, camel, true.into(), errors))
+            (MarkerValue::Flag(true), _) if m.def.schema_key.is_some() => {
+                m.def.schema_key.and_then(|k| fact(m, k, true.into(), errors))
             }
-            (MarkerValue::Json(v), k) if camel_key(k).is_some() => {
-                camel_key(k).and_then(|camel| fact(m, camel, v.clone(), errors))
+            (MarkerValue::Json(v), _) if m.def.schema_key.is_some() => {
+                m.def.schema_key.and_then(|k| fact(m, k, v.clone(), errors))
             }
             (MarkerValue::Struct(s), "external_docs") => Some(Set::ExternalDocs(s.clone())),
             (MarkerValue::Json(v), "example" | "example_json") => {

@@ -66,11 +66,40 @@ pub struct MarkerDef {
     pub arg: Arg,
     pub target: Target,
     pub repeatable: bool,
+    /// What the marker means, in a sentence: for errors, `--help` and the marker reference.
+    pub help: &'static str,
+    /// The JSON types of the nodes it applies to (`"string"`, `"array"`, ...); empty
+    /// for any. A marker on a field of another type is a compile error.
+    pub needs: &'static [&'static str],
+    /// The schema key it sets (`maxLength`), for markers that set one key to their value.
+    pub schema_key: Option<&'static str>,
 }
 
 const fn m(key: &'static str, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
-    MarkerDef { key, doc, arg, target, repeatable }
+    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None }
 }
+
+impl MarkerDef {
+    const fn help(mut self, help: &'static str) -> Self {
+        self.help = help;
+        self
+    }
+
+    const fn needs(mut self, needs: &'static [&'static str]) -> Self {
+        self.needs = needs;
+        self
+    }
+
+    const fn sets(mut self, schema_key: &'static str) -> Self {
+        self.schema_key = Some(schema_key);
+        self
+    }
+}
+
+const NUMBER: &[&str] = &["integer", "number"];
+const STRING: &[&str] = &["string"];
+const ARRAY: &[&str] = &["array"];
+const OBJECT: &[&str] = &["object"];
 
 pub const PRINTCOLUMN_ARGS: &[SubArg] = &[
     sub("name", "name", Arg::Str, true),
@@ -122,95 +151,207 @@ use Target::*;
 /// int-or-string overrides and list types first, `+default` before `+kubebuilder:default`.
 pub static MARKERS: &[MarkerDef] = &[
     // --- resource identity (kube-derive's keys and controller-gen's CRD markers) ---
-    m("group", &["groupName"], Str, Resource, false),
-    m("version", &["versionName"], Str, Resource, false),
-    m("kind", &[], Str, Resource, false),
-    m("plural", &[], Str, Resource, false),
-    m("singular", &[], Str, Resource, false),
-    m("root", &[], Str, Resource, false),
-    m("namespaced", &[], Flag, Resource, false),
-    m("resource", &["kubebuilder:resource"], Struct(RESOURCE_ARGS), Resource, false),
-    m("shortname", &[], Str, Resource, true),
-    m("category", &[], Str, Resource, true),
-    m("status", &[], Str, Resource, false),
-    m("status_subresource", &["kubebuilder:subresource:status"], Flag, Resource, false),
-    m("scale", &["kubebuilder:subresource:scale"], Struct(SCALE_ARGS), Resource, false),
-    m("printcolumn", &["kubebuilder:printcolumn"], Struct(PRINTCOLUMN_ARGS), Resource, true),
-    m("selectable", &["kubebuilder:selectablefield"], Struct(SELECTABLE_ARGS), Resource, true),
-    m("storage", &["kubebuilder:storageversion"], Flag, Resource, false),
-    m("served", &[], Flag, Resource, false),
-    m("unserved", &["kubebuilder:unservedversion"], Flag, Resource, false),
-    m("deprecated", &["kubebuilder:deprecatedversion"], FlagOrStr, Resource, false),
-    m("skip_version", &["kubebuilder:skipversion"], Flag, Resource, false),
-    m("metadata", &["kubebuilder:metadata"], Struct(METADATA_ARGS), Resource, true),
-    m("annotation", &[], Pair, Resource, true),
-    m("label", &[], Pair, Resource, true),
-    m("doc", &[], Str, Resource, false),
-    m("schema", &[], Str, Resource, false),
-    m("no_spec", &[], Flag, Resource, false),
-    m("derive", &[], Str, Resource, true),
-    m("attr", &[], Str, Resource, true),
-    m("crates", &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false),
-    m("cel", &[], Flag, Resource, false),
-    m("object_root", &["kubebuilder:object:root"], Flag, Resource, false),
+    m("group", &["groupName"], Str, Resource, false)
+        .help("The API group of the kind (`+groupName` on the Go package)."),
+    m("version", &["versionName"], Str, Resource, false)
+        .help("The API version of the kind (`+versionName` on the Go package)."),
+    m("kind", &[], Str, Resource, false)
+        .help("The kind's name; the Rust type's name by default."),
+    m("plural", &[], Str, Resource, false)
+        .help("The resource's plural name; made from the kind as controller-gen makes it by default."),
+    m("singular", &[], Str, Resource, false)
+        .help("The resource's singular name; the lowercased kind by default."),
+    m("root", &[], Str, Resource, false)
+        .help("The name of the generated root type (kube-rs style); the kind by default."),
+    m("namespaced", &[], Flag, Resource, false)
+        .help("Objects live in a namespace; cluster-scoped otherwise."),
+    m("resource", &["kubebuilder:resource"], Struct(RESOURCE_ARGS), Resource, false)
+        .help("controller-gen's resource marker: path (plural), shortName, categories, scope, singular."),
+    m("shortname", &[], Str, Resource, true)
+        .help("A short name for kubectl (`kubectl get fo`); repeatable."),
+    m("category", &[], Str, Resource, true)
+        .help("A category the resource joins (`kubectl get all`); repeatable."),
+    m("status", &[], Str, Resource, false)
+        .help("The status type: adds `status` to the root and the status subresource."),
+    m("status_subresource", &["kubebuilder:subresource:status"], Flag, Resource, false)
+        .help("Enables the status subresource."),
+    m("scale", &["kubebuilder:subresource:scale"], Struct(SCALE_ARGS), Resource, false)
+        .help("Enables the scale subresource with its replica paths and label selector path."),
+    m("printcolumn", &["kubebuilder:printcolumn"], Struct(PRINTCOLUMN_ARGS), Resource, true)
+        .help("An additional printer column for `kubectl get`; repeatable."),
+    m("selectable", &["kubebuilder:selectablefield"], Struct(SELECTABLE_ARGS), Resource, true)
+        .help("A field usable in field selectors (`kubectl get --field-selector`); repeatable."),
+    m("storage", &["kubebuilder:storageversion"], Flag, Resource, false)
+        .help("This version is the storage version of the merged CRD."),
+    m("served", &[], Flag, Resource, false)
+        .help("Whether this version is served (`served = false` keeps it in the CRD unserved)."),
+    m("unserved", &["kubebuilder:unservedversion"], Flag, Resource, false)
+        .help("This version is not served."),
+    m("deprecated", &["kubebuilder:deprecatedversion"], FlagOrStr, Resource, false)
+        .help("This version is deprecated, with an optional warning returned to clients."),
+    m("skip_version", &["kubebuilder:skipversion"], Flag, Resource, false)
+        .help("Leave this version out of the merged CRD."),
+    m("metadata", &["kubebuilder:metadata"], Struct(METADATA_ARGS), Resource, true)
+        .help("Annotations and labels on the CRD object itself."),
+    m("annotation", &[], Pair, Resource, true)
+        .help("An annotation on the CRD object; repeatable."),
+    m("label", &[], Pair, Resource, true)
+        .help("A label on the CRD object; repeatable."),
+    m("doc", &[], Str, Resource, false)
+        .help("The generated root type's doc comment."),
+    m("schema", &[], Str, Resource, false)
+        .help("`derived` (default), `manual` or `disabled` (the server keeps whatever it is sent)."),
+    m("no_spec", &[], Flag, Resource, false)
+        .help("The spec type's fields sit beside `metadata` instead of under `spec`."),
+    m("derive", &[], Str, Resource, true)
+        .help("An extra derive for the generated root type; repeatable."),
+    m("attr", &[], Str, Resource, true)
+        .help("An extra attribute for the generated root type; repeatable."),
+    m("crates", &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
+        .help("Paths of the crates the generated code names (kube-derive's key)."),
+    m("cel", &[], Flag, Resource, false)
+        .help("kube-derive's key for CEL validation; rules are always supported here."),
+    m("object_root", &["kubebuilder:object:root"], Flag, Resource, false)
+        .help("controller-gen's object root marker; accepted for Go ports, implied by the derive."),
     // --- schema markers, in application order ---
-    m("schema_type", &["kubebuilder:validation:Type"], Str, Schema, false),
-    m("int_or_string", &["kubebuilder:validation:XIntOrString"], Flag, Schema, false),
-    m("list_type", &["listType", "k8s:listType"], Str, Schema, false),
-    m("list_map_keys", &["listMapKey", "k8s:listMapKey"], StrList, Schema, true),
-    m("map_type", &["mapType"], Str, Schema, false),
-    m("struct_type", &["structType"], Str, Schema, false),
-    m("minimum", &["kubebuilder:validation:Minimum"], Number, Schema, false),
-    m("maximum", &["kubebuilder:validation:Maximum"], Number, Schema, false),
-    m("exclusive_minimum", &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false),
-    m("exclusive_maximum", &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false),
-    m("multiple_of", &["kubebuilder:validation:MultipleOf"], Number, Schema, false),
-    m("min_length", &["kubebuilder:validation:MinLength"], Int, Schema, false),
-    m("max_length", &["kubebuilder:validation:MaxLength"], Int, Schema, false),
-    m("pattern", &["kubebuilder:validation:Pattern"], Str, Schema, false),
-    m("format", &["kubebuilder:validation:Format"], Str, Schema, false),
-    m("min_items", &["kubebuilder:validation:MinItems"], Int, Schema, false),
-    m("max_items", &["kubebuilder:validation:MaxItems"], Int, Schema, false),
-    m("unique_items", &["kubebuilder:validation:UniqueItems"], Flag, Schema, false),
-    m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false),
-    m("max_properties", &["kubebuilder:validation:MaxProperties"], Int, Schema, false),
-    m("enum_values", &["kubebuilder:validation:Enum"], StrList, Schema, false),
-    m("nullable", &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false),
+    m("schema_type", &["kubebuilder:validation:Type"], Str, Schema, false)
+        .help("Overrides the node's type (`string`, `integer`, `number`, `boolean`, `array`, `object`).")
+        .sets("type"),
+    m("int_or_string", &["kubebuilder:validation:XIntOrString"], Flag, Schema, false)
+        .help("The node takes an integer or a string (`x-kubernetes-int-or-string`).")
+        .sets("x-kubernetes-int-or-string"),
+    m("list_type", &["listType", "k8s:listType"], Str, Schema, false)
+        .help("How server-side apply merges the list: `atomic`, `set` (unique scalars) or `map` (items keyed by `list_map_keys`).")
+        .needs(ARRAY)
+        .sets("x-kubernetes-list-type"),
+    m("list_map_keys", &["listMapKey", "k8s:listMapKey"], StrList, Schema, true)
+        .help("The key fields of a `list_type = \"map\"` list's items; repeatable.")
+        .needs(ARRAY),
+    m("map_type", &["mapType"], Str, Schema, false)
+        .help("How server-side apply merges the map: `atomic` or `granular`.")
+        .needs(OBJECT)
+        .sets("x-kubernetes-map-type"),
+    m("struct_type", &["structType"], Str, Schema, false)
+        .help("How server-side apply merges the struct: `atomic` or `granular`.")
+        .needs(OBJECT)
+        .sets("x-kubernetes-map-type"),
+    m("minimum", &["kubebuilder:validation:Minimum"], Number, Schema, false)
+        .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
+        .needs(NUMBER)
+        .sets("minimum"),
+    m("maximum", &["kubebuilder:validation:Maximum"], Number, Schema, false)
+        .help("The largest value allowed (inclusive unless `exclusive_maximum`).")
+        .needs(NUMBER)
+        .sets("maximum"),
+    m("exclusive_minimum", &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false)
+        .help("The minimum itself is not allowed.")
+        .needs(NUMBER)
+        .sets("exclusiveMinimum"),
+    m("exclusive_maximum", &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false)
+        .help("The maximum itself is not allowed.")
+        .needs(NUMBER)
+        .sets("exclusiveMaximum"),
+    m("multiple_of", &["kubebuilder:validation:MultipleOf"], Number, Schema, false)
+        .help("The value is a multiple of this number.")
+        .needs(NUMBER)
+        .sets("multipleOf"),
+    m("min_length", &["kubebuilder:validation:MinLength"], Int, Schema, false)
+        .help("The fewest characters a string may have.")
+        .needs(STRING)
+        .sets("minLength"),
+    m("max_length", &["kubebuilder:validation:MaxLength"], Int, Schema, false)
+        .help("The most characters a string may have.")
+        .needs(STRING)
+        .sets("maxLength"),
+    m("pattern", &["kubebuilder:validation:Pattern"], Str, Schema, false)
+        .help("A regular expression (Go's RE2) every string value matches.")
+        .needs(STRING)
+        .sets("pattern"),
+    m("format", &["kubebuilder:validation:Format"], Str, Schema, false)
+        .help("A named format (`date-time`, `uri`, `email`, `duration`, ...) the API server checks.")
+        .sets("format"),
+    m("min_items", &["kubebuilder:validation:MinItems"], Int, Schema, false)
+        .help("The fewest items a list may have.")
+        .needs(ARRAY)
+        .sets("minItems"),
+    m("max_items", &["kubebuilder:validation:MaxItems"], Int, Schema, false)
+        .help("The most items a list may have.")
+        .needs(ARRAY)
+        .sets("maxItems"),
+    m("unique_items", &["kubebuilder:validation:UniqueItems"], Flag, Schema, false)
+        .help("Refused: the API server does not allow `uniqueItems`; use `list_type = \"set\"`.")
+        .needs(ARRAY),
+    m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false)
+        .help("The fewest keys an object or map may have.")
+        .needs(OBJECT)
+        .sets("minProperties"),
+    m("max_properties", &["kubebuilder:validation:MaxProperties"], Int, Schema, false)
+        .help("The most keys an object or map may have.")
+        .needs(OBJECT)
+        .sets("maxProperties"),
+    m("enum_values", &["kubebuilder:validation:Enum"], StrList, Schema, false)
+        .help("The only values allowed."),
+    m("nullable", &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false)
+        .help("`null` is a value of the field (kept, not pruned).")
+        .sets("nullable"),
     m(
         "preserve_unknown_fields",
         &["kubebuilder:pruning:PreserveUnknownFields", "kubebuilder:validation:XPreserveUnknownFields"],
         Flag,
         Schema,
         false,
-    ),
+    )
+        .help("The server keeps fields the schema does not name.")
+        .sets("x-kubernetes-preserve-unknown-fields"),
     m(
         "embedded_resource",
         &["kubebuilder:validation:EmbeddedResource", "kubebuilder:validation:XEmbeddedResource"],
         Flag,
         Schema,
         false,
-    ),
-    m("schemaless", &["kubebuilder:validation:Schemaless"], Flag, Field, false),
-    m("title", &["kubebuilder:title"], Str, Schema, false),
-    m("external_docs", &["kubebuilder:externalDocs"], Struct(EXTERNAL_DOCS_ARGS), Schema, false),
-    m("example", &["kubebuilder:example"], Any, Field, false),
-    m("example_json", &[], JsonText, Field, false),
-    m("default_json", &["default"], JsonText, Field, false),
-    m("default", &["kubebuilder:default"], Any, Field, false),
-    m("validation", &["kubebuilder:validation:XValidation"], Rule, Schema, true),
-    m("immutable", &["k8s:immutable"], Flag, Field, false),
-    m("at_most_one_of", &["kubebuilder:validation:AtMostOneOf"], StrList, Type, true),
-    m("exactly_one_of", &["kubebuilder:validation:ExactlyOneOf"], StrList, Type, true),
-    m("at_least_one_of", &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true),
-    m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false),
-    m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false),
-    m("items", &[], Items, Schema, true),
+    )
+        .help("The node is a whole Kubernetes object (apiVersion, kind, metadata).")
+        .sets("x-kubernetes-embedded-resource"),
+    m("schemaless", &["kubebuilder:validation:Schemaless"], Flag, Field, false)
+        .help("No schema below this field: the server keeps whatever it is sent."),
+    m("title", &["kubebuilder:title"], Str, Schema, false)
+        .help("A title for the node.")
+        .sets("title"),
+    m("external_docs", &["kubebuilder:externalDocs"], Struct(EXTERNAL_DOCS_ARGS), Schema, false)
+        .help("A link to documentation about the node."),
+    m("example", &["kubebuilder:example"], Any, Field, false)
+        .help("An example value (a Rust literal typed, controller-gen's value syntax in a comment)."),
+    m("example_json", &[], JsonText, Field, false)
+        .help("An example value as JSON text."),
+    m("default_json", &["default"], JsonText, Field, false)
+        .help("The default as JSON text, or `ref(CONSTANT)` for a Rust constant's serde JSON."),
+    m("default", &["kubebuilder:default"], Any, Field, false)
+        .help("The value the API server fills in when the field is absent."),
+    m("validation", &["kubebuilder:validation:XValidation"], Rule, Schema, true)
+        .help("A CEL rule the API server checks, with its message, reason and field path; repeatable."),
+    m("immutable", &["k8s:immutable"], Flag, Field, false)
+        .help("The field cannot change once set (a `self == oldSelf` rule)."),
+    m("at_most_one_of", &["kubebuilder:validation:AtMostOneOf"], StrList, Type, true)
+        .help("At most one of these fields is set (a CEL rule); repeatable."),
+    m("exactly_one_of", &["kubebuilder:validation:ExactlyOneOf"], StrList, Type, true)
+        .help("Exactly one of these fields is set (a CEL rule); repeatable."),
+    m("at_least_one_of", &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true)
+        .help("At least one of these fields is set (a CEL rule); repeatable."),
+    m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false)
+        .help("The field may be absent, whatever its Rust type says."),
+    m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false)
+        .help("The field must be present, whatever its Rust type says."),
+    m("items", &[], Items, Schema, true)
+        .help("Markers for each item of a list (`items(max_length = 63)`, `+kubebuilder:validation:items:...`).")
+        .needs(ARRAY),
     // Beyond controller-gen: drop this node's description and everything's below it
     // (controller-tools#441), to keep a CRD under the size kubectl can apply.
-    m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false),
+    m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false)
+        .help("Drop this node's description and every description below it (keeps a CRD small)."),
     // client-go's apply configurations (controller-gen's `+kubebuilder:ac:generate=true`,
     // package-level there): `XApply` for server-side apply.
-    m("apply_config", &["kubebuilder:ac:generate"], Flag, Type, false),
+    m("apply_config", &["kubebuilder:ac:generate"], Flag, Type, false)
+        .help("Generate a server-side apply configuration for the type."),
 ];
 
 /// The doc-comment prefix of markers applying to array items.
@@ -253,4 +394,21 @@ pub fn doc_spellings() -> impl Iterator<Item = &'static str> {
 
 pub fn typed_keys() -> impl Iterator<Item = &'static str> {
     MARKERS.iter().map(|d| d.key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_marker_says_what_it_means_once() {
+        for (i, def) in MARKERS.iter().enumerate() {
+            assert!(def.help.ends_with('.') && def.help.len() > 10, "`{}` needs help text", def.key);
+            assert!(!MARKERS[..i].iter().any(|d| d.key == def.key), "`{}` is declared twice", def.key);
+            for spelling in def.doc {
+                let twice = MARKERS[..i].iter().any(|d| d.doc.contains(spelling));
+                assert!(!twice, "`+{spelling}` belongs to two markers");
+            }
+        }
+    }
 }
