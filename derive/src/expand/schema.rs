@@ -218,6 +218,12 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     shapes::check(input, errors);
     if let Data::Struct(s) = &input.data {
         type_attrs.extend(struct_rules(input, &s.fields, type_markers, errors));
+        // `struct FooStatus {}` holds nothing, as controller-gen's closed `type: object`
+        // says; without the mark the structural pass keeps an empty object open.
+        if matches!(&s.fields, Fields::Named(n) if n.named.is_empty()) {
+            let closed = kubegen_core::schema::CLOSED_KEY;
+            type_attrs.extend(quote!(#[schemars(extend(#closed = true))]));
+        }
     }
 
     let (body, default_impl) = match &input.data {
