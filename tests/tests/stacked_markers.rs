@@ -12,6 +12,31 @@ use serde_json::json;
 #[serde(transparent)]
 pub struct Label(pub String);
 
+/// A port.
+/// +kubebuilder:validation:XValidation:rule="self > 0",message="type rule"
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Port(pub i32);
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Gate")]
+pub struct GateSpec {
+    /// +kubebuilder:validation:XValidation:rule="self < 100",message="field rule"
+    pub p: Port,
+}
+
+/// controller-gen writes a field's rules before its type's (checked against
+/// controller-gen v0.23.0 on the Go twin: `type Port int32` with the same markers).
+#[test]
+fn the_field_rules_come_before_the_type_rules() {
+    let crd = serde_json::to_value(Gate::crd()).expect("json");
+    let p = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["p"];
+    assert_eq!(
+        p["x-kubernetes-validations"],
+        json!([{"message": "field rule", "rule": "self < 100"}, {"message": "type rule", "rule": "self > 0"}])
+    );
+}
+
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
 #[kube(group = "example.com", version = "v1", kind = "Host")]
 pub struct HostSpec {

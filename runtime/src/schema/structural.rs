@@ -124,12 +124,10 @@ fn convert(node: Value) -> (Value, Option<bool>) {
     let markers = obj.remove(markers::MARKERS_KEY);
     let mut out = shape(obj);
     // Type markers first, then the field's: the derive appends in that order.
-    let mut required = None;
-    if let Some(Value::Array(all)) = markers {
-        for m in all {
-            required = markers::apply(&mut out, m).or(required);
-        }
-    }
+    let required = match markers {
+        Some(Value::Array(all)) => markers::apply(&mut out, all),
+        _ => None,
+    };
     (Value::Object(out), required)
 }
 
