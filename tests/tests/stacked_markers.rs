@@ -23,6 +23,8 @@ pub struct Port(pub i32);
 pub struct GateSpec {
     /// +kubebuilder:validation:XValidation:rule="self < 100",message="field rule"
     pub p: Port,
+    /// +kubebuilder:validation:XValidation:rule="self < 200",message="optional field rule"
+    pub q: Option<Port>,
 }
 
 /// controller-gen writes a field's rules before its type's (checked against
@@ -34,6 +36,11 @@ fn the_field_rules_come_before_the_type_rules() {
     assert_eq!(
         p["x-kubernetes-validations"],
         json!([{"message": "field rule", "rule": "self < 100"}, {"message": "type rule", "rule": "self > 0"}])
+    );
+    let q = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["q"];
+    assert_eq!(
+        q["x-kubernetes-validations"],
+        json!([{"message": "optional field rule", "rule": "self < 200"}, {"message": "type rule", "rule": "self > 0"}])
     );
 }
 

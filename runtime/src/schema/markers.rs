@@ -7,20 +7,46 @@ pub use kubegen_core::schema::MARKERS_KEY;
 use serde_json::{Map, Value};
 
 /// Applies a node's serialized markers to `node`, in order: Kubernetes' table first, then
-/// the type's, then the field's, so the field's facts win. CEL rules come out the other
-/// way round, the field's first, as controller-gen writes them. Returns the `required`
+/// the type's, then the field's, so the field's facts win. Returns the `required`
 /// (`Some(true)`) or `optional` (`Some(false)`) marker for the parent object. The derive
 /// and the tables write them from the same type, so they always read back.
+///
+/// CEL rules come out as controller-gen writes them, the field's before its type's: a
+/// type folded into this node (`Option<T>`) brought its rules already, and they go after
+/// this node's; [`field_rules_first`] orders a field's and its type's markers on one node.
 pub fn apply(node: &mut Map<String, Value>, all: Vec<Value>) -> Option<bool> {
-    let mut docs: Vec<NodeMarkers> = all.into_iter().filter_map(|m| serde_json::from_value(m).ok()).collect();
-    let mut rules = Vec::new();
-    for doc in docs.iter_mut().rev() {
-        rules.append(&mut doc.rules);
-    }
+    let inner_rules = node.remove(RULES);
     let mut required = None;
-    for doc in &docs {
-        required = doc.apply(node).or(required);
+    for doc in all {
+        if let Ok(doc) = serde_json::from_value::<NodeMarkers>(doc) {
+            required = doc.apply(node).or(required);
+        }
     }
-    NodeMarkers { rules, ..NodeMarkers::default() }.apply(node);
+    if let Some(Value::Array(inner)) = inner_rules {
+        if let Value::Array(rules) = node.entry(RULES).or_insert_with(|| Value::Array(Vec::new())) {
+            rules.extend(inner);
+        }
+    }
     required
+}
+
+const RULES: &str = "x-kubernetes-validations";
+
+/// A field's markers joining its type's on one node (`types` then `fields`): the field's
+/// CEL rules move to the front, its other facts stay last.
+pub fn field_rules_first(types: &mut Vec<Value>, fields: Vec<Value>) {
+    let mut rules = Vec::new();
+    for doc in fields {
+        let Ok(mut parsed) = serde_json::from_value::<NodeMarkers>(doc.clone()) else {
+            types.push(doc);
+            continue;
+        };
+        rules.append(&mut parsed.rules);
+        types.extend(serde_json::to_value(parsed).ok());
+    }
+    if !rules.is_empty() {
+        let first = NodeMarkers { rules, ..NodeMarkers::default() };
+        types.extend(serde_json::to_value(first).ok());
+        types.rotate_right(1);
+    }
 }

@@ -103,7 +103,9 @@ fn inline(node: Value, definitions: &Map<String, Value>, stack: &mut Vec<String>
                 let mut out = definition.clone();
                 for (key, value) in obj {
                     match (key.as_str(), out.get_mut(&key), value) {
-                        (markers::MARKERS_KEY, Some(Value::Array(types)), Value::Array(fields)) => types.extend(fields),
+                        (markers::MARKERS_KEY, Some(Value::Array(types)), Value::Array(fields)) => {
+                            markers::field_rules_first(types, fields)
+                        }
                         (_, _, value) => {
                             out.insert(key, value);
                         }
