@@ -49,7 +49,7 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
             && let MarkerValue::Json(v) = &m.value
             && v.as_i64().is_some_and(|n| n < 0)
         {
-            errors.push(m.span, format!("`{}` counts, so it is 0 or more, not {v}", m.def.key));
+            errors.push(m.span, format!("`{}` counts, so it is 0 or more, not {v}", m.name()));
         }
     }
     let Some(kind) = effective_kind(markers, kind) else { return };
@@ -65,7 +65,7 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
                 m.span,
                 format!(
                     "`{}` applies to {}, but {place} is {}; remove it, or use a marker for {kind} values",
-                    m.def.key,
+                    m.name(),
                     example(allowed),
                     article(kind)
                 ),

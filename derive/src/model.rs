@@ -67,7 +67,7 @@ fn fact(m: &Marker, key: &str, value: Value, errors: &mut Errors) -> Option<Set>
         Ok(set) => Some(set),
         Err(_) if negative => None,
         Err(e) => {
-            errors.push(m.span, format!("`{}`: {e}", m.def.key));
+            errors.push(m.span, format!("`{}`: {e}", m.name()));
             None
         }
     }
@@ -282,7 +282,7 @@ fn violation(v: &Value, facts: &[Set], kind: Option<&'static str>) -> Option<Str
 
 fn check_one_of(m: &Marker, v: &Value, allowed: &[&str], errors: &mut Errors) {
     if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
-        errors.push(m.span, format!("`{}` is one of {}; found {v}", m.def.key, allowed.join(", ")));
+        errors.push(m.span, format!("`{}` is one of {}; found {v}", m.name(), allowed.join(", ")));
     }
 }
 
@@ -291,7 +291,7 @@ fn check_one_of(m: &Marker, v: &Value, allowed: &[&str], errors: &mut Errors) {
 fn check_bounds(markers: &[Marker], errors: &mut Errors) {
     let num = |key: &str| {
         markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
-            MarkerValue::Json(Value::Number(n)) => n.as_f64().map(|f| (f, m.span)),
+            MarkerValue::Json(Value::Number(n)) => n.as_f64().map(|f| (f, m)),
             _ => None,
         })
     };
@@ -301,10 +301,13 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
         ("min_items", "max_items"),
         ("min_properties", "max_properties"),
     ] {
-        if let (Some((a, _)), Some((b, span))) = (num(lo), num(hi))
+        if let (Some((a, low)), Some((b, high))) = (num(lo), num(hi))
             && a > b
         {
-            errors.push(span, format!("`{hi}` ({b}) is below `{lo}` ({a}): no value can satisfy both"));
+            errors.push(
+                high.span,
+                format!("`{}` ({b}) is below `{}` ({a}): no value can satisfy both", high.name(), low.name()),
+            );
         }
     }
 }

@@ -163,11 +163,11 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
             match wire.iter().find(|(n, _)| *n == field) {
                 None if !flattened => errors.push(
                     m.span,
-                    format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.def.key, input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
+                    format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.name(), input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
                 ),
                 Some((_, false)) => errors.push(
                     m.span,
-                    format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.def.key),
+                    format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.name()),
                 ),
                 _ => {}
             }

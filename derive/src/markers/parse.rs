@@ -29,9 +29,16 @@ pub struct Marker {
     pub span: Span,
     /// Written as a doc-comment marker (controller-gen's spelling), not `#[kube(...)]`.
     pub from_doc: bool,
+    /// The marker as written, for errors: `+kubebuilder:validation:MaxLength` or `max_length`.
+    pub written: String,
 }
 
 impl Marker {
+    /// The marker as the user wrote it.
+    pub fn name(&self) -> &str {
+        &self.written
+    }
+
     pub fn str(&self) -> Option<&str> {
         match &self.value {
             MarkerValue::Json(Value::String(s)) => Some(s),
@@ -117,7 +124,7 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
                     return Ok(());
                 }
                 match typed_value(def, &meta, allowed, place, errors) {
-                    Ok(value) => parsed.markers.push(Marker { def, value, span, from_doc: false }),
+                    Ok(value) => parsed.markers.push(Marker { def, value, span, from_doc: false, written: def.key.into() }),
                     Err(e) => {
                         parsed.failed.push(def.key);
                         errors.push_syn(e);
@@ -146,7 +153,7 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
 fn check_repeats(markers: &[Marker], errors: &mut Errors) {
     for (i, m) in markers.iter().enumerate() {
         if !m.def.repeatable && markers[..i].iter().any(|o| o.def.key == m.def.key) {
-            errors.push(m.span, format!("`{}` is given twice; keep one", m.def.key));
+            errors.push(m.span, format!("`{}` is given twice; keep one", m.name()));
         }
     }
 }
@@ -433,7 +440,8 @@ fn parse_doc_marker(
         parse_doc_marker(&inner, span, &[Target::Schema, Target::Field], place, errors, &mut nested);
         if !nested.is_empty() {
             let def = registry::by_key("items").expect("items is in the marker table");
-            out.push(Marker { def, value: MarkerValue::Items(nested), span, from_doc: true });
+            let written = format!("+{ITEMS_PREFIX}{}", rest.split(['=', ':']).next().unwrap_or_default());
+            out.push(Marker { def, value: MarkerValue::Items(nested), span, from_doc: true, written });
         }
         return;
     }
@@ -466,7 +474,7 @@ fn parse_doc_marker(
         return;
     }
     match doc_value(def, spelling, rest) {
-        Ok(value) => out.push(Marker { def, value, span, from_doc: true }),
+        Ok(value) => out.push(Marker { def, value, span, from_doc: true, written: format!("+{spelling}") }),
         Err(msg) => errors.push(span, msg),
     }
 }
