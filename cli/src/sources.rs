@@ -72,6 +72,19 @@ impl Scan {
     }
 }
 
+/// Whether a comment's first word is the marker `known` (a prefix when it ends in `:`):
+/// `+optional`, `+default=1` and `+k8s:listType=map` are; the prose `+versionName, so`
+/// and `+optionally` are not.
+fn names_marker(word: &str, known: &str) -> bool {
+    if word.ends_with([',', '.', ';', ')']) {
+        return false;
+    }
+    if known.ends_with(':') {
+        return word.starts_with(known);
+    }
+    word.strip_prefix(known).is_some_and(|rest| rest.is_empty() || rest.starts_with(['=', ':']))
+}
+
 /// A `//` comment's marker that nothing will read, and what to write instead.
 fn ignored_marker(comment: &str) -> Option<String> {
     let marker = comment.split_whitespace().next().unwrap_or_default();
@@ -85,7 +98,7 @@ fn ignored_marker(comment: &str) -> Option<String> {
                 "`+kubebuilder:{name}:` is not a marker; did you mean `+kubebuilder:rbac:`? This rule is ignored"
             ));
         }
-    } else if !TYPE_MARKERS.iter().any(|m| marker.starts_with(m)) {
+    } else if !TYPE_MARKERS.iter().any(|m| names_marker(marker, m)) {
         return None;
     }
     Some(format!(
@@ -99,6 +112,7 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut recorder_at = None;
+    let mut aliases = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         let shown = file.strip_prefix(root).unwrap_or(file).display().to_string();
@@ -123,7 +137,8 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
         }
         match syn::parse_file(&text) {
             Ok(parsed) => {
-                let mut visitor = TypedRbac { found: &mut found, errors: &mut errors, file: &shown };
+                let mut visitor =
+                    TypedRbac { found: &mut found, errors: &mut errors, aliases: &mut aliases, file: &shown };
                 syn::visit::visit_file(&mut visitor, &parsed);
             }
             // The package's own build reports the syntax error better than we could.
@@ -132,6 +147,9 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     }
     if !errors.is_empty() {
         bail!("bad RBAC markers:\n  {}", errors.join("\n  "));
+    }
+    if !aliases.is_empty() {
+        bail!("markers on a type alias are never applied:\n  {}", aliases.join("\n  "));
     }
     let mut scan = Scan { rules: found, warnings };
     scan.check_events(recorder_at);
@@ -143,10 +161,36 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
 struct TypedRbac<'a> {
     found: &'a mut Vec<RbacRule>,
     errors: &'a mut Vec<String>,
+    /// Schema markers in a `type` alias's doc comment: a Go type alias carries them, a
+    /// Rust alias has no derive to read them.
+    aliases: &'a mut Vec<String>,
     file: &'a str,
 }
 
 impl<'ast> syn::visit::Visit<'ast> for TypedRbac<'_> {
+    fn visit_item_type(&mut self, item: &'ast syn::ItemType) {
+        for attr in item.attrs.iter().filter(|a| a.path().is_ident("doc")) {
+            let syn::Meta::NameValue(syn::MetaNameValue {
+                value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }),
+                ..
+            }) = &attr.meta
+            else {
+                continue;
+            };
+            let text = text.value();
+            let word = text.split_whitespace().next().unwrap_or_default();
+            if TYPE_MARKERS.iter().any(|m| names_marker(word, m)) {
+                let alias = &item.ident;
+                let line = attr.pound_token.span.start().line;
+                self.aliases.push(format!(
+                    "{}:{line}: `{word}` on `type {alias} = ...`: an alias has no derive to apply it. Make `{alias}` a newtype that carries the marker: `#[derive(KubeSchema, Serialize, Deserialize)] #[serde(transparent)] pub struct {alias}(...);`",
+                    self.file
+                ));
+            }
+        }
+        syn::visit::visit_item_type(self, item);
+    }
+
     fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
         let path = attr.path();
         let is_rbac = path.segments.last().is_some_and(|s| s.ident == "rbac")
@@ -234,11 +278,26 @@ mod tests {
     }
 
     #[test]
+    fn markers_on_a_type_alias_are_refused() {
+        let dir = std::env::temp_dir().join(format!("kubegen-alias-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        let file = dir.join("types.rs");
+        let text = "/// A port.\n/// +kubebuilder:validation:Minimum=1\npub type Port = i32;\n/// Plain.\npub type Name = String;\n";
+        std::fs::write(&file, text).expect("write");
+        let err = super::scan(&[file], &dir).err().expect("an error").to_string();
+        assert!(
+            err.contains("types.rs:2: `+kubebuilder:validation:Minimum=1` on `type Port = ...`: an alias has no derive to apply it. Make `Port` a newtype"),
+            "{err}"
+        );
+        assert!(!err.contains("Name"), "{err}");
+    }
+
+    #[test]
     fn markers_nothing_reads_are_warned_about() {
         let dir = std::env::temp_dir().join(format!("kubegen-ignored-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("tmp dir");
         let file = dir.join("types.rs");
-        let text = "pub struct S {\n    // +kubebuilder:validation:Minimum=1\n    /// +kubebuilder:validation:Maximum=3\n    pub a: i32,\n    // +optional\n    pub b: Option<i32>,\n}\n// +kubebuilder:rbca:groups=apps,resources=pods,verbs=get\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=get\n//// +optional is a plain comment too\n";
+        let text = "pub struct S {\n    // +kubebuilder:validation:Minimum=1\n    /// +kubebuilder:validation:Maximum=3\n    pub a: i32,\n    // +optional\n    pub b: Option<i32>,\n}\n// +kubebuilder:rbca:groups=apps,resources=pods,verbs=get\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=get\n//// +optional is a plain comment too\n// +versionName, so the prose is not a marker\n// +optionally neither\n";
         std::fs::write(&file, text).expect("write");
         let scan = super::scan(&[file], &dir).expect("scans");
         assert_eq!(scan.rules.len(), 1);
