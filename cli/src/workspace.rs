@@ -114,7 +114,11 @@ impl Workspace {
         }
         for name in only {
             if !packages.iter().any(|(p, _, _)| p == name) && !source_dirs.iter().any(|d| d.ends_with(name)) {
-                bail!("package `{name}` is not a workspace member that depends on kubegen");
+                let members = meta.packages.iter().filter(|p| meta.workspace_members.contains(&p.id));
+                let hint = suggest_package(name, members.map(|p| p.name.as_str()))
+                    .map(|s| format!("; did you mean `-p {s}`?"))
+                    .unwrap_or_default();
+                bail!("package `{name}` is not a workspace member that depends on kubegen{hint}");
             }
         }
         packages.sort();
@@ -234,6 +238,13 @@ fn dependency_spec(dep: &Dependency) -> String {
     format!("version = {:?}", dep.req)
 }
 
+/// The member `name` most likely means: the same name with `-` and `_` swapped (a crate
+/// name for its package's), or the closest spelling.
+fn suggest_package<'a>(name: &str, members: impl Iterator<Item = &'a str> + Clone) -> Option<&'a str> {
+    let same = |m: &str| m.replace('_', "-") == name.replace('_', "-");
+    members.clone().find(|m| same(m)).or_else(|| kubegen_core::markers::registry::suggest(name, members))
+}
+
 /// The variables cargo sets for the package it runs (`cargo run -p codegen-cli`), as
 /// opposed to its configuration (`CARGO_HOME`, `CARGO_TARGET_DIR`, `CARGO_BUILD_*`, ...).
 fn is_package_env(key: &str) -> bool {
@@ -259,4 +270,15 @@ fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
         return Ok(());
     }
     std::fs::write(path, contents).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_crate_name_suggests_its_package() {
+        let members = ["memcached-operator", "codegen-cli"];
+        assert_eq!(super::suggest_package("memcached_operator", members.iter().copied()), Some("memcached-operator"));
+        assert_eq!(super::suggest_package("codegen-clj", members.iter().copied()), Some("codegen-cli"));
+        assert_eq!(super::suggest_package("zzz", members.iter().copied()), None);
+    }
 }
