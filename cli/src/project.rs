@@ -97,7 +97,13 @@ impl Project {
         }
         let files: Vec<PathBuf> = self.workspace.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
         let scan = sources::scan(&files, self.root())?;
-        for warning in &scan.warnings {
+        // The workspace's own kinds, when they are built already (`manifests` builds them first).
+        let kinds = self.crds.get().into_iter().flatten().map(|c| {
+            let names = &c.spec.names;
+            (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
+        });
+        let singular = sources::singular_resources(&scan.rules, kinds);
+        for warning in scan.warnings.iter().chain(&singular) {
             eprintln!("warning: {warning}");
         }
         Ok(self.rules.get_or_init(|| scan.rules))

@@ -85,6 +85,36 @@ fn names_marker(word: &str, known: &str) -> bool {
     word.strip_prefix(known).is_some_and(|rest| rest.is_empty() || rest.starts_with(['=', ':']))
 }
 
+/// RBAC names resources by their plural; a rule for `deployment` grants nothing. Warns
+/// about each resource that is the singular of a Kubernetes kind or of one of `kinds`
+/// (`(singular, plural)` pairs).
+pub fn singular_resources<'a>(rules: &[RbacRule], kinds: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    let kinds: Vec<(String, String)> = kinds
+        .map(|(s, p)| (s.to_string(), p.to_string()))
+        .chain(kubegen_core::k8s::K8S_TYPES.iter().map(|k| {
+            let singular = k.to_lowercase();
+            let plural = kubegen_core::plural::pluralize(&singular);
+            (singular, plural)
+        }))
+        .filter(|(s, p)| s != p)
+        .collect();
+    let mut warnings = Vec::new();
+    for rule in rules {
+        for resource in &rule.resources {
+            let (name, sub) = resource.split_once('/').map_or((resource.as_str(), None), |(n, s)| (n, Some(s)));
+            if let Some((_, plural)) = kinds.iter().find(|(s, _)| s == name) {
+                let fixed = sub.map_or(plural.clone(), |sub| format!("{plural}/{sub}"));
+                warnings.push(format!(
+                    "RBAC resource `{resource}` is a kind's singular and grants nothing: resources are plural, write `{fixed}`"
+                ));
+            }
+        }
+    }
+    warnings.sort();
+    warnings.dedup();
+    warnings
+}
+
 /// A `//` comment's marker that nothing will read, and what to write instead.
 fn ignored_marker(comment: &str) -> Option<String> {
     let marker = comment.split_whitespace().next().unwrap_or_default();
@@ -275,6 +305,20 @@ mod tests {
         std::fs::write(&file, "// fine\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=fetch\n").expect("write");
         let err = super::scan(&[file], &dir).err().expect("an error").to_string();
         assert!(err.contains("bad.rs:2: `fetch` is not a verb the API server knows"), "{err}");
+    }
+
+    #[test]
+    fn a_singular_resource_is_warned_about() {
+        let rule = |r: &str| super::RbacRule { resources: vec![r.into()], ..Default::default() };
+        let rules = [rule("deployment"), rule("memcached/status"), rule("deployments"), rule("pods")];
+        let w = super::singular_resources(&rules, [("memcached", "memcacheds")].into_iter());
+        assert_eq!(
+            w,
+            [
+                "RBAC resource `deployment` is a kind's singular and grants nothing: resources are plural, write `deployments`",
+                "RBAC resource `memcached/status` is a kind's singular and grants nothing: resources are plural, write `memcacheds/status`",
+            ]
+        );
     }
 
     #[test]
