@@ -36,6 +36,37 @@ impl Reconciler<Foo> for Counting {
     }
 }
 
+/// Everything logged on this thread (a `#[tokio::test]` runs its tasks on one), at debug.
+#[derive(Clone, Default)]
+struct Logs(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Logs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("the log buffer").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Logs {
+    fn capture(&self) -> tracing::subscriber::DefaultGuard {
+        let writer = self.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::DEBUG)
+            .with_ansi(false)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_default(subscriber)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("the log buffer")).into_owned()
+    }
+}
+
 async fn settle() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
 }
@@ -72,6 +103,8 @@ impl Running {
 #[tokio::test]
 #[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
 async fn generation_filter_and_cache() {
+    let logs = Logs::default();
+    let _logging = logs.capture();
     let reconciles = Arc::new(AtomicUsize::new(0));
     let configure = |c: Controller<Foo>| c.generation_changed().with_finalizer("test.kubegen.dev/cleanup");
     let running = Running::start(configure, reconciles.clone()).await;
@@ -101,6 +134,11 @@ async fn generation_filter_and_cache() {
     settle().await;
     assert!(reconciles.load(Ordering::SeqCst) > first, "a spec change reconciles");
     running.finish().await;
+
+    // Each reconcile is logged at debug level with the object's key and its outcome.
+    let logs = logs.text();
+    let line = logs.lines().find(|l| l.contains("reconciled")).unwrap_or_else(|| panic!("no reconcile logged:\n{logs}"));
+    assert!(line.contains("DEBUG") && line.contains("/web.default") && line.contains("outcome=\"success\""), "{line}");
 }
 
 #[tokio::test]

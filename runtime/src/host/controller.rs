@@ -375,7 +375,16 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         Ok(_) => "requeue_after",
         Err(_) => "error",
     };
-    ctx.metrics.finished(&ctx.name, outcome, start.elapsed().as_secs_f64());
+    let elapsed = start.elapsed();
+    ctx.metrics.finished(&ctx.name, outcome, elapsed.as_secs_f64());
+    // controller-runtime logs each reconcile at debug level; failures are warned about
+    // with their retry in `error_policy`.
+    match &result {
+        Ok(action) => {
+            tracing::debug!(controller = %ctx.name, object = %key, outcome, ?action, ?elapsed, "reconciled")
+        }
+        Err(_) => tracing::debug!(controller = %ctx.name, object = %key, outcome, ?elapsed, "reconcile returned an error"),
+    }
     if result.is_ok() {
         ctx.limiter.forget(&key);
     }
