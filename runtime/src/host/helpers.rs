@@ -59,11 +59,71 @@ impl Events {
 /// collection, `owns` relations), as controller-runtime's `SetControllerReference`
 /// writes it: `controller: true` and `blockOwnerDeletion: true`, so a foreground
 /// deletion of the owner waits for what it owns. `None` for an owner without a name or
-/// uid (one not read from the server).
+/// uid (one not read from the server). It only builds the reference; it checks nothing
+/// about the object that will carry it — [`set_controller_reference`] does, as Go's does.
 pub fn controller_owner_ref<K: Resource<DynamicType = ()>>(owner: &K) -> Option<OwnerReference> {
     let mut reference = owner.controller_owner_ref(&())?;
     reference.block_owner_deletion = Some(true);
     Some(reference)
+}
+
+/// Why [`set_controller_reference`] refused, as controller-runtime's
+/// `SetControllerReference` refuses.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum OwnerError {
+    /// The owner has no name or uid: it was built in memory, not read from the server.
+    #[error("the owner {0} has no name or uid: use the object the API server returned")]
+    NotPersisted(String),
+    /// A namespaced owner can own only objects in its own namespace; a cluster-scoped
+    /// object can have only cluster-scoped owners.
+    #[error("{owner} cannot own {object}: {why}")]
+    CrossNamespace { owner: String, object: String, why: &'static str },
+    /// The object already has another controller (`AlreadyOwnedError`).
+    #[error("{object} is already controlled by {kind} {name}")]
+    AlreadyControlled { object: String, kind: String, name: String },
+}
+
+/// Makes `owner` the controller of `object`, as controller-runtime's
+/// `SetControllerReference` does: adds [`controller_owner_ref`] to the object's owner
+/// references (replacing an earlier reference to the same owner), and refuses an owner
+/// not read from the server, an owner in another namespace (or a namespaced owner of a
+/// cluster-scoped object) and an object another owner already controls.
+pub fn set_controller_reference<O, K>(owner: &O, object: &mut K) -> Result<(), OwnerError>
+where
+    O: Resource<DynamicType = ()>,
+    K: Resource,
+{
+    let shown = |namespace: Option<&String>, name: Option<&String>| match (namespace, name) {
+        (Some(ns), Some(n)) => format!("{ns}/{n}"),
+        (None, Some(n)) => n.clone(),
+        (_, None) => "(unnamed)".into(),
+    };
+    let owner_meta = owner.meta();
+    let owner_shown = format!("{} {}", O::kind(&()), shown(owner_meta.namespace.as_ref(), owner_meta.name.as_ref()));
+    let reference = controller_owner_ref(owner).ok_or_else(|| OwnerError::NotPersisted(owner_shown.clone()))?;
+    let meta = object.meta();
+    let object_shown = shown(meta.namespace.as_ref(), meta.name.as_ref());
+    if let Some(owner_ns) = owner_meta.namespace.as_deref().filter(|ns| !ns.is_empty()) {
+        let why = match meta.namespace.as_deref().filter(|ns| !ns.is_empty()) {
+            None => Some("a cluster-scoped object cannot have a namespaced owner"),
+            Some(ns) if ns != owner_ns => Some("owner and object are in different namespaces"),
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            return Err(OwnerError::CrossNamespace { owner: owner_shown, object: object_shown, why });
+        }
+    }
+    let references = object.meta_mut().owner_references.get_or_insert_with(Vec::new);
+    if let Some(other) = references.iter().find(|r| r.controller == Some(true) && r.uid != reference.uid) {
+        return Err(OwnerError::AlreadyControlled {
+            object: object_shown,
+            kind: other.kind.clone(),
+            name: other.name.clone(),
+        });
+    }
+    references.retain(|r| r.uid != reference.uid);
+    references.push(reference);
+    Ok(())
 }
 
 /// Merge-patches `status` through the `/status` subresource: the spec is untouched and
@@ -212,6 +272,44 @@ mod tests {
         let reference = super::controller_owner_ref(&owner).expect("a reference");
         assert_eq!((reference.controller, reference.block_owner_deletion), (Some(true), Some(true)));
         assert_eq!((reference.kind.as_str(), reference.uid.as_str()), ("ConfigMap", "u-1"));
+    }
+
+    #[test]
+    fn set_controller_reference_refuses_what_controller_runtime_refuses() {
+        use k8s_openapi::api::apps::v1::Deployment;
+        use k8s_openapi::api::core::v1::{ConfigMap, Namespace};
+        use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+        use super::{OwnerError, set_controller_reference};
+        let meta = |ns: Option<&str>, name: &str, uid: Option<&str>| ObjectMeta {
+            namespace: ns.map(Into::into),
+            name: Some(name.into()),
+            uid: uid.map(Into::into),
+            ..Default::default()
+        };
+        let owner = ConfigMap { metadata: meta(Some("a"), "o", Some("u-1")), ..Default::default() };
+        let mut child = Deployment { metadata: meta(Some("a"), "web", None), ..Default::default() };
+        set_controller_reference(&owner, &mut child).expect("the same namespace");
+        set_controller_reference(&owner, &mut child).expect("again: the reference is replaced, not doubled");
+        assert_eq!(child.metadata.owner_references.as_ref().map(Vec::len), Some(1));
+
+        let other = ConfigMap { metadata: meta(Some("a"), "p", Some("u-2")), ..Default::default() };
+        assert_eq!(
+            set_controller_reference(&other, &mut child).unwrap_err().to_string(),
+            "a/web is already controlled by ConfigMap o"
+        );
+        let mut elsewhere = Deployment { metadata: meta(Some("b"), "web", None), ..Default::default() };
+        assert!(matches!(
+            set_controller_reference(&owner, &mut elsewhere),
+            Err(OwnerError::CrossNamespace { why: "owner and object are in different namespaces", .. })
+        ));
+        let mut cluster = Namespace { metadata: meta(None, "ns", None), ..Default::default() };
+        assert!(matches!(set_controller_reference(&owner, &mut cluster), Err(OwnerError::CrossNamespace { .. })));
+        let unsaved = ConfigMap { metadata: meta(Some("a"), "o", None), ..Default::default() };
+        assert_eq!(
+            set_controller_reference(&unsaved, &mut child).unwrap_err(),
+            OwnerError::NotPersisted("ConfigMap a/o".into())
+        );
     }
 
     #[test]

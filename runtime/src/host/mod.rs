@@ -17,7 +17,10 @@ mod retry;
 
 pub use args::{ArgsError, BindAddress, ManagerArgs};
 pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched};
-pub use helpers::{Events, Operation, apply, controller_owner_ref, create_or_patch, create_or_update, patch_status};
+pub use helpers::{
+    Events, Operation, OwnerError, apply, controller_owner_ref, create_or_patch, create_or_update, patch_status,
+    set_controller_reference,
+};
 pub use kube::runtime::controller::Action;
 pub use kube::runtime::finalizer::{Event as FinalizerEvent, finalizer};
 pub use kube::runtime::watcher::Config as WatcherConfig;
