@@ -83,11 +83,11 @@ pub mod __private {
 
     /// `+default=ref(PATH)`: the constant's serde JSON as the node's default, handed to
     /// the structural pass as a marker.
-    pub struct DefaultRef(pub fn() -> Option<serde_json::Value>);
+    pub struct DefaultRef(pub Option<serde_json::Value>);
 
     impl schemars::transform::Transform for DefaultRef {
         fn transform(&mut self, schema: &mut schemars::Schema) {
-            if let Some(value) = (self.0)() {
+            if let Some(value) = self.0.take() {
                 let markers = kubegen_core::schema::markers::NodeMarkers {
                     set: vec![kubegen_core::schema::markers::Set::Default(value)],
                     ..Default::default()

@@ -45,9 +45,11 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
                     t
                 })
                 .collect();
-            out.extend(quote!(#[schemars(transform = ::kubegen::__private::DefaultRef(|| {
+            // No closure: schemars' derive parses the expression with syn, which reads
+            // closures only with its `full` feature, which a lean build need not enable.
+            out.extend(quote!(#[schemars(transform = ::kubegen::__private::DefaultRef(
                 ::kubegen::__private::serde_json::to_value(&#path).ok()
-            }))]));
+            ))]));
         }
     }
     out
