@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Build-time cost of the derive: one crate of N kinds (nested types, enums, k8s-openapi
 fields), written once for kubegen and once for kube-derive with the equivalent schemars
-attributes. Dependencies are built first; then each crate alone is rebuilt R times
-(touching its source) and the median is printed with the ratio kubegen / kube-derive.
+attributes. Dependencies are built first; then the two crates are rebuilt in turn
+(kubegen, kube-derive, kubegen, ...; touching the source each time), R times each, and each
+side's median, min and max are printed with the ratio of the medians. `--quick` (CI): 3
+kinds, one rebuild each, to prove the bench still builds.
 
-    python3 scripts/bench-build.py [--kinds 50] [--runs 3] [--markers] [--rules]
+    python3 scripts/bench-build.py [--kinds 50] [--runs 3] [--markers] [--rules] [--quick]
 """
-import argparse, os, pathlib, statistics, subprocess, sys, time
+import argparse, os, pathlib, subprocess, sys, time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_common import interleaved, ratio, summary  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench-build"
@@ -159,8 +164,11 @@ serde_json = "1"
     return d
 
 
+TARGET = OUT / "target"
+
+
 def build(d):
-    env = dict(os.environ, CARGO_TARGET_DIR=str(OUT / "target"))
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
     t = time.monotonic()
     subprocess.run(["cargo", "build", "-q", "--manifest-path", str(d / "Cargo.toml")], check=True, env=env)
     return time.monotonic() - t
@@ -172,18 +180,24 @@ def main():
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--markers", action="store_true", help="a validation marker on every field")
     p.add_argument("--rules", action="store_true", help="CEL rules on every spec and three of its fields")
+    p.add_argument("--quick", action="store_true", help="3 kinds, 1 run: does the bench still build")
     a = p.parse_args()
-    results = {}
-    for flavour in ["kubegen", "kube-derive"]:
-        d = write_crate(flavour, a.kinds, a.markers, a.rules)
+    if a.quick:
+        # The repository's target dir: its dependencies are built already.
+        global TARGET
+        a.kinds, a.runs, TARGET = 3, 1, ROOT / "target"
+    crates = {flavour: write_crate(flavour, a.kinds, a.markers, a.rules) for flavour in ["kubegen", "kube-derive"]}
+    for d in crates.values():
         build(d)  # dependencies, once
-        times = []
-        for _ in range(a.runs):
-            (d / "src" / "lib.rs").touch()
-            times.append(build(d))
-        results[flavour] = statistics.median(times)
-        print(f"{flavour:<12} {a.kinds} kinds{' with markers' if a.markers else ''}{' with CEL rules' if a.rules else ''}: median {results[flavour]:.2f}s over {a.runs} rebuilds ({', '.join(f'{t:.2f}' for t in times)})")
-    print(f"ratio kubegen / kube-derive: {results['kubegen'] / results['kube-derive']:.2f}")
+
+    def rebuild(d):
+        return lambda: ((d / "src" / "lib.rs").touch(), build(d))
+
+    times = interleaved({flavour: rebuild(d) for flavour, d in crates.items()}, a.runs)
+    what = f"{a.kinds} kinds{' with markers' if a.markers else ''}{' with CEL rules' if a.rules else ''}"
+    for flavour, ts in times.items():
+        print(f"{flavour:<12} {what}: rebuild {summary(ts)}")
+    print(f"ratio kubegen / kube-derive (medians): {ratio(times, 'kubegen', 'kube-derive'):.2f}")
 
 
 if __name__ == "__main__":

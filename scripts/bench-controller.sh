@@ -6,8 +6,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 COUNT=${1:-1000}
+# BENCH_PROFILE=dev (CI's quick run) proves the bench runs without a release build.
+PROFILE=${BENCH_PROFILE:-release}
 scripts/kube-apiserver.sh build
-cargo build -q --release -p foo-controller --bin foo-bench
+cargo build -q --profile "$PROFILE" -p foo-controller --bin foo-bench
+BIN=target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")/foo-bench
 RUN_DIR=$ROOT/target/kube-bench/run-$$
 trap 'scripts/kube-apiserver.sh stop "$RUN_DIR" || true' EXIT INT TERM
 AUTHZ_MODE=AlwaysAllow scripts/kube-apiserver.sh start "$RUN_DIR" 2>/dev/null
@@ -19,7 +22,7 @@ sleep 2
 ROUNDS=${ROUNDS:-2}
 runs=()
 for mode in $(for _ in $(seq "$ROUNDS"); do echo bare host host bare; done); do
-  line=$(target/release/foo-bench --kubeconfig "$RUN_DIR/kubeconfig" --count "$COUNT" --mode "$mode")
+  line=$("$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --count "$COUNT" --mode "$mode")
   echo "$line"
   runs+=("$line")
 done

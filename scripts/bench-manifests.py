@@ -2,53 +2,52 @@
 """`codegen-cli manifests --check` on a warm workspace where nothing changed, against
 cargo's own no-op time (`cargo build` on the same warm workspace), and against
 controller-gen (`crd rbac` on the Go twins of the same kinds, tests/oracle/go; needs
-scripts/oracle.sh to have installed it). Prints the medians and the ratios.
+scripts/oracle.sh to have installed it). The sides run interleaved; each is printed as
+median, min and max, with the ratios of the medians. `--quick` (CI): 2 runs.
 
-    python3 scripts/bench-manifests.py [--runs 7]
+    python3 scripts/bench-manifests.py [--runs 7] [--quick]
 """
-import argparse, pathlib, statistics, subprocess, time
+import argparse, pathlib, subprocess, sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from bench_common import interleaved, ratio, summary  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def timed(cmd):
-    t = time.monotonic()
-    subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.monotonic() - t
+def run(cmd, cwd=ROOT):
+    return lambda: subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--quick", action="store_true", help="2 runs: does the bench still run")
     a = p.parse_args()
+    if a.quick:
+        a.runs = 2
     subprocess.run(["cargo", "build", "-q", "-p", "codegen-cli"], cwd=ROOT, check=True)
     cli = str(ROOT / "target" / "debug" / "codegen-cli")
-    build = ["cargo", "build", "-q"]
-    check = [cli, "manifests", "--check"]
-    for cmd in (build, check):  # warm both
-        timed(cmd)
-    builds = [timed(build) for _ in range(a.runs)]
-    checks = [timed(check) for _ in range(a.runs)]
-    b, c = statistics.median(builds), statistics.median(checks)
-    print(f"cargo build (no-op)        median {b * 1000:7.0f} ms over {a.runs} runs")
-    print(f"codegen-cli manifests --check median {c * 1000:7.0f} ms over {a.runs} runs")
-    print(f"ratio: {c / b:.2f}")
+    sides = {
+        "cargo build (no-op)": run(["cargo", "build", "-q"]),
+        "codegen-cli manifests --check": run([cli, "manifests", "--check"]),
+    }
     gen = sorted((ROOT / "target" / "oracle" / "bin").glob("controller-gen-*"))
-    if not gen:
+    if gen:
+        out = ROOT / "target" / "oracle" / "bench"
+        cg = [str(gen[-1]), "crd", "rbac:roleName=manager-role", "paths={./samplecontroller/...,./example/...}",
+              f"output:crd:dir={out}/crd", f"output:rbac:dir={out}/rbac"]
+        sides["controller-gen crd rbac (Go twins)"] = run(cg, cwd=ROOT / "tests" / "oracle" / "go")
+    for side in sides.values():  # warm every side
+        side()
+    times = interleaved(sides, a.runs)
+    for name, ts in times.items():
+        print(f"{name:<36} {summary(ts, 'ms')}")
+    print(f"ratio manifests --check / cargo no-op: {ratio(times, 'codegen-cli manifests --check', 'cargo build (no-op)'):.2f}")
+    if gen:
+        print(f"ratio kubegen / controller-gen: {ratio(times, 'codegen-cli manifests --check', 'controller-gen crd rbac (Go twins)'):.2f}")
+    else:
         print("controller-gen: not installed (run scripts/oracle.sh)")
-        return
-    out = ROOT / "target" / "oracle" / "bench"
-    twin = ROOT / "tests" / "oracle" / "go"
-    cg = [str(gen[-1]), "crd", "rbac:roleName=manager-role", "paths={./samplecontroller/...,./example/...}",
-          f"output:crd:dir={out}/crd", f"output:rbac:dir={out}/rbac"]
-    def timed_cg():
-        t = time.monotonic()
-        subprocess.run(cg, cwd=twin, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return time.monotonic() - t
-    timed_cg()
-    g = statistics.median([timed_cg() for _ in range(a.runs)])
-    print(f"controller-gen crd rbac (Go twins) median {g * 1000:7.0f} ms over {a.runs} runs")
-    print(f"ratio kubegen / controller-gen: {c / g:.2f}")
 
 
 if __name__ == "__main__":
