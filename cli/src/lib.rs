@@ -4,6 +4,7 @@
 
 mod clients;
 mod generate;
+mod install_source;
 mod layout;
 mod manifests;
 mod output;
@@ -125,9 +126,14 @@ struct CreateApiArgs {
 }
 
 /// Where `init` points the new workspace for kubegen, unless told: the place this very
-/// binary was built from — the checkout of a `cargo install --path`, the repository of
-/// a `cargo install --git`, the crates.io version of a `cargo install kubegen-cli`.
+/// binary was installed from — the checkout of a `cargo install --path`, the repository
+/// and commit of a `cargo install --git`, the crates.io version of a `cargo install` —
+/// as cargo recorded it, else as the binary's build saw it.
 fn default_source() -> scaffold::Source {
+    // What `cargo install` recorded is exact, a git repository's URL and commit included.
+    if let Some(source) = std::env::current_exe().ok().and_then(|exe| install_source::of_binary(&exe)) {
+        return source;
+    }
     let built_from = Path::new(env!("CARGO_MANIFEST_DIR"));
     let shown = built_from.display().to_string();
     if shown.contains("/.cargo/registry/") {
