@@ -11,7 +11,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use kubegen_core::schema::validate::{Violation, check_value};
-use kubegen_core::schema::validate::{apply_defaults, check_value as check, required};
+use kubegen_core::schema::node::Node;
+use kubegen_core::schema::validate::{apply_defaults, check_node, required};
 
 use crate::CustomResourceExt;
 
@@ -30,54 +31,78 @@ impl std::error::Error for Violations {}
 
 /// `validate()` for every derived kind: the schema of its CRD applied in-process.
 pub trait Validate: CustomResourceExt + Serialize {
+    /// The kind's validator, built from its CRD on first use and kept (the derive
+    /// implements it with a static per kind).
+    #[doc(hidden)]
+    fn validator() -> &'static Validator;
+
     /// Checks the object as the API server would on create.
     fn validate(&self) -> Result<(), Violations> {
         let value = serde_json::to_value(self).map_err(|e| {
             Violations(vec![Violation { path: String::new(), message: format!("does not serialize to JSON: {e}") }])
         })?;
-        validate_value(&Self::crd(), &value, None)
+        Self::validator().validate(&value, None)
     }
 
     /// Checks the object as the API server would on an update from `old` (CEL
     /// transition rules see `oldSelf`).
     fn validate_update(&self, old: &Self) -> Result<(), Violations> {
         let to = |v: &Self| serde_json::to_value(v).unwrap_or(Value::Null);
-        validate_value(&Self::crd(), &to(self), Some(&to(old)))
+        Self::validator().validate(&to(self), Some(&to(old)))
+    }
+}
+
+/// The storage version's schema of a CRD, parsed once: the typed node the structural
+/// checks read and the JSON the CEL evaluator reads.
+#[derive(Debug, Clone, Default)]
+pub struct Validator {
+    node: Node,
+    json: Value,
+}
+
+impl Validator {
+    pub fn for_crd(crd: &CustomResourceDefinition) -> Self {
+        let version = crd.spec.versions.iter().find(|v| v.storage).or_else(|| crd.spec.versions.first());
+        let Some(schema) = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref()) else {
+            return Validator::default();
+        };
+        let json = serde_json::to_value(schema).unwrap_or(Value::Null);
+        Validator { node: Node::from_value(&json).unwrap_or_default(), json }
+    }
+
+    /// Validates a JSON object as the API server would (`old`: the stored object, on an update).
+    pub fn validate(&self, object: &Value, old: Option<&Value>) -> Result<(), Violations> {
+        let mut object = object.clone();
+        apply_defaults(&self.node, &mut object);
+        let mut out = Vec::new();
+        // The root's apiVersion, kind and metadata are the server's to check.
+        if let (Some(props), Value::Object(fields)) = (&self.node.properties, &object) {
+            for (name, sub) in props {
+                if matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
+                    continue;
+                }
+                if let Some(v) = fields.get(name) {
+                    check_node(sub, v, name, &mut out);
+                }
+            }
+            required(&self.node, fields, "", &mut out);
+        }
+        cel(&self.json, &self.node, &object, old, &mut out);
+        if out.is_empty() { Ok(()) } else { Err(Violations(out)) }
     }
 }
 
 /// Validates a JSON object against the storage version's schema of `crd`.
 pub fn validate_value(crd: &CustomResourceDefinition, object: &Value, old: Option<&Value>) -> Result<(), Violations> {
-    let version = crd.spec.versions.iter().find(|v| v.storage).or_else(|| crd.spec.versions.first());
-    let Some(schema) = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref()) else {
-        return Ok(());
-    };
-    let schema = serde_json::to_value(schema).unwrap_or(Value::Null);
-    let mut object = object.clone();
-    apply_defaults(&schema, &mut object);
-    let mut out = Vec::new();
-    // The root's apiVersion, kind and metadata are the server's to check.
-    if let (Some(Value::Object(props)), Value::Object(fields)) = (schema.get("properties"), &object) {
-        for (name, sub) in props {
-            if matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
-                continue;
-            }
-            if let Some(v) = fields.get(name) {
-                check(sub, v, name, &mut out);
-            }
-        }
-        required(&schema, fields, "", &mut out);
-    }
-    cel(&schema, &object, old, &mut out);
-    if out.is_empty() { Ok(()) } else { Err(Violations(out)) }
+    Validator::for_crd(crd).validate(object, old)
 }
 
 #[cfg(feature = "cel")]
-fn cel(schema: &Value, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
+fn cel(schema: &Value, node: &Node, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
     // The server reads the stored object defaulted, as it validates the new one.
     let old = old.map(|old| {
         let mut old = old.clone();
-        apply_defaults(schema, &mut old);
+        apply_defaults(node, &mut old);
         old
     });
     for v in kubegen_cel::eval::validate(schema, object, old.as_ref()) {
@@ -87,4 +112,4 @@ fn cel(schema: &Value, object: &Value, old: Option<&Value>, out: &mut Vec<Violat
 }
 
 #[cfg(not(feature = "cel"))]
-fn cel(_: &Value, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}
+fn cel(_: &Value, _: &Node, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}

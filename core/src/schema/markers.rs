@@ -211,6 +211,7 @@ fn typed<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
+    #[serde(default)]
     pub rule: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,

@@ -5,6 +5,7 @@
 //! all use.
 
 pub mod markers;
+pub mod node;
 pub mod validate;
 
 /// Private key carrying a node's markers from the derive to the structural pass.

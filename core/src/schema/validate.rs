@@ -2,11 +2,14 @@
 //! types, bounds, lengths, patterns, formats, enums, required fields, list types,
 //! value-validation junctors — worded as the server words them, and its defaulting.
 //! One implementation for `Validate`, the CRD lint and the derive's check of a default
-//! against its field. CEL rules are `kubegen-cel`'s.
+//! against its field. CEL rules are `kubegen-cel`'s. The checks read the typed node
+//! ([`Node`]); a [`Validator`] holds one parsed schema, so it is built once per kind.
 
 use std::fmt;
 
 use serde_json::{Map, Value};
+
+use super::node::Node;
 
 /// One violated constraint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,16 +31,54 @@ pub fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
 }
 
+/// A schema, parsed once, to check values against.
+#[derive(Debug, Clone, Default)]
+pub struct Validator {
+    root: Node,
+}
+
+impl Validator {
+    pub fn new(root: Node) -> Self {
+        Validator { root }
+    }
+
+    /// From a schema's JSON; a JSON that is no schema accepts everything.
+    pub fn from_value(schema: &Value) -> Self {
+        Validator::new(Node::from_value(schema).unwrap_or_default())
+    }
+
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+
+    /// Every violation of `v` against the root, `path` naming `v`.
+    pub fn check(&self, v: &Value, path: &str) -> Vec<Violation> {
+        let mut out = Vec::new();
+        check(&self.root, v, path, &mut out);
+        out
+    }
+}
+
+/// Checks one value against one typed node (no defaults applied, no CEL).
+pub fn check_node(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    check(node, v, path, out);
+}
+
+/// Checks one value against one schema node's JSON (no defaults applied, no CEL).
+pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    out.extend(Validator::from_value(schema).check(v, path));
+}
+
 /// The server defaults before it validates.
-pub fn apply_defaults(schema: &Value, value: &mut Value) {
+pub fn apply_defaults(node: &Node, value: &mut Value) {
     match value {
         Value::Object(fields) => {
-            if let Some(Value::Object(props)) = schema.get("properties") {
+            if let Some(props) = &node.properties {
                 for (name, sub) in props {
                     match fields.get_mut(name) {
                         Some(v) => apply_defaults(sub, v),
                         None => {
-                            if let Some(d) = sub.get("default") {
+                            if let Some(d) = &sub.default {
                                 let mut d = d.clone();
                                 apply_defaults(sub, &mut d);
                                 fields.insert(name.clone(), d);
@@ -45,14 +86,14 @@ pub fn apply_defaults(schema: &Value, value: &mut Value) {
                         }
                     }
                 }
-            } else if let Some(additional) = schema.get("additionalProperties").filter(|a| a.is_object()) {
+            } else if let Some(values) = node.map_values() {
                 for v in fields.values_mut() {
-                    apply_defaults(additional, v);
+                    apply_defaults(values, v);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item) = schema.get("items") {
+            if let Some(item) = &node.items {
                 for v in items {
                     apply_defaults(item, v);
                 }
@@ -82,68 +123,61 @@ fn push(out: &mut Vec<Violation>, path: &str, message: String) {
     out.push(Violation { path: path.to_string(), message });
 }
 
-/// Checks one value against one schema node (no defaults applied, no CEL).
-pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
-    check(schema, v, path, out)
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
 }
 
-fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
-    let flag = |k: &str| schema.get(k).and_then(Value::as_bool).unwrap_or(false);
+fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
+    let flag = |f: Option<bool>| f == Some(true);
     // A null is either allowed (`nullable`) or pruned by the server before it validates.
     if v.is_null() {
         return;
     }
-    let int_or_string = flag("x-kubernetes-int-or-string");
-    if let Some(t) = schema.get("type").and_then(Value::as_str) {
+    if let Some(t) = node.type_.as_deref() {
         let actual = type_name(v);
         let fits = actual == t || (t == "number" && actual == "integer");
         if !fits {
-            let shown = match v {
-                Value::String(s) => format!("\"{s}\""),
-                other => other.to_string(),
-            };
             push(
                 out,
                 path,
-                format!("{path}: Invalid value: \"{actual}\": {path} in body must be of type {t}: {shown}"),
+                format!("{path}: Invalid value: \"{actual}\": {path} in body must be of type {t}: {}", shown(v)),
             );
             return;
         }
-    } else if int_or_string && !matches!(type_name(v), "integer" | "string") {
+    } else if flag(node.int_or_string) && !matches!(type_name(v), "integer" | "string") {
         push(out, path, format!("{path} in body must be of type integer,string: {v}"));
         return;
     }
     // Value validations stacked by markers (a field's and its type's): each must hold.
-    for branch in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    for branch in node.all_of.iter().flatten() {
         check(branch, v, path, out);
     }
 
-    if let Some(Value::Array(values)) = schema.get("enum") {
+    if let Some(values) = &node.enum_ {
         if !values.contains(v) {
-            let shown = match v {
-                Value::String(s) => format!("\"{s}\""),
-                other => other.to_string(),
-            };
-            push(out, path, format!("{path}: Unsupported value: {shown}"));
+            push(out, path, format!("{path}: Unsupported value: {}", shown(v)));
         }
     }
 
     if let Some(x) = v.as_f64() {
-        if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
-            if flag("exclusiveMaximum") && x >= max {
+        if let Some(max) = node.maximum.as_ref().and_then(serde_json::Number::as_f64) {
+            if flag(node.exclusive_maximum) && x >= max {
                 push(out, path, format!("{path} in body should be less than {}", num(max)));
             } else if x > max {
                 push(out, path, format!("{path} in body should be less than or equal to {}", num(max)));
             }
         }
-        if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
-            if flag("exclusiveMinimum") && x <= min {
+        if let Some(min) = node.minimum.as_ref().and_then(serde_json::Number::as_f64) {
+            if flag(node.exclusive_minimum) && x <= min {
                 push(out, path, format!("{path} in body should be greater than {}", num(min)));
             } else if x < min {
                 push(out, path, format!("{path} in body should be greater than or equal to {}", num(min)));
             }
         }
-        if let Some(m) = schema.get("multipleOf").and_then(Value::as_f64) {
+        if let Some(m) = node.multiple_of.as_ref().and_then(serde_json::Number::as_f64) {
             if m > 0.0 && !is_multiple_of(v, m) {
                 push(out, path, format!("{path} in body should be a multiple of {}", num(m)));
             }
@@ -152,34 +186,30 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
 
     if let Some(s) = v.as_str() {
         let len = s.chars().count() as u64;
-        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
-            if len > max {
-                push(out, path, format!("{path}: Too long: may not be more than {max} bytes"));
-            }
+        if let Some(max) = node.max_length.filter(|max| len > *max) {
+            push(out, path, format!("{path}: Too long: may not be more than {max} bytes"));
         }
-        if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
-            if len < min {
-                push(out, path, format!("{path} in body should be at least {min} chars long"));
-            }
+        if let Some(min) = node.min_length.filter(|min| len < *min) {
+            push(out, path, format!("{path} in body should be at least {min} chars long"));
         }
-        if let Some(p) = schema.get("pattern").and_then(Value::as_str) {
+        if let Some(p) = &node.pattern {
             if regex::Regex::new(p).is_ok_and(|re| !re.is_match(s)) {
                 push(out, path, format!("{path} in body should match '{p}'"));
             }
         }
-        if schema.get("format").and_then(Value::as_str) == Some("date-time") && !is_date_time(s) {
+        if node.format.as_deref() == Some("date-time") && !is_date_time(s) {
             push(out, path, format!("{path} in body must be of type date-time: \"{s}\""));
         }
     }
 
     if let Value::Array(items) = v {
-        count_bounds(schema, items.len(), ("minItems", "maxItems", "items"), path, out);
-        if let Some(item) = schema.get("items") {
+        count_bounds(items.len(), (node.min_items, node.max_items, "items"), path, out);
+        if let Some(item) = &node.items {
             for (i, it) in items.iter().enumerate() {
                 check(item, it, &format!("{path}[{i}]"), out);
             }
         }
-        match schema.get("x-kubernetes-list-type").and_then(Value::as_str) {
+        match node.list_type.as_deref() {
             Some("set") => {
                 for (i, it) in items.iter().enumerate() {
                     if items[..i].contains(it) {
@@ -188,17 +218,12 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
                 }
             }
             Some("map") => {
-                let keys: Vec<&str> = schema
-                    .get("x-kubernetes-list-map-keys")
-                    .and_then(Value::as_array)
-                    .map(|k| k.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let key_of =
-                    |it: &Value| keys.iter().map(|k| it.get(*k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
+                let keys: &[String] = node.list_map_keys.as_deref().unwrap_or_default();
+                let key_of = |it: &Value| keys.iter().map(|k| it.get(k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
                 for (i, it) in items.iter().enumerate() {
                     if items[..i].iter().any(|o| key_of(o) == key_of(it)) {
                         let shown: Map<String, Value> =
-                            keys.iter().map(|k| (k.to_string(), it.get(*k).cloned().unwrap_or(Value::Null))).collect();
+                            keys.iter().map(|k| (k.clone(), it.get(k).cloned().unwrap_or(Value::Null))).collect();
                         push(out, path, format!("{path}[{i}]: Duplicate value: {}", Value::Object(shown)));
                     }
                 }
@@ -208,20 +233,20 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
     }
 
     if let Value::Object(fields) = v {
-        count_bounds(schema, fields.len(), ("minProperties", "maxProperties", "properties"), path, out);
-        if let Some(Value::Object(props)) = schema.get("properties") {
+        count_bounds(fields.len(), (node.min_properties, node.max_properties, "properties"), path, out);
+        if let Some(props) = &node.properties {
             for (name, sub) in props {
                 if let Some(fv) = fields.get(name) {
                     check(sub, fv, &join(path, name), out);
                 }
             }
-        } else if let Some(additional) = schema.get("additionalProperties").filter(|a| a.is_object()) {
+        } else if let Some(values) = node.map_values() {
             for (name, fv) in fields {
-                check(additional, fv, &join(path, name), out);
+                check(values, fv, &join(path, name), out);
             }
         }
-        required(schema, fields, path, out);
-        if flag("x-kubernetes-embedded-resource") {
+        required(node, fields, path, out);
+        if flag(node.embedded_resource) {
             for key in ["apiVersion", "kind"] {
                 if !fields.get(key).and_then(Value::as_str).is_some_and(|s| !s.is_empty()) {
                     push(out, path, format!("{}: Required value: must not be empty", join(path, key)));
@@ -232,45 +257,38 @@ fn check(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
 
     // The junctors the structural pass writes for tagged enums: exactly one (oneOf) or
     // at least one (anyOf) variant must fit.
-    for (junctor, exactly) in [("oneOf", true), ("anyOf", false)] {
-        if let Some(Value::Array(branches)) = schema.get(junctor) {
-            let fitting = branches
-                .iter()
-                .filter(|b| {
-                    let mut scratch = Vec::new();
-                    check(b, v, path, &mut scratch);
-                    scratch.is_empty()
-                })
-                .count();
-            if (exactly && fitting != 1) || (!exactly && fitting == 0) {
-                push(
-                    out,
-                    path,
-                    format!(
-                        "{path} in body must match {} of the schemas in {junctor}",
-                        if exactly { "exactly one" } else { "at least one" }
-                    ),
-                );
-            }
+    for (junctor, branches, exactly) in [("oneOf", &node.one_of, true), ("anyOf", &node.any_of, false)] {
+        let Some(branches) = branches else { continue };
+        let fitting = branches
+            .iter()
+            .filter(|b| {
+                let mut scratch = Vec::new();
+                check(b, v, path, &mut scratch);
+                scratch.is_empty()
+            })
+            .count();
+        if (exactly && fitting != 1) || (!exactly && fitting == 0) {
+            push(
+                out,
+                path,
+                format!(
+                    "{path} in body must match {} of the schemas in {junctor}",
+                    if exactly { "exactly one" } else { "at least one" }
+                ),
+            );
         }
     }
 }
 
 /// `minItems`/`maxItems` and `minProperties`/`maxProperties`, worded as the server does
 /// (a current one: before 1.3x, too many was `should have at most N items|properties`).
-fn count_bounds(
-    schema: &Value,
-    n: usize,
-    (min_key, max_key, what): (&str, &str, &str),
-    path: &str,
-    out: &mut Vec<Violation>,
-) {
+fn count_bounds(n: usize, (min, max, what): (Option<u64>, Option<u64>, &str), path: &str, out: &mut Vec<Violation>) {
     let n = n as u64;
-    if let Some(max) = schema.get(max_key).and_then(Value::as_u64).filter(|max| n > *max) {
+    if let Some(max) = max.filter(|max| n > *max) {
         // Current servers say "items" of properties too.
         push(out, path, format!("{path}: Too many: {n}: must have at most {max} items"));
     }
-    if let Some(min) = schema.get(min_key).and_then(Value::as_u64).filter(|min| n < *min) {
+    if let Some(min) = min.filter(|min| n < *min) {
         push(out, path, format!("{path} in body should have at least {min} {what}"));
     }
 }
@@ -297,8 +315,8 @@ pub fn is_multiple_of(v: &Value, factor: f64) -> bool {
     rounded != 0.0 && (quotient - rounded).abs() < 1e-9 * rounded.abs()
 }
 
-pub fn required(schema: &Value, fields: &Map<String, Value>, path: &str, out: &mut Vec<Violation>) {
-    for name in schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+pub fn required(node: &Node, fields: &Map<String, Value>, path: &str, out: &mut Vec<Violation>) {
+    for name in node.required.iter().flatten() {
         if !fields.contains_key(name) || fields.get(name) == Some(&Value::Null) {
             push(out, path, format!("{}: Required value", join(path, name)));
         }

@@ -866,7 +866,14 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl ::kubegen::Validate for #root {}
+        impl ::kubegen::Validate for #root {
+            fn validator() -> &'static ::kubegen::validate::Validator {
+                static VALIDATOR: ::std::sync::OnceLock<::kubegen::validate::Validator> = ::std::sync::OnceLock::new();
+                VALIDATOR.get_or_init(|| {
+                    ::kubegen::validate::Validator::for_crd(&<Self as #private::kube_core::CustomResourceExt>::crd())
+                })
+            }
+        }
 
         #private::inventory::submit! {
             #private::Registration {
