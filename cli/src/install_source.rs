@@ -39,15 +39,12 @@ fn parse_key(key: &str) -> Option<Source> {
     if let Some(git) = source.strip_prefix("git+") {
         let (url, rev) = git.split_once('#').unwrap_or((git, ""));
         let (url, query) = url.split_once('?').unwrap_or((url, ""));
-        let named = query
-            .split('&')
-            .filter_map(|kv| kv.split_once('='))
-            .find_map(|(k, v)| match k {
-                "branch" => Some(("branch", v.to_string())),
-                "tag" => Some(("tag", v.to_string())),
-                "rev" => Some(("rev", v.to_string())),
-                _ => None,
-            });
+        let named = query.split('&').filter_map(|kv| kv.split_once('=')).find_map(|(k, v)| match k {
+            "branch" => Some(("branch", v.to_string())),
+            "tag" => Some(("tag", v.to_string())),
+            "rev" => Some(("rev", v.to_string())),
+            _ => None,
+        });
         // A branch moves; the commit cargo built is what this CLI is.
         let reference = match named {
             Some(("tag", tag)) => Some(("tag", tag)),
@@ -99,7 +96,10 @@ mod tests {
             shown(parse_key("codegen-cli 0.2.0 (registry+https://github.com/rust-lang/crates.io-index)")),
             "version 0.2.0"
         );
-        assert_eq!(shown(parse_key("codegen-cli 0.1.0 (path+file:///no/such/codegen-cli)")), "path /no/such/codegen-cli");
+        assert_eq!(
+            shown(parse_key("codegen-cli 0.1.0 (path+file:///no/such/codegen-cli)")),
+            "path /no/such/codegen-cli"
+        );
     }
 
     #[test]
@@ -111,7 +111,10 @@ mod tests {
             r#"{"installs": {"codegen-cli 0.1.0 (git+file:///srv/kubegen#feedbeef)": {"bins": ["codegen-cli"]}}}"#,
         )
         .expect(".crates2.json");
-        assert_eq!(shown(of_binary(&root.join("bin/codegen-cli"))), r#"git file:///srv/kubegen Some(("rev", "feedbeef"))"#);
+        assert_eq!(
+            shown(of_binary(&root.join("bin/codegen-cli"))),
+            r#"git file:///srv/kubegen Some(("rev", "feedbeef"))"#
+        );
         assert_eq!(shown(of_binary(&root.join("bin/other"))), "none");
         std::fs::remove_dir_all(&root).expect("cleanup");
     }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use serde::Deserialize;
 use kubegen_core::kind::Options;
+use serde::Deserialize;
 
 use crate::settings::{PackageSettings, Settings};
 
@@ -102,7 +102,7 @@ impl Workspace {
             let opted_out = settings.manifests == Some(false);
             // Opted out of the default run; `-p` still names it.
             let named = only.contains(&p.name);
-            if (opted_out && !named) || (!only.is_empty() && !named) {
+            if !named && (opted_out || !only.is_empty()) {
                 continue;
             }
             source_dirs.push(dir.clone());

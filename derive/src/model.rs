@@ -117,7 +117,10 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             }
             (MarkerValue::Json(Value::String(p)), "pattern") => {
                 if let Err(e) = regex_syntax::Parser::new().parse(p) {
-                    errors.push(m.span, format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"));
+                    errors.push(
+                        m.span,
+                        format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"),
+                    );
                 }
                 Some(Set::Pattern(p.clone()))
             }
@@ -208,13 +211,13 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
     }
     let list_type = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(Marker::str);
     let item_kind = ty.and_then(crate::shapes::item_type).and_then(crate::shapes::json_kind);
-    if let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys") {
-        if list_type != Some("map") {
-            errors.push(
-                m.span,
-                "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field",
-            );
-        }
+    if let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys")
+        && list_type != Some("map")
+    {
+        errors.push(
+            m.span,
+            "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field",
+        );
     }
     if let Some(m) = markers.iter().rev().find(|m| m.def.key == "list_type") {
         match (list_type, item_kind) {

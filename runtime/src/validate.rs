@@ -10,8 +10,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde::Serialize;
 use serde_json::Value;
 
-pub use kubegen_core::schema::validate::{Violation, check_value};
 use kubegen_core::schema::node::Node;
+pub use kubegen_core::schema::validate::{Violation, check_value};
 use kubegen_core::schema::validate::{apply_defaults, check_node, required};
 
 use crate::CustomResourceExt;

@@ -23,13 +23,14 @@ use kubegen::host::{OwnerError, set_controller_reference};
 /// The Deployment a Memcached asks for (the tutorial's `deploymentForMemcached`).
 fn deployment_for(memcached: &Memcached) -> Result<Deployment, OwnerError> {
     let labels = BTreeMap::from([("app.kubernetes.io/name".to_string(), memcached.name_any())]);
-    let container = Container {
-        name: "memcached".into(),
-        image: Some("memcached:1.6.26-alpine3.19".into()),
-        ..Default::default()
-    };
+    let container =
+        Container { name: "memcached".into(), image: Some("memcached:1.6.26-alpine3.19".into()), ..Default::default() };
     let mut deployment = Deployment {
-        metadata: ObjectMeta { name: Some(memcached.name_any()), namespace: memcached.namespace(), ..Default::default() },
+        metadata: ObjectMeta {
+            name: Some(memcached.name_any()),
+            namespace: memcached.namespace(),
+            ..Default::default()
+        },
         spec: DeploymentSpec {
             replicas: memcached.spec.size,
             selector: LabelSelector { match_labels: Some(labels.clone()), ..Default::default() },
@@ -61,8 +62,12 @@ fn the_child_is_owned_by_its_memcached() {
 #[test]
 fn the_docs_show_this_code() {
     let source = include_str!("child_object.rs");
-    let start = source.find("// docs:child-object:start\n").expect("start marker") + "// docs:child-object:start\n".len();
+    let start =
+        source.find("// docs:child-object:start\n").expect("start marker") + "// docs:child-object:start\n".len();
     let end = source.find("// docs:child-object:end").expect("end marker");
     let docs = include_str!("../../docs/runtime.md");
-    assert!(docs.contains(&format!("```rust\n{}```", &source[start..end])), "docs/runtime.md must show the example verbatim");
+    assert!(
+        docs.contains(&format!("```rust\n{}```", &source[start..end])),
+        "docs/runtime.md must show the example verbatim"
+    );
 }

@@ -14,10 +14,7 @@ fn pages() -> Vec<(String, String)> {
             pages.push(path);
         }
     }
-    pages
-        .into_iter()
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("a page")))
-        .collect()
+    pages.into_iter().map(|p| (p.display().to_string(), std::fs::read_to_string(&p).expect("a page"))).collect()
 }
 
 #[test]
@@ -48,8 +45,10 @@ fn no_page_names_a_release_older_than_the_floor() {
     for (page, text) in pages() {
         for (i, line) in text.lines().enumerate() {
             for word in line.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
-                let minor = word.strip_prefix("1.").and_then(|m| m.split('.').next()).and_then(|m| m.parse::<u32>().ok());
-                let named = line.contains("Kubernetes") || line.contains("kube-apiserver") || line.contains("API server");
+                let minor =
+                    word.strip_prefix("1.").and_then(|m| m.split('.').next()).and_then(|m| m.parse::<u32>().ok());
+                let named =
+                    line.contains("Kubernetes") || line.contains("kube-apiserver") || line.contains("API server");
                 if let Some(minor) = minor.filter(|_| named) {
                     assert!(!(16..33).contains(&minor), "{page}:{}: names Kubernetes 1.{minor}: {line}", i + 1);
                 }

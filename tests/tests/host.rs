@@ -137,7 +137,8 @@ async fn generation_filter_and_cache() {
 
     // Each reconcile is logged at debug level with the object's key and its outcome.
     let logs = logs.text();
-    let line = logs.lines().find(|l| l.contains("reconciled")).unwrap_or_else(|| panic!("no reconcile logged:\n{logs}"));
+    let line =
+        logs.lines().find(|l| l.contains("reconciled")).unwrap_or_else(|| panic!("no reconcile logged:\n{logs}"));
     assert!(line.contains("DEBUG") && line.contains("/web.default") && line.contains("outcome=\"success\""), "{line}");
 }
 

@@ -188,10 +188,8 @@ impl Generator for Client<'_> {
 /// The kinds by group/version, with their models merged into one type table per package.
 fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
     // Storage versions and merged names come from the merged CRDs, as `manifests` writes them.
-    let merged: BTreeMap<String, CustomResourceDefinition> = manifests::crds(kinds.clone())?
-        .into_iter()
-        .map(|c| (c.metadata.name.clone().unwrap_or_default(), c))
-        .collect();
+    let merged: BTreeMap<String, CustomResourceDefinition> =
+        manifests::crds(kinds.clone())?.into_iter().map(|c| (c.metadata.name.clone().unwrap_or_default(), c)).collect();
     let mut by_gv: BTreeMap<(String, String), Package> = BTreeMap::new();
     let groups: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.crd.spec.group.clone()).collect();
     for kind in kinds {
@@ -303,8 +301,6 @@ fn short_name(group: &str, groups: &std::collections::BTreeSet<String>) -> Strin
         label.replace('-', "_")
     }
 }
-
-
 
 fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()

@@ -138,7 +138,11 @@ impl Set {
             | Set::Nullable(b)
             | Set::PreserveUnknownFields(b)
             | Set::EmbeddedResource(b) => (*b).into(),
-            Set::MinLength(n) | Set::MaxLength(n) | Set::MinItems(n) | Set::MaxItems(n) | Set::MinProperties(n)
+            Set::MinLength(n)
+            | Set::MaxLength(n)
+            | Set::MinItems(n)
+            | Set::MaxItems(n)
+            | Set::MinProperties(n)
             | Set::MaxProperties(n) => (*n).into(),
             Set::Enum(values) => Value::Array(values.clone()),
             Set::ListType(t) => serde_json::to_value(t).unwrap_or(Value::Null),
@@ -403,9 +407,10 @@ mod tests {
         ] {
             let table: Map<String, Value> = serde_json::from_str(table).unwrap();
             for (name, entry) in table {
-                let nodes = entry.get("markers").into_iter().chain(
-                    entry.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values()),
-                );
+                let nodes = entry
+                    .get("markers")
+                    .into_iter()
+                    .chain(entry.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values()));
                 for node in nodes {
                     if let Err(e) = serde_json::from_value::<NodeMarkers>(node.clone()) {
                         panic!("{name}: {e}: {node}");

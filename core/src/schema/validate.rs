@@ -26,7 +26,6 @@ impl fmt::Display for Violation {
     }
 }
 
-
 pub fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
 }
@@ -156,10 +155,10 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         check(branch, v, path, out);
     }
 
-    if let Some(values) = &node.enum_ {
-        if !values.contains(v) {
-            push(out, path, format!("{path}: Unsupported value: {}", shown(v)));
-        }
+    if let Some(values) = &node.enum_
+        && !values.contains(v)
+    {
+        push(out, path, format!("{path}: Unsupported value: {}", shown(v)));
     }
 
     if let Some(x) = v.as_f64() {
@@ -177,10 +176,11 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
                 push(out, path, format!("{path} in body should be greater than or equal to {}", num(min)));
             }
         }
-        if let Some(m) = node.multiple_of.as_ref().and_then(serde_json::Number::as_f64) {
-            if m > 0.0 && !is_multiple_of(v, m) {
-                push(out, path, format!("{path} in body should be a multiple of {}", num(m)));
-            }
+        if let Some(m) = node.multiple_of.as_ref().and_then(serde_json::Number::as_f64)
+            && m > 0.0
+            && !is_multiple_of(v, m)
+        {
+            push(out, path, format!("{path} in body should be a multiple of {}", num(m)));
         }
     }
 
@@ -192,10 +192,10 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         if let Some(min) = node.min_length.filter(|min| len < *min) {
             push(out, path, format!("{path} in body should be at least {min} chars long"));
         }
-        if let Some(p) = &node.pattern {
-            if regex::Regex::new(p).is_ok_and(|re| !re.is_match(s)) {
-                push(out, path, format!("{path} in body should match '{p}'"));
-            }
+        if let Some(p) = &node.pattern
+            && regex::Regex::new(p).is_ok_and(|re| !re.is_match(s))
+        {
+            push(out, path, format!("{path} in body should match '{p}'"));
         }
         if node.format.as_deref() == Some("date-time") && !is_date_time(s) {
             push(out, path, format!("{path} in body must be of type date-time: \"{s}\""));
@@ -219,7 +219,8 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
             }
             Some("map") => {
                 let keys: &[String] = node.list_map_keys.as_deref().unwrap_or_default();
-                let key_of = |it: &Value| keys.iter().map(|k| it.get(k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
+                let key_of =
+                    |it: &Value| keys.iter().map(|k| it.get(k).cloned().unwrap_or(Value::Null)).collect::<Vec<_>>();
                 for (i, it) in items.iter().enumerate() {
                     if items[..i].iter().any(|o| key_of(o) == key_of(it)) {
                         let shown: Map<String, Value> =
@@ -248,7 +249,7 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         required(node, fields, path, out);
         if flag(node.embedded_resource) {
             for key in ["apiVersion", "kind"] {
-                if !fields.get(key).and_then(Value::as_str).is_some_and(|s| !s.is_empty()) {
+                if fields.get(key).and_then(Value::as_str).is_none_or(str::is_empty) {
                     push(out, path, format!("{}: Required value: must not be empty", join(path, key)));
                 }
             }
@@ -341,7 +342,6 @@ fn is_date_time(s: &str) -> bool {
         && digits(17..19)
         && matches!(b.last(), Some(b'Z' | b'z') | Some(b'0'..=b'9'))
 }
-
 
 #[cfg(test)]
 mod tests {

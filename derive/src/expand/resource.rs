@@ -10,8 +10,8 @@ use syn::{Data, DeriveInput, Fields};
 use crate::errors::Errors;
 use crate::markers::registry::Target;
 use crate::markers::{Marker, MarkerValue, Parsed, parse_attrs};
-use kubegen_core::plural::pluralize;
 use crate::serde_attrs;
+use kubegen_core::plural::pluralize;
 
 /// Where the object's data sits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

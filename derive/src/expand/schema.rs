@@ -36,8 +36,7 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
         // The path carries the marker's span, so an unknown constant is reported there.
         let span = parsed.get("default_json").map_or_else(proc_macro2::Span::call_site, |m| m.span);
-        if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok())
-        {
+        if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
             let path: TokenStream = quote::ToTokens::into_token_stream(path)
                 .into_iter()
                 .map(|mut t| {

@@ -86,12 +86,11 @@ impl Parsed {
 /// Parses every `#[kube(...)]` and doc-comment marker on an item. `allowed` says which
 /// targets make sense where the item stands; anything else is an error naming the place.
 pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors: &mut Errors) -> Parsed {
-    let mut parsed = Parsed::default();
-    parsed.foreign_schema =
-        attrs.iter().any(|a| ["schemars", "validate", "garde"].iter().any(|k| a.path().is_ident(k)))
-            || ["with", "serialize_with", "deserialize_with", "transparent"]
-                .iter()
-                .any(|k| crate::serde_attrs::has(attrs, k));
+    let foreign_schema = attrs.iter().any(|a| ["schemars", "validate", "garde"].iter().any(|k| a.path().is_ident(k)))
+        || ["with", "serialize_with", "deserialize_with", "transparent"]
+            .iter()
+            .any(|k| crate::serde_attrs::has(attrs, k));
+    let mut parsed = Parsed { foreign_schema, ..Parsed::default() };
     let mut description: Vec<String> = Vec::new();
     for attr in attrs {
         if attr.path().is_ident("doc") {
@@ -124,7 +123,9 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
                     return Ok(());
                 }
                 match typed_value(def, &meta, allowed, place, errors) {
-                    Ok(value) => parsed.markers.push(Marker { def, value, span, from_doc: false, written: def.key.into() }),
+                    Ok(value) => {
+                        parsed.markers.push(Marker { def, value, span, from_doc: false, written: def.key.into() })
+                    }
                     Err(e) => {
                         parsed.failed.push(def.key);
                         errors.push_syn(e);

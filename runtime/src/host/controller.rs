@@ -383,7 +383,9 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         Ok(action) => {
             tracing::debug!(controller = %ctx.name, object = %key, outcome, ?action, ?elapsed, "reconciled")
         }
-        Err(_) => tracing::debug!(controller = %ctx.name, object = %key, outcome, ?elapsed, "reconcile returned an error"),
+        Err(_) => {
+            tracing::debug!(controller = %ctx.name, object = %key, outcome, ?elapsed, "reconcile returned an error")
+        }
     }
     if result.is_ok() {
         ctx.limiter.forget(&key);

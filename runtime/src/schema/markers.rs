@@ -2,8 +2,8 @@
 //! [`NodeMarkers`], serialized under [`MARKERS_KEY`] by the derive (and by the
 //! Kubernetes marker tables); what each marker does is `NodeMarkers::apply`'s.
 
-use kubegen_core::schema::markers::NodeMarkers;
 pub use kubegen_core::schema::MARKERS_KEY;
+use kubegen_core::schema::markers::NodeMarkers;
 use serde_json::{Map, Value};
 
 /// Applies a node's serialized markers to `node`, in order: Kubernetes' table first, then
@@ -22,10 +22,10 @@ pub fn apply(node: &mut Map<String, Value>, all: Vec<Value>) -> Option<bool> {
             required = doc.apply(node).or(required);
         }
     }
-    if let Some(Value::Array(inner)) = inner_rules {
-        if let Value::Array(rules) = node.entry(RULES).or_insert_with(|| Value::Array(Vec::new())) {
-            rules.extend(inner);
-        }
+    if let Some(Value::Array(inner)) = inner_rules
+        && let Value::Array(rules) = node.entry(RULES).or_insert_with(|| Value::Array(Vec::new()))
+    {
+        rules.extend(inner);
     }
     required
 }
