@@ -3,6 +3,8 @@
 //! schema it ends up in. `codegen-cli manifests` refuses to write a CRD that fails them.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kubegen_core::schema::node::{Node, Step as NodeStep};
+use kubegen_core::schema::validate::check_node;
 use serde_json::Value;
 
 /// Every problem found, as `<crd> <version>: <path>: <what>`.
@@ -12,8 +14,9 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
     for v in &crd.spec.versions {
         let Some(schema) = v.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) else { continue };
         let schema = serde_json::to_value(schema).unwrap_or(Value::Null);
+        let node = Node::from_value(&schema).unwrap_or_default();
         let mut problems = Vec::new();
-        walk(&schema, "", &mut problems);
+        node.walk(&mut |path: &[NodeStep<'_>], n: &Node| node_problems(path, n, &mut problems));
         problems.extend(kubegen_cel::schema::check(&schema).refusals.into_iter().map(cel_refusal));
         let columns = v.additional_printer_columns.iter().flatten().map(|c| ("printer column", &c.json_path));
         let scale = v.subresources.as_ref().and_then(|s| s.scale.as_ref()).into_iter().flat_map(|s| {
@@ -26,7 +29,7 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
         });
         let selectable = v.selectable_fields.iter().flatten().map(|f| ("selectable field", &f.json_path));
         for (what, path) in columns.chain(scale).chain(selectable) {
-            if let Err(why) = resolve(&schema, path) {
+            if let Err(why) = resolve(&node, path) {
                 problems.push(format!("{what} `{path}`: {why}"));
             }
         }
@@ -88,26 +91,26 @@ fn steps(path: &str) -> Result<Vec<Step>, String> {
 
 /// Follows `path` through `schema`; an error names the first step the schema lacks.
 /// Objects the schema leaves open (metadata, embedded or preserved ones) end the walk.
-fn resolve(schema: &Value, path: &str) -> Result<(), String> {
+fn resolve(schema: &Node, path: &str) -> Result<(), String> {
     let mut node = schema;
     let mut at = String::new();
     for step in steps(path)? {
-        let open = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
-            || node.get("x-kubernetes-int-or-string").is_some();
-        let props = node.get("properties").and_then(Value::as_object);
-        let additional = node.get("additionalProperties").filter(|a| a.is_object());
+        let open = node.preserve_unknown_fields == Some(true) || node.int_or_string.is_some();
+        let props = node.properties.as_ref();
+        let additional = node.map_values();
         let next = match &step {
             Step::Field(name) => props.and_then(|p| p.get(name)).or(additional),
-            Step::Any => node.get("items").or(additional),
+            Step::Any => node.items.as_deref().or(additional),
         };
         match next {
             Some(n) => node = n,
-            None if open || (props.is_none() && node.get("items").is_none() && additional.is_none()) => {
+            None if open || (props.is_none() && node.items.is_none() && additional.is_none()) => {
                 // An object whose fields the schema does not list.
-                if node.get("type").and_then(Value::as_str).is_none_or(|t| t == "object") {
+                let ty = node.type_.as_deref();
+                if ty.is_none_or(|t| t == "object") {
                     return Ok(());
                 }
-                let ty = match node.get("type").and_then(Value::as_str) {
+                let ty = match ty {
                     Some(t @ ("integer" | "array")) => format!("an {t}"),
                     Some(t) => format!("a {t}"),
                     None => "a value".into(),
@@ -135,11 +138,30 @@ fn resolve(schema: &Value, path: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
-    let here = if path.is_empty() { "<root>" } else { path };
-    if let Some(default) = s.get("default") {
+/// A node's path as the lint names it: `spec.ports[*].name`.
+fn shown_path(path: &[NodeStep<'_>]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            NodeStep::Property(name) if out.is_empty() => out.push_str(name),
+            NodeStep::Property(name) => out = format!("{out}.{name}"),
+            _ => out.push_str("[*]"),
+        }
+    }
+    out
+}
+
+/// The problems of one node; value-validation junctors (`allOf`, ...) hold no defaults
+/// or list types of their own, and are not entered.
+fn node_problems(path: &[NodeStep<'_>], s: &Node, out: &mut Vec<String>) -> bool {
+    if matches!(path.last(), Some(NodeStep::AllOf(_) | NodeStep::AnyOf(_) | NodeStep::OneOf(_) | NodeStep::Not)) {
+        return false;
+    }
+    let path = shown_path(path);
+    let here = if path.is_empty() { "<root>" } else { path.as_str() };
+    if let Some(default) = &s.default {
         let mut scratch = Vec::new();
-        crate::validate::check_value(s, default, here, &mut scratch);
+        check_node(s, default, here, &mut scratch);
         for v in scratch {
             out.push(format!(
                 "{here}: the default {default} does not fit its own schema ({}); the API server refuses the CRD",
@@ -147,43 +169,23 @@ fn walk(s: &Value, path: &str, out: &mut Vec<String>) {
             ));
         }
     }
-    if s.get("uniqueItems") == Some(&Value::Bool(true)) {
+    if s.unique_items == Some(true) {
         out.push(format!("{here}: uniqueItems: true is refused by the API server; use x-kubernetes-list-type: set"));
     }
-    if s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map") {
-        let item = s.get("items");
-        let required: Vec<&str> = item
-            .and_then(|i| i.get("required"))
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        for key in s
-            .get("x-kubernetes-list-map-keys")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-        {
-            match item.and_then(|i| i.get("properties")).and_then(|p| p.get(key)) {
+    if s.list_type.as_deref() == Some("map") {
+        let item = s.items.as_deref();
+        let required: &[String] = item.and_then(|i| i.required.as_deref()).unwrap_or_default();
+        for key in s.list_map_keys.iter().flatten() {
+            match item.and_then(|i| i.properties.as_ref()).and_then(|p| p.get(key)) {
                 None => out.push(format!("{here}: list-map key `{key}` is not a field of the items")),
-                Some(prop) if !required.contains(&key) && prop.get("default").is_none() => out.push(format!(
+                Some(prop) if !required.contains(key) && prop.default.is_none() => out.push(format!(
                     "{here}: list-map key `{key}` must be required or have a default (make the field non-optional, or give it +kubebuilder:default)"
                 )),
                 _ => {}
             }
         }
     }
-    if let Some(serde_json::Value::Object(props)) = s.get("properties") {
-        for (k, sub) in props {
-            walk(sub, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out);
-        }
-    }
-    if let Some(items) = s.get("items") {
-        walk(items, &format!("{path}[*]"), out);
-    }
-    if let Some(additional) = s.get("additionalProperties").filter(|a| a.is_object()) {
-        walk(additional, &format!("{path}[*]"), out);
-    }
+    true
 }
 
 #[cfg(test)]
@@ -194,7 +196,7 @@ mod tests {
 
     #[test]
     fn paths_are_followed_to_their_last_step() {
-        let schema = json!({"type": "object", "properties": {
+        let schema = Node::from_value(&json!({"type": "object", "properties": {
             "metadata": {"type": "object"},
             "spec": {"type": "object", "properties": {
                 "size": {"type": "integer"},
@@ -202,7 +204,8 @@ mod tests {
                 "labels": {"type": "object", "additionalProperties": {"type": "string"}},
                 "conditions": {"type": "array", "items": {"type": "object", "properties": {"type": {"type": "string"}}}}
             }}
-        }});
+        }}))
+        .expect("a schema");
         for good in [
             ".spec.size",
             ".spec.server.port",

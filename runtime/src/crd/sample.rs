@@ -2,9 +2,8 @@
 //! defaults say, plus the least value that satisfies each required field, so the API
 //! server accepts it as it stands.
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
-    CustomResourceDefinition, JSONSchemaProps, JSONSchemaPropsOrArray,
-};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value, json};
 
 /// The sample of the storage version (or the first) of `crd`, named `<singular>-sample`.
@@ -21,7 +20,8 @@ pub fn sample_object(crd: &CustomResourceDefinition) -> Value {
     object.insert("kind".into(), crd.spec.names.kind.clone().into());
     object.insert("metadata".into(), json!({ "name": name }));
     let schema = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref());
-    if let Some(Value::Object(fields)) = schema.map(|s| value_for(s, true)) {
+    let schema = schema.and_then(|s| serde_json::to_value(s).ok()).and_then(|s| Node::from_value(&s));
+    if let Some(Value::Object(fields)) = schema.map(|s| value_for(&s, true)) {
         for (k, v) in fields {
             if !matches!(k.as_str(), "apiVersion" | "kind" | "metadata" | "status") {
                 object.insert(k, v);
@@ -31,26 +31,26 @@ pub fn sample_object(crd: &CustomResourceDefinition) -> Value {
     Value::Object(object)
 }
 
-fn value_for(s: &JSONSchemaProps, root: bool) -> Value {
+fn value_for(s: &Node, root: bool) -> Value {
     if let Some(example) = &s.example {
-        return example.0.clone();
+        return example.clone();
     }
     if let Some(default) = &s.default {
-        return default.0.clone();
+        return default.clone();
     }
     if let Some(first) = s.enum_.as_ref().and_then(|e| e.first()) {
-        return first.0.clone();
+        return first.clone();
     }
-    if s.x_kubernetes_int_or_string == Some(true) {
+    if s.int_or_string == Some(true) {
         return json!(0);
     }
     match s.type_.as_deref() {
         Some("object") => object_for(s, root),
         Some("array") => {
-            let n = s.min_items.unwrap_or(0).max(0) as usize;
+            let n = s.min_items.unwrap_or(0) as usize;
             let item = match &s.items {
-                Some(JSONSchemaPropsOrArray::Schema(item)) => value_for(item, false),
-                _ => json!({}),
+                Some(item) => value_for(item, false),
+                None => json!({}),
             };
             Value::Array(vec![item; n])
         }
@@ -62,7 +62,7 @@ fn value_for(s: &JSONSchemaProps, root: bool) -> Value {
     }
 }
 
-fn object_for(s: &JSONSchemaProps, root: bool) -> Value {
+fn object_for(s: &Node, root: bool) -> Value {
     let mut out = Map::new();
     let required = s.required.clone().unwrap_or_default();
     for (name, prop) in s.properties.iter().flatten() {
@@ -77,27 +77,27 @@ fn object_for(s: &JSONSchemaProps, root: bool) -> Value {
     Value::Object(out)
 }
 
-fn string_for(s: &JSONSchemaProps) -> Value {
+fn string_for(s: &Node) -> Value {
     let text = match s.format.as_deref() {
         Some("date-time") => "2025-01-01T00:00:00Z".to_string(),
         Some("date") => "2025-01-01".to_string(),
         Some("byte") => "c2FtcGxl".to_string(),
         _ => "sample".to_string(),
     };
-    let min = s.min_length.unwrap_or(0).max(0) as usize;
+    let min = s.min_length.unwrap_or(0) as usize;
     let mut text = if text.len() < min { format!("{text}{}", "x".repeat(min - text.len())) } else { text };
     if let Some(max) = s.max_length {
-        text.truncate(max.max(0) as usize);
+        text.truncate(max as usize);
     }
     Value::String(text)
 }
 
-fn number_for(s: &JSONSchemaProps) -> f64 {
+fn number_for(s: &Node) -> f64 {
     let mut n = 0.0f64;
-    if let Some(min) = s.minimum {
+    if let Some(min) = s.minimum.as_ref().and_then(serde_json::Number::as_f64) {
         n = if s.exclusive_minimum == Some(true) { min + 1.0 } else { min };
     }
-    if let Some(max) = s.maximum
+    if let Some(max) = s.maximum.as_ref().and_then(serde_json::Number::as_f64)
         && (n > max || (n == max && s.exclusive_maximum == Some(true)))
     {
         n = if s.exclusive_maximum == Some(true) { max - 1.0 } else { max };
