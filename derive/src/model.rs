@@ -104,11 +104,11 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 None
             }
             (MarkerValue::Json(v), "list_type") => {
-                check_one_of(m, v, &["atomic", "set", "map"], errors);
+                check_one_of(m, v, errors);
                 serde_json::from_value(v.clone()).ok().map(Set::ListType)
             }
             (MarkerValue::Json(v), "map_type" | "struct_type") => {
-                check_one_of(m, v, &["atomic", "granular"], errors);
+                check_one_of(m, v, errors);
                 serde_json::from_value(v.clone()).ok().map(Set::MapType)
             }
             (MarkerValue::Json(_), "list_map_keys") => {
@@ -283,7 +283,8 @@ fn violation(v: &Value, facts: &[Set], kind: Option<&'static str>) -> Option<Str
     found.into_iter().next().map(|v| v.message)
 }
 
-fn check_one_of(m: &Marker, v: &Value, allowed: &[&str], errors: &mut Errors) {
+fn check_one_of(m: &Marker, v: &Value, errors: &mut Errors) {
+    let allowed = m.def.values;
     if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
         errors.push(m.span, format!("`{}` is one of {}; found {v}", m.name(), allowed.join(", ")));
     }

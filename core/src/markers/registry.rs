@@ -73,10 +73,12 @@ pub struct MarkerDef {
     pub needs: &'static [&'static str],
     /// The schema key it sets (`maxLength`), for markers that set one key to their value.
     pub schema_key: Option<&'static str>,
+    /// The only values it takes, for a marker that names one of a few (`atomic`, `set`, `map`).
+    pub values: &'static [&'static str],
 }
 
 const fn m(key: &'static str, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
-    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None }
+    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None, values: &[] }
 }
 
 impl MarkerDef {
@@ -92,6 +94,11 @@ impl MarkerDef {
 
     const fn sets(mut self, schema_key: &'static str) -> Self {
         self.schema_key = Some(schema_key);
+        self
+    }
+
+    const fn one_of(mut self, values: &'static [&'static str]) -> Self {
+        self.values = values;
         self
     }
 }
@@ -223,18 +230,21 @@ pub static MARKERS: &[MarkerDef] = &[
     m("list_type", &["listType", "k8s:listType"], Str, Schema, false)
         .help("How server-side apply merges the list: `atomic`, `set` (unique scalars) or `map` (items keyed by `list_map_keys`).")
         .needs(ARRAY)
-        .sets("x-kubernetes-list-type"),
+        .sets("x-kubernetes-list-type")
+        .one_of(&["atomic", "set", "map"]),
     m("list_map_keys", &["listMapKey", "k8s:listMapKey"], StrList, Schema, true)
         .help("The key fields of a `list_type = \"map\"` list's items; repeatable.")
         .needs(ARRAY),
     m("map_type", &["mapType"], Str, Schema, false)
         .help("How server-side apply merges the map: `atomic` or `granular`.")
         .needs(OBJECT)
-        .sets("x-kubernetes-map-type"),
+        .sets("x-kubernetes-map-type")
+        .one_of(&["atomic", "granular"]),
     m("struct_type", &["structType"], Str, Schema, false)
         .help("How server-side apply merges the struct: `atomic` or `granular`.")
         .needs(OBJECT)
-        .sets("x-kubernetes-map-type"),
+        .sets("x-kubernetes-map-type")
+        .one_of(&["atomic", "granular"]),
     m("minimum", &["kubebuilder:validation:Minimum"], Number, Schema, false)
         .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
         .needs(NUMBER)
