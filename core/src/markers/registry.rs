@@ -245,11 +245,11 @@ pub static MARKERS: &[MarkerDef] = &[
         .needs(OBJECT)
         .sets("x-kubernetes-map-type")
         .one_of(&["atomic", "granular"]),
-    m("minimum", &["kubebuilder:validation:Minimum"], Number, Schema, false)
+    m("minimum", &["kubebuilder:validation:Minimum", "k8s:minimum"], Number, Schema, false)
         .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
         .needs(NUMBER)
         .sets("minimum"),
-    m("maximum", &["kubebuilder:validation:Maximum"], Number, Schema, false)
+    m("maximum", &["kubebuilder:validation:Maximum", "k8s:maximum"], Number, Schema, false)
         .help("The largest value allowed (inclusive unless `exclusive_maximum`).")
         .needs(NUMBER)
         .sets("maximum"),
@@ -284,7 +284,7 @@ pub static MARKERS: &[MarkerDef] = &[
         .help("The fewest items a list may have.")
         .needs(ARRAY)
         .sets("minItems"),
-    m("max_items", &["kubebuilder:validation:MaxItems"], Int, Schema, false)
+    m("max_items", &["kubebuilder:validation:MaxItems", "k8s:maxItems"], Int, Schema, false)
         .help("The most items a list may have.")
         .needs(ARRAY)
         .sets("maxItems"),
