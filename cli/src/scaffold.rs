@@ -83,6 +83,8 @@ struct KindNames {
 #[template(path = "scaffold/types.rs", escape = "none")]
 struct Types<'a> {
     kind: &'a str,
+    kind_lower: &'a str,
+    plural: &'a str,
     group: &'a str,
     version: &'a str,
     scope: &'a str,
@@ -366,7 +368,10 @@ pub fn create_api(
     let scope = if namespaced { "namespaced" } else { "namespaced = false" };
     let mut outputs = vec![Output {
         path: types_path,
-        contents: render(&Types { kind, group: &n.group, version, scope }, "the kind's types")?,
+        contents: render(
+            &Types { kind, kind_lower: &n.kind_lower, plural: &n.plural, group: &n.group, version, scope },
+            "the kind's types",
+        )?,
         overwrite: false,
     }];
     if let Some(main) = main {

@@ -139,8 +139,14 @@ fn init_then_create_api_lays_out_a_workspace() {
     let rbac = std::fs::read_to_string(dir.join("config/rbac/kustomization.yaml")).expect("rbac kustomization");
     assert_eq!(rbac.matches("- memcached_editor_role.yaml").count(), 1, "{rbac}");
     let types = std::fs::read_to_string(dir.join("src/api/cache/v1alpha1/memcached.rs")).expect("types");
-    for key in [r#"group = "cache.example.com","#, r#"version = "v1alpha1","#, r#"kind = "Memcached","#, "namespaced,"]
-    {
+    for key in [
+        r#"group = "cache.example.com","#,
+        r#"version = "v1alpha1","#,
+        r#"kind = "Memcached","#,
+        "namespaced,",
+        // The CRD's top-level description, as kubebuilder's root type comment gives it.
+        r#"#[kube(doc = "Memcached is the Schema for the memcacheds API.")]"#,
+    ] {
         assert!(types.contains(key), "{key} missing from\n{types}");
     }
 

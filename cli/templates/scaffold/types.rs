@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 /// {{ kind }}Spec is the desired state of {{ kind }}.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[kube(group = "{{ group }}", version = "{{ version }}", kind = "{{ kind }}", {{ scope }}, status = "{{ kind }}Status")]
+// The kind's own description: the CRD's top-level one, what `kubectl explain {{ kind_lower }}` shows.
+#[kube(doc = "{{ kind }} is the Schema for the {{ plural }} API.")]
 #[serde(rename_all = "camelCase")]
 pub struct {{ kind }}Spec {
     // TODO(user): the fields of the desired state, with their markers. An example:
