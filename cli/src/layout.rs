@@ -78,11 +78,7 @@ pub fn header(text: &str) -> Result<String> {
 }
 
 fn rendered(t: &impl Template, what: &str) -> Result<String> {
-    let mut text = t.render().with_context(|| format!("rendering {what}"))?;
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
+    crate::output::render(t, what)
 }
 
 pub struct Inputs<'a> {

@@ -95,6 +95,15 @@ pub fn check(outputs: &[Output], root: &Path) -> Vec<String> {
     stale
 }
 
+/// Renders a template for a generated file, which ends with one newline.
+pub fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String> {
+    let mut text = t.dyn_render().with_context(|| format!("rendering {what}"))?;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
 /// `--header FILE`'s text as YAML comments, for the top of every generated file (empty
 /// without the flag).
 pub fn header(file: Option<&Path>) -> Result<String> {

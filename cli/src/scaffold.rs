@@ -184,11 +184,7 @@ fn check_domain(domain: &str) -> Result<()> {
 }
 
 fn render(t: &impl Template, what: &str) -> Result<String> {
-    let mut text = t.render().with_context(|| format!("rendering {what}"))?;
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
+    output::render(t, what)
 }
 
 /// Writes `outputs`, then formats the Rust files among them with the toolchain's

@@ -257,9 +257,7 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
 
 /// Renders a template; the file ends with a newline.
 fn render(t: &dyn askama::DynTemplate, what: &str) -> Result<String, ModelError> {
-    let mut text = t.dyn_render().map_err(|e| ModelError(format!("rendering {what}: {e}")))?;
-    text.push('\n');
-    Ok(text)
+    output::render(t, what).map_err(|e| ModelError(format!("{e:#}")))
 }
 
 /// A JSON number as a marker or literal writes it: integral values without a fraction.
