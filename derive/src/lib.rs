@@ -7,6 +7,7 @@ mod cel;
 mod check;
 mod errors;
 mod expand;
+mod item_fields;
 mod markers;
 mod model;
 mod rbac;

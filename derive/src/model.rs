@@ -237,6 +237,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
         }
     }
     if !list_map_keys.is_empty() {
+        check_list_map_keys(markers, ty, &list_map_keys, errors);
         out.set.push(Set::ListMapKeys(list_map_keys));
     }
     // Defaults and examples are checked against the node the markers make, as the API
@@ -263,6 +264,32 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
     }
     check_bounds(markers, errors);
     Lowered { markers: out, default_ref }
+}
+
+/// A list-map key the items do not have: the API server refuses the CRD. Checked where
+/// the item type's fields are known here ([`crate::item_fields`]).
+fn check_list_map_keys(markers: &[Marker], ty: Option<&syn::Type>, keys: &[String], errors: &mut Errors) {
+    let Some(item) = ty.and_then(crate::shapes::item_type) else { return };
+    let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys") else { return };
+    if !proc_macro::is_available() {
+        return;
+    }
+    let Some(file) = m.span.unwrap().local_file() else { return };
+    let Some(fields) = crate::item_fields::fields(item, &file) else { return };
+    for key in keys.iter().filter(|k| !fields.contains(k)) {
+        let item = quote::ToTokens::to_token_stream(item).to_string().replace(' ', "");
+        let hint = crate::markers::registry::suggest(key, fields.iter().map(String::as_str))
+            .map(|s| format!("did you mean `{s}`? "))
+            .unwrap_or_default();
+        errors.push(
+            m.span,
+            format!(
+                "`{}` names `{key}`, which the items (`{item}`) do not have: {hint}they have {}",
+                m.name(),
+                fields.join(", ")
+            ),
+        );
+    }
 }
 
 /// What the API server says of `v` against the node `facts` make of a `kind` field.

@@ -73,6 +73,9 @@ type Definition struct {
 	// deepcopy generators treat it.
 	Shallow    bool                `json:"shallow,omitempty"`
 	Properties map[string]*Markers `json:"properties,omitempty"`
+	// Fields: every JSON field name, inlined structs' included, so the derive can say at
+	// compile time that a list-map key names no field of the items.
+	Fields []string `json:"fields,omitempty"`
 }
 
 type field struct {
@@ -174,6 +177,10 @@ func main() {
 				})
 			}
 		}
+		for _, f := range fields {
+			def.Fields = append(def.Fields, f.json)
+		}
+		sort.Strings(def.Fields)
 		sort.Strings(required)
 		if required == nil {
 			required = []string{}

@@ -5,7 +5,7 @@
 
 mod types;
 
-pub use types::K8S_TYPES;
+pub use types::{K8S_FIELDS, K8S_TYPES};
 
 #[cfg(feature = "k8s")]
 mod release {
