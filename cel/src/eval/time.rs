@@ -104,29 +104,7 @@ pub(crate) fn parse_strfmt_date_time(s: &str) -> Result<DateTime<FixedOffset>, S
     offset.from_local_datetime(&local).single().map(|t| t.with_timezone(&utc())).ok_or_else(bad)
 }
 
-/// strfmt's `IsDate`.
-pub(crate) fn is_date(s: &str) -> bool {
-    parse_full_date(s).is_ok()
-}
-
-/// strfmt's `IsDateTime`: a valid date, a `t` (either case), then
-/// `HH:MM:SS(.frac)?(z|±HH:MM)` with hours, minutes and seconds in range.
-pub(crate) fn is_date_time(s: &str) -> bool {
-    if s.len() < 4 {
-        return false;
-    }
-    let lower = s.to_lowercase();
-    let parts: Vec<&str> = lower.split('t').collect();
-    if parts.len() < 2 || !is_date(parts[0]) {
-        return false;
-    }
-    static RE: OnceLock<regex::Regex> = OnceLock::new();
-    let re = RE.get_or_init(|| {
-        regex::Regex::new(r"^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$").expect("regex")
-    });
-    let Some(m) = re.captures(parts[1]) else { return false };
-    m[1] <= *"23" && m[2] <= *"59" && m[3] <= *"59"
-}
+pub(crate) use kubegen_core::schema::formats::{is_date, is_date_time};
 
 /// `strfmt.ParseDuration`: Go's `time.ParseDuration`, else a sum of `<n><unit>` terms
 /// with units `ns`, `us`, `ms`, `s`, `m`, `h`, `d`, `w` and their longer spellings.

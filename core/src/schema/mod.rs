@@ -4,6 +4,7 @@
 //! the derive (a default against its field), the runtime (`Validate`) and the CRD lint
 //! all use.
 
+pub mod formats;
 pub mod markers;
 pub mod node;
 pub mod validate;

@@ -197,8 +197,14 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         {
             push(out, path, format!("{path} in body should match '{p}'"));
         }
-        if node.format.as_deref() == Some("date-time") && !is_date_time(s) {
-            push(out, path, format!("{path} in body must be of type date-time: \"{s}\""));
+        match node.format.as_deref() {
+            Some("date-time") if !super::formats::is_date_time(s) => {
+                push(out, path, format!("{path} in body must be of type date-time: \"{s}\""));
+            }
+            Some("date") if !super::formats::is_date(s) => {
+                push(out, path, format!("{path} in body must be of type date: \"{s}\""));
+            }
+            _ => {}
         }
     }
 
@@ -322,25 +328,6 @@ pub fn required(node: &Node, fields: &Map<String, Value>, path: &str, out: &mut 
             push(out, path, format!("{}: Required value", join(path, name)));
         }
     }
-}
-
-/// RFC 3339, as the server's `date-time` format accepts it.
-fn is_date_time(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    b.len() >= 20
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && matches!(b[10], b'T' | b't' | b' ')
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && b[16] == b':'
-        && digits(17..19)
-        && matches!(b.last(), Some(b'Z' | b'z') | Some(b'0'..=b'9'))
 }
 
 #[cfg(test)]

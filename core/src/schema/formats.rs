@@ -1,0 +1,94 @@
+//! The string formats the API server checks in a structural schema, as go-openapi's
+//! strfmt reads them (`IsDate`, `IsDateTime`): one reading for `Validate`, the CRD lint
+//! and the CEL evaluator's `format` checks.
+
+/// strfmt's `IsDate`: `YYYY-MM-DD`, a day that exists.
+pub fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    let num = |r: std::ops::Range<usize>| {
+        b[r.clone()].iter().all(u8::is_ascii_digit).then(|| s[r].parse::<u32>().ok()).flatten()
+    };
+    let (Some(year), Some(month), Some(day)) = (num(0..4), num(5..7), num(8..10)) else { return false };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// strfmt's `IsDateTime`: a valid date, a `t` (either case), then
+/// `HH:MM:SS(.frac)?(z|±HH:MM)` with hours, minutes and seconds in range.
+pub fn is_date_time(s: &str) -> bool {
+    let lower = s.to_lowercase();
+    // strfmt splits on every `t` and reads the first two parts.
+    let mut parts = lower.split('t');
+    let (Some(date), Some(time)) = (parts.next(), parts.next()) else { return false };
+    if !is_date(date) {
+        return false;
+    }
+    let b = time.as_bytes();
+    let two = |i: usize| {
+        b.get(i..i + 2).filter(|d| d.iter().all(u8::is_ascii_digit)).map(|d| (d[0] - b'0') * 10 + (d[1] - b'0'))
+    };
+    let (Some(h), Some(m), Some(sec)) = (two(0), two(3), two(6)) else { return false };
+    if b.get(2) != Some(&b':') || b.get(5) != Some(&b':') || h > 23 || m > 59 || sec > 59 {
+        return false;
+    }
+    let mut rest = &time[8..];
+    if let Some(frac) = rest.strip_prefix(|_: char| true).filter(|_| !rest.starts_with(['z', '+', '-'])) {
+        // Any one character, then digits (strfmt's `(.[0-9]+)?`).
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return false;
+        }
+        rest = &frac[digits..];
+    }
+    match rest.as_bytes() {
+        [b'z'] => true,
+        [b'+' | b'-', oh @ ..] if oh.len() == 5 => {
+            oh[0].is_ascii_digit()
+                && oh[1].is_ascii_digit()
+                && oh[2] == b':'
+                && oh[3].is_ascii_digit()
+                && oh[4].is_ascii_digit()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_exist() {
+        assert!(is_date("2024-02-29"));
+        assert!(!is_date("2023-02-29"));
+        assert!(!is_date("2024-13-01"));
+        assert!(!is_date("2024-1-01"));
+    }
+
+    #[test]
+    fn date_times_as_strfmt_reads_them() {
+        for good in ["2024-01-01T00:00:00Z", "2024-01-01t23:59:59.123456789+05:30", "2024-01-01T10:00:00-07:00"] {
+            assert!(is_date_time(good), "{good}");
+        }
+        for bad in [
+            "2024-01-01T24:00:00Z",
+            "2024-01-01T10:60:00Z",
+            "2024-01-01",
+            "2024-02-30T00:00:00Z",
+            "2024-01-01T00:00:00",
+            "2024-01-01T00:00:00.Z",
+        ] {
+            assert!(!is_date_time(bad), "{bad}");
+        }
+    }
+}
