@@ -51,7 +51,16 @@ cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clien
 # templates, tables and tests inside their packages, no path outside them. Libraries
 # leave k8s-openapi's version to the binary, so the variable stands in for one.
 step "every published crate builds from its package (cargo package)"
-K8S_OPENAPI_ENABLED_VERSION=1.37 cargo package -q -j "$jobs" --allow-dirty \
+# cargo treats a package it verifies against as an immutable registry crate: its unpacked
+# sources (in CARGO_HOME) and its compiled artifacts are reused across runs of the same
+# version, so a second run would build against the first run's code. Verify in a target
+# dir of this step's own, drop what it compiled of our own crates (their dependencies stay)
+# and the unpacked copies of our own crates.
+for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/{kubegen-core,kubegen-cel,kubegen-derive,kubegen-rs,kubegen-cli,codegen-cli}-0.1.0; do
+  if [ -d "$unpacked" ]; then rm -rf "$unpacked"; fi
+done
+rm -rf target/package-verify/debug/.fingerprint/{kubegen,codegen}-* target/package-verify/debug/deps/*{kubegen,codegen_cli}*
+K8S_OPENAPI_ENABLED_VERSION=1.37 cargo package -q -j "$jobs" --allow-dirty --target-dir target/package-verify \
   -p kubegen-core -p kubegen-cel -p kubegen-derive -p kubegen-rs -p kubegen-cli -p codegen-cli
 
 step "controller-gen as the oracle (scripts/oracle.sh)"
