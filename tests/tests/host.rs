@@ -36,7 +36,9 @@ impl Reconciler<Foo> for Counting {
     }
 }
 
-/// Everything logged on this thread (a `#[tokio::test]` runs its tasks on one), at debug.
+/// Everything this test binary logs, at debug level: one subscriber for the process, as
+/// a binary installs it (a thread's own would miss what other threads' tests make tracing
+/// cache as uninteresting).
 #[derive(Clone, Default)]
 struct Logs(Arc<std::sync::Mutex<Vec<u8>>>);
 
@@ -52,14 +54,18 @@ impl std::io::Write for Logs {
 }
 
 impl Logs {
-    fn capture(&self) -> tracing::subscriber::DefaultGuard {
-        let writer = self.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::DEBUG)
-            .with_ansi(false)
-            .with_writer(move || writer.clone())
-            .finish();
-        tracing::subscriber::set_default(subscriber)
+    fn global() -> &'static Logs {
+        static LOGS: std::sync::OnceLock<Logs> = std::sync::OnceLock::new();
+        LOGS.get_or_init(|| {
+            let logs = Logs::default();
+            let writer = logs.clone();
+            tracing_subscriber::fmt()
+                .with_max_level(tracing::Level::DEBUG)
+                .with_ansi(false)
+                .with_writer(move || writer.clone())
+                .init();
+            logs
+        })
     }
 
     fn text(&self) -> String {
@@ -103,8 +109,7 @@ impl Running {
 #[tokio::test]
 #[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
 async fn generation_filter_and_cache() {
-    let logs = Logs::default();
-    let _logging = logs.capture();
+    let logs = Logs::global();
     let reconciles = Arc::new(AtomicUsize::new(0));
     let configure = |c: Controller<Foo>| c.generation_changed().with_finalizer("test.kubegen.dev/cleanup");
     let running = Running::start(configure, reconciles.clone()).await;
@@ -137,8 +142,10 @@ async fn generation_filter_and_cache() {
 
     // Each reconcile is logged at debug level with the object's key and its outcome.
     let logs = logs.text();
-    let line =
-        logs.lines().find(|l| l.contains("reconciled")).unwrap_or_else(|| panic!("no reconcile logged:\n{logs}"));
+    let line = logs.lines().find(|l| l.contains("reconciled") && l.contains("/web.default")).unwrap_or_else(|| {
+        let last: Vec<&str> = logs.lines().rev().take(40).collect();
+        panic!("no reconcile of web logged; the last lines:\n{}", last.join("\n"))
+    });
     assert!(line.contains("DEBUG") && line.contains("/web.default") && line.contains("outcome=\"success\""), "{line}");
 }
 
