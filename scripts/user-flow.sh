@@ -60,6 +60,17 @@ grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" 
 stage "cargo run -p codegen-cli -- manifests"
 cargo run -q -p codegen-cli -- manifests
 cargo run -q -p codegen-cli -- manifests --check
+
+stage "cargo build <-> cargo run -p codegen-cli -- manifests, twice: the second round compiles nothing"
+cargo build -q
+cargo run -q -p codegen-cli -- manifests >/dev/null
+for round in build manifests; do
+  if [ "$round" = build ]; then cargo build 2>"$WORK/round.log"; else cargo run -p codegen-cli -- manifests 2>"$WORK/round.log" >/dev/null; fi
+  if grep -q '^ *Compiling ' "$WORK/round.log"; then
+    grep '^ *Compiling ' "$WORK/round.log" >&2
+    fail "switching to $round recompiled the crates above"
+  fi
+done
 test -f config/crd/bases/cache.example.com_memcacheds.yaml || fail "no CRD"
 grep -q 'events.k8s.io' config/rbac/role.yaml || fail "role.yaml grants no events.k8s.io events"
 

@@ -35,9 +35,9 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Debug, thiserror::Error)]
 pub enum TestEnvError {
     #[error(
-        "`{0}` not found in $KUBEBUILDER_ASSETS, $KUBEGEN_ASSETS or the PATH: point KUBEBUILDER_ASSETS at a directory holding etcd and kube-apiserver (`setup-envtest use -p path` prints one; kubegen's `scripts/kube-apiserver.sh build` builds kube-apiserver, Debian's etcd-server has etcd)"
+        "`{name}` not found; looked in {looked}. Point KUBEBUILDER_ASSETS at a directory holding etcd and kube-apiserver: `setup-envtest use -p path` prints one, and kubegen's `scripts/kube-apiserver.sh build` builds kube-apiserver from the Go module (Debian's etcd-server has etcd)"
     )]
-    Missing(&'static str),
+    Missing { name: &'static str, looked: String },
     #[error("{what}: {source}")]
     Io { what: String, source: std::io::Error },
     #[error("{0} did not become ready within {START_TIMEOUT:?}; its log: {1}")]
@@ -92,7 +92,25 @@ fn binary(name: &'static str) -> Result<PathBuf, TestEnvError> {
         .filter_map(|v| std::env::var_os(v))
         .map(PathBuf::from)
         .chain(std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default());
-    dirs.map(|d| d.join(name)).find(|p| p.is_file()).ok_or(TestEnvError::Missing(name))
+    let dirs: Vec<PathBuf> = dirs.collect();
+    dirs.iter()
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+        .ok_or_else(|| TestEnvError::Missing { name, looked: looked() })
+}
+
+/// Every place `binary` looks, for the error: each variable with its value (or unset)
+/// and the PATH's directories.
+fn looked() -> String {
+    let var = |v: &str| match std::env::var_os(v) {
+        Some(value) => format!("${v} ({})", PathBuf::from(value).display()),
+        None => format!("${v} (unset)"),
+    };
+    let path: Vec<String> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.display().to_string()).collect())
+        .unwrap_or_default();
+    let path = if path.is_empty() { "the PATH (empty)".to_string() } else { format!("the PATH ({})", path.join(":")) };
+    format!("{}, {} and {path}", var("KUBEBUILDER_ASSETS"), var("KUBEGEN_ASSETS"))
 }
 
 fn free_port() -> Result<u16, TestEnvError> {
@@ -248,4 +266,15 @@ fn kubeconfig_text(port: u16, cert: &Path, token: &str) -> String {
         "apiVersion: v1\nkind: Config\nclusters:\n- name: testenv\n  cluster:\n    server: https://127.0.0.1:{port}\n    certificate-authority: {}\ncontexts:\n- name: testenv\n  context: {{cluster: testenv, user: admin, namespace: default}}\ncurrent-context: testenv\nusers:\n- name: admin\n  user: {{token: {token}}}\n",
         cert.display()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_missing_binary_names_where_it_was_looked_for() {
+        let err = super::TestEnvError::Missing { name: "etcd", looked: super::looked() }.to_string();
+        assert!(err.starts_with("`etcd` not found; looked in $KUBEBUILDER_ASSETS ("), "{err}");
+        assert!(err.contains("$KUBEGEN_ASSETS (") && err.contains("the PATH ("), "{err}");
+        assert!(err.contains("scripts/kube-apiserver.sh build"), "{err}");
+    }
 }
