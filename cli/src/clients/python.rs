@@ -60,6 +60,9 @@ struct Class {
     name: String,
     doc: String,
     fields: Vec<PyField>,
+    /// The schema keeps unknown fields (`x-kubernetes-preserve-unknown-fields`): so does
+    /// the model (`extra="allow"`), or a read-modify-write would drop them.
+    extra: bool,
 }
 
 struct PyField {
@@ -377,7 +380,8 @@ impl Writer<'_> {
             return;
         }
         let fields = self.fields(name, node, &[]);
-        self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields });
+        let extra = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+        self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields, extra });
     }
 
     fn fields(&mut self, owner: &str, node: &Map<String, Value>, skip: &[&str]) -> Vec<PyField> {
@@ -444,11 +448,14 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             },
         ];
         let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
+        // A flat root keeps unknown fields where its type does (the CRD's root says so).
+        let mut extra = false;
         match kind.style.as_str() {
             "spec" => fields.push(PyField { decl: format!("spec: {data}"), doc: String::new() }),
             _ => {
                 flat_roots.insert(data.clone());
                 let root = w.pkg.types.get(&data).and_then(Value::as_object).cloned().unwrap_or_default();
+                extra = root.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
                 let own = w.fields(&kind.kind, &root, &["metadata", "apiVersion", "kind"]);
                 fields.extend(own);
             }
@@ -462,7 +469,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         if doc.is_empty() {
             doc = format!("\"\"\"The {} kind ({}/{}).\"\"\"", kind.kind, pkg.group, pkg.version);
         }
-        w.classes.push(Class { name: kind.kind.clone(), doc, fields });
+        w.classes.push(Class { name: kind.kind.clone(), doc, fields, extra });
     }
     for (name, def) in &pkg.types {
         let Value::Object(def) = def else { continue };
@@ -506,8 +513,14 @@ mod tests {
             (
                 "Field".to_string(),
                 serde_json::json!({"type": "object", "properties": {
-                    "class": {"type": "string"}, "from": {"type": "string"}, "any": {"x-kubegen-ref": "Any"}
+                    "class": {"type": "string"}, "from": {"type": "string"}, "any": {"x-kubegen-ref": "Any"},
+                    "open": {"x-kubegen-ref": "Open"}
                 }, "required": ["class"]}),
+            ),
+            (
+                "Open".to_string(),
+                serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}},
+                    "x-kubernetes-preserve-unknown-fields": true}),
             ),
             ("Any".to_string(), serde_json::json!({"type": "string", "enum": ["a", "b"]})),
         ]
@@ -540,6 +553,17 @@ mod tests {
         assert!(models.contains("from_: _t.Optional[str] = _pd.Field(default=None, alias=\"from\")"), "{models}");
         assert!(models.contains("any: _t.Optional[Any] = _pd.Field(default=None, alias=\"any\")"), "{models}");
         assert!(models.contains("Any = _t.Literal[\"a\", \"b\"]"), "{models}");
+        // The server keeps Open's unknown fields; the model keeps them too.
+        let open = &models[models.find("class Open(").expect("Open")..];
+        assert!(
+            open.contains(
+                "model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True, extra=\"allow\")"
+            ),
+            "{open}"
+        );
+        let field =
+            &models[models.find("class Field(").expect("Field")..models.find("class Open(").unwrap_or(models.len())];
+        assert!(!field.contains("extra="), "{field}");
     }
 
     #[test]

@@ -240,6 +240,10 @@ fn fields(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &st
         let optional = if required.contains(name.as_str()) { "" } else { "?" };
         out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
     }
+    // The server keeps fields the schema does not name; the type admits them too.
+    if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) {
+        out.push_str(&format!("{indent}[key: string]: unknown;\n"));
+    }
     out
 }
 

@@ -16,7 +16,7 @@ from kubernetes import client as _k8s
 class {{ class.name }}(_pd.BaseModel):
     {{ class.doc }}
 
-    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True{% if class.extra %}, extra="allow"{% endif %})
 {%- for field in class.fields %}
 
     {{ field.decl }}
