@@ -386,7 +386,7 @@ class PavilionStatus(_pd.BaseModel):
 class Pen(_pd.BaseModel):
     """A pen, with everything unknown kept."""
 
-    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True, extra="allow")
 
     capacity: _t.Annotated[int, _pd.Field(ge=0, le=65535)] = _pd.Field(alias="capacity")
 

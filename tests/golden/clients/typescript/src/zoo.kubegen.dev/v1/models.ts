@@ -411,6 +411,7 @@ export interface Pen {
    * Minimum: 0. Maximum: 65535.
    */
   capacity: number;
+  [key: string]: unknown;
 }
 
 /**
