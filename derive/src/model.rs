@@ -276,8 +276,8 @@ fn check_list_map_keys(markers: &[Marker], ty: Option<&syn::Type>, keys: &[Strin
     }
     let Some(file) = m.span.unwrap().local_file() else { return };
     let Some(fields) = crate::item_fields::fields(item, &file) else { return };
+    let item = quote::ToTokens::to_token_stream(item).to_string().replace(' ', "");
     for key in keys.iter().filter(|k| !fields.contains(k)) {
-        let item = quote::ToTokens::to_token_stream(item).to_string().replace(' ', "");
         let hint = crate::markers::registry::suggest(key, fields.iter().map(String::as_str))
             .map(|s| format!("did you mean `{s}`? "))
             .unwrap_or_default();

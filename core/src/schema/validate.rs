@@ -3,7 +3,7 @@
 //! value-validation junctors — worded as the server words them, and its defaulting.
 //! One implementation for `Validate`, the CRD lint and the derive's check of a default
 //! against its field. CEL rules are `kubegen-cel`'s. The checks read the typed node
-//! ([`Node`]); a [`Validator`] holds one parsed schema, so it is built once per kind.
+//! ([`Node`]), parsed once per kind by the runtime's `Validator`.
 
 use std::fmt;
 
@@ -30,42 +30,10 @@ pub fn join(path: &str, name: &str) -> String {
     if path.is_empty() { name.to_string() } else { format!("{path}.{name}") }
 }
 
-/// A schema, parsed once, to check values against.
-#[derive(Debug, Clone, Default)]
-pub struct Validator {
-    root: Node,
-}
-
-impl Validator {
-    pub fn new(root: Node) -> Self {
-        Validator { root }
-    }
-
-    /// From a schema's JSON; a JSON that is no schema accepts everything.
-    pub fn from_value(schema: &Value) -> Self {
-        Validator::new(Node::from_value(schema).unwrap_or_default())
-    }
-
-    pub fn root(&self) -> &Node {
-        &self.root
-    }
-
-    /// Every violation of `v` against the root, `path` naming `v`.
-    pub fn check(&self, v: &Value, path: &str) -> Vec<Violation> {
-        let mut out = Vec::new();
-        check(&self.root, v, path, &mut out);
-        out
-    }
-}
-
-/// Checks one value against one typed node (no defaults applied, no CEL).
-pub fn check_node(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
-    check(node, v, path, out);
-}
-
-/// Checks one value against one schema node's JSON (no defaults applied, no CEL).
+/// Checks one value against one schema node's JSON (no defaults applied, no CEL); a
+/// JSON that is no schema accepts everything.
 pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violation>) {
-    out.extend(Validator::from_value(schema).check(v, path));
+    check_node(&Node::from_value(schema).unwrap_or_default(), v, path, out);
 }
 
 /// The server defaults before it validates.
@@ -129,7 +97,8 @@ fn shown(v: &Value) -> String {
     }
 }
 
-fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
+/// Checks one value against one typed node (no defaults applied, no CEL).
+pub fn check_node(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
     let flag = |f: Option<bool>| f == Some(true);
     // A null is either allowed (`nullable`) or pruned by the server before it validates.
     if v.is_null() {
@@ -152,7 +121,7 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
     }
     // Value validations stacked by markers (a field's and its type's): each must hold.
     for branch in node.all_of.iter().flatten() {
-        check(branch, v, path, out);
+        check_node(branch, v, path, out);
     }
 
     if let Some(values) = &node.enum_
@@ -212,7 +181,7 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         count_bounds(items.len(), (node.min_items, node.max_items, "items"), path, out);
         if let Some(item) = &node.items {
             for (i, it) in items.iter().enumerate() {
-                check(item, it, &format!("{path}[{i}]"), out);
+                check_node(item, it, &format!("{path}[{i}]"), out);
             }
         }
         match node.list_type.as_deref() {
@@ -244,12 +213,12 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
         if let Some(props) = &node.properties {
             for (name, sub) in props {
                 if let Some(fv) = fields.get(name) {
-                    check(sub, fv, &join(path, name), out);
+                    check_node(sub, fv, &join(path, name), out);
                 }
             }
         } else if let Some(values) = node.map_values() {
             for (name, fv) in fields {
-                check(values, fv, &join(path, name), out);
+                check_node(values, fv, &join(path, name), out);
             }
         }
         required(node, fields, path, out);
@@ -270,7 +239,7 @@ fn check(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) {
             .iter()
             .filter(|b| {
                 let mut scratch = Vec::new();
-                check(b, v, path, &mut scratch);
+                check_node(b, v, path, &mut scratch);
                 scratch.is_empty()
             })
             .count();
