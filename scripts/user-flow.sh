@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # A new user's first hour, as the README tells it, in a temporary directory outside this
 # repository: install codegen-cli, `init` + `create api` a Memcached operator, build it,
-# `cargo run -p codegen-cli -- manifests` in the new workspace, deploy config/default to
-# the API server of $KUBECONFIG, run the scaffolded manager as the ServiceAccount that
-# config/ deploys (so the scaffolded RBAC alone must be enough), and watch it reconcile
-# the sample; the scaffolded test runs on kubegen::testenv. Run by scripts/e2e.sh; needs a
-# running API server (KUBECONFIG) and the binaries for testenv (KUBEBUILDER_ASSETS).
+# `cargo run -p codegen-cli -- manifests` in the new workspace, then every target of the
+# scaffolded Makefile: `make test` (the scaffolded test on kubegen::testenv, with the
+# binaries `codegen-cli envtest` prepares), install/uninstall, deploy config/default to the
+# API server of $KUBECONFIG, `make run` the manager as the ServiceAccount that config/
+# deploys (so the scaffolded RBAC alone must be enough) and watch it reconcile the sample,
+# build-installer, undeploy; docker-build and docker-push need a container engine and
+# are checked with `make -n`. Run by scripts/e2e.sh; needs a running API server
+# (KUBECONFIG). codegen-cli envtest keeps its store under target/envtest.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 : "${KUBECONFIG:?set KUBECONFIG to the e2e API server}"
-: "${KUBEBUILDER_ASSETS:?set KUBEBUILDER_ASSETS to a directory with etcd and kube-apiserver}"
+: "${KUBE_VERSION:=v1.37.2}"
 export KUBECONFIG CARGO_TERM_COLOR=never
+# The scaffold's `make test` must find its binaries through `codegen-cli envtest` alone.
+unset KUBEBUILDER_ASSETS KUBEGEN_ASSETS
+export KUBEGEN_ENVTEST_DIR=$ROOT/target/envtest
 # One target dir with this repository: the new workspace's dependencies are compiled once.
 export CARGO_TARGET_DIR=$ROOT/target
 WORK=$(mktemp -d /tmp/kubegen-user-flow.XXXXXX)
@@ -52,11 +58,25 @@ cargo fmt --check || fail "the scaffold is not rustfmt-clean"
 # Pins the versions this repository builds with, so the shared target dir is reused.
 cp "$ROOT/Cargo.lock" .
 
+stage "make help lists kubebuilder's targets"
+make help > "$WORK/help.txt"
+for target in manifests generate fmt vet test setup-envtest build run docker-build docker-push build-installer \
+  install uninstall deploy undeploy; do
+  grep -q "^  $target " "$WORK/help.txt" || { cat "$WORK/help.txt" >&2; fail "make help does not list $target"; }
+done
+
 stage "cargo build"
 cargo build -q
-stage "cargo test -- --ignored (the scaffolded test, on kubegen::testenv)"
-cargo test -q -- --ignored 2>&1 | tee "$WORK/test.log" | grep -E '^test result' || true
-grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not pass"; }
+stage "make test ENVTEST_K8S_VERSION=${KUBE_VERSION#v} (manifests, generate, fmt, vet, setup-envtest: codegen-cli envtest; the scaffolded test on kubegen::testenv)"
+make test ENVTEST_K8S_VERSION="${KUBE_VERSION#v}" > "$WORK/test.log" 2>&1 || { cat "$WORK/test.log" >&2; fail "make test failed"; }
+grep -E '^(\[envtest\]|test result)' "$WORK/test.log"
+grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not run and pass"; }
+for ran in 'codegen-cli -- manifests' 'codegen-cli -- clients' 'cargo fmt --all' 'cargo clippy --workspace' 'codegen-cli -- envtest'; do
+  grep -q -- "$ran" "$WORK/test.log" || fail "make test did not run $ran"
+done
+assets=$(cargo run -q -p codegen-cli -- envtest --version "${KUBE_VERSION#v}" --installed-only)
+[ "$("$assets/kube-apiserver" --version)" = "Kubernetes $KUBE_VERSION" ] || fail "envtest's kube-apiserver is not $KUBE_VERSION"
+"$assets/etcd" --version >/dev/null || fail "envtest's etcd does not run"
 stage "cargo run -p codegen-cli -- manifests"
 cargo run -q -p codegen-cli -- manifests
 cargo run -q -p codegen-cli -- manifests --check
@@ -74,8 +94,8 @@ done
 test -f config/crd/bases/cache.example.com_memcacheds.yaml || fail "no CRD"
 grep -q 'events.k8s.io' config/rbac/role.yaml || fail "role.yaml grants no events.k8s.io events"
 
-stage "cargo run -p codegen-cli -- clients (Go, TypeScript, Python), and go build on the Go one"
-cargo run -q -p codegen-cli -- clients
+stage "make generate: the clients (Go, TypeScript, Python), and go build on the Go one"
+make -s generate
 cargo run -q -p codegen-cli -- clients --check
 for f in clients/go/api/v1alpha1/memcached_types.go clients/typescript/src/cache.example.com/v1alpha1/client.ts \
   clients/python/memcached_operator_api/cache_v1alpha1/models.py; do
@@ -85,12 +105,34 @@ if command -v go >/dev/null; then
   (cd clients/go && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build ./... && go vet ./...) || fail "the Go client does not build"
 fi
 
-stage "kubectl apply --server-side -k config/default"
-kubectl apply --server-side -k config/default >/dev/null
-kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
-kubectl get deployment memcached-operator-controller-manager -n memcached-operator-system -o name >/dev/null
+stage "make build"
+make -s build > "$WORK/make.log" 2>&1 || { cat "$WORK/make.log" >&2; fail "make build failed"; }
+test -x "$CARGO_TARGET_DIR/debug/memcached-operator" || fail "make build built no manager"
 
-stage "the manager, as the ServiceAccount config/ deploys"
+stage "make install; make uninstall"
+make -s install >/dev/null
+kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
+make -s uninstall >/dev/null
+! kubectl get crd memcacheds.cache.example.com >/dev/null 2>&1 || fail "make uninstall left the CRD"
+make -s uninstall ignore-not-found=true >/dev/null || fail "make uninstall ignore-not-found=true failed with nothing installed"
+
+image=registry.example.com/memcached-operator:v0.1.0
+stage "make deploy IMG=$image"
+make -s deploy IMG=$image >/dev/null
+kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
+deployed=$(kubectl get deployment memcached-operator-controller-manager -n memcached-operator-system \
+  -o jsonpath='{.spec.template.spec.containers[0].image}')
+[ "$deployed" = "$image" ] || fail "make deploy set the image '$deployed', not $image"
+
+stage "make build-installer IMG=$image; docker-build and docker-push (make -n: no container engine here)"
+make -s build-installer IMG=$image
+grep -q "^kind: CustomResourceDefinition" dist/install.yaml || fail "dist/install.yaml has no CRD"
+grep -q "image: $image" dist/install.yaml || fail "dist/install.yaml does not run $image"
+kubectl apply --server-side --dry-run=server -f dist/install.yaml >/dev/null || fail "the server refuses dist/install.yaml"
+[ "$(make -n docker-build IMG=$image)" = "docker build -t $image ." ] || fail "make -n docker-build: $(make -n docker-build IMG=$image)"
+[ "$(make -n docker-push IMG=$image CONTAINER_TOOL=podman)" = "podman push $image" ] || fail "make -n docker-push"
+
+stage "a kubeconfig for the ServiceAccount config/ deploys"
 token=$(kubectl create token memcached-operator-controller-manager -n memcached-operator-system)
 server=$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.server}')
 ca=$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.certificate-authority}')
@@ -102,8 +144,9 @@ users: [{name: sa, user: {token: "$token"}}]
 contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
 current-context: sa
 KCFG
-POD_NAME=memcached-operator-test cargo run -q -- --kubeconfig "$WORK/sa.kubeconfig" --leader-elect \
-  --leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0 \
+stage "make run: the manager, as the ServiceAccount config/ deploys"
+POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubeconfig --leader-elect \
+--leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0" \
   > "$WORK/manager.log" 2>&1 &
 MANAGER_PID=$!
 
@@ -123,9 +166,13 @@ if grep -Eq 'forbidden|Forbidden' "$WORK/manager.log"; then fail "the manager wa
 kubectl get lease memcached-operator -n memcached-operator-system -o jsonpath='{.spec.holderIdentity}' | grep -q memcached-operator-test \
   || fail "the manager does not hold its Lease"
 
-stage "kubectl delete; SIGTERM"
+stage "kubectl delete; SIGTERM to the manager (make run then succeeds)"
 kubectl delete -k config/samples --wait=true >/dev/null
-kill -TERM "$MANAGER_PID"
-wait "$MANAGER_PID" || fail "the manager exited non-zero on SIGTERM"
+pkill -TERM -f "debug/memcached-operator --kubeconfig" || fail "no manager process under make run"
+wait "$MANAGER_PID" || fail "the manager (make run) exited non-zero on SIGTERM"
 MANAGER_PID=
+
+stage "make undeploy"
+make -s undeploy ignore-not-found=true >/dev/null
+! kubectl get crd memcacheds.cache.example.com >/dev/null 2>&1 || fail "make undeploy left the CRD"
 stage "passed"

@@ -3,6 +3,7 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
+mod envtest;
 mod generate;
 mod install_source;
 mod layout;
@@ -64,6 +65,14 @@ enum Command {
     /// with the schema's bounds and a client class per kind). Names and languages come
     /// from `[workspace.metadata.kubegen.clients]`.
     Clients(clients::ClientsArgs),
+    /// Prepare etcd and kube-apiserver for kubegen::testenv (kubegen's setup-envtest)
+    ///
+    /// Builds kube-apiserver of a Kubernetes release from the k8s.io/kubernetes Go module
+    /// (Go on the PATH; minutes, once per release), takes etcd from the PATH or builds it
+    /// from its Go module, keeps both in a per-user store and prints their directory:
+    /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. kubegen::testenv also finds the
+    /// store's newest release by itself when KUBEBUILDER_ASSETS is unset.
+    Envtest(envtest::EnvtestArgs),
     /// Add something to the project: `create api` adds a kind and its controller
     #[command(subcommand)]
     Create(Create),
@@ -239,7 +248,11 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
     let layout = generate::Layout { out, role_name: args.role_name.clone() };
     generate::run(&project, &[&crds, &rbac, &layout], args.check, "manifest", |p| {
-        Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), output::count(p.rbac_rules()?.len(), "RBAC rule")))
+        Ok(format!(
+            "{}, {}",
+            output::count(p.kinds()?.len(), "kind"),
+            output::count(p.rbac_rules()?.len(), "RBAC rule")
+        ))
     })
 }
 
@@ -250,6 +263,7 @@ pub fn main() -> ExitCode {
         Command::Manifests(args) => manifests(args),
         Command::Clients(args) => clients::run(args),
         Command::Init(args) => init(args),
+        Command::Envtest(args) => envtest::run(args),
         Command::Create(Create::Api(args)) => create_api(args),
     };
     match result {

@@ -12,7 +12,6 @@ use askama::Template;
 use crate::layout;
 use crate::output::{self, Output};
 
-
 /// The line in `src/main.rs` above which `create api` adds controllers.
 const CONTROLLERS_MARKER: &str = "// +kubegen:scaffold:controllers";
 
@@ -58,6 +57,13 @@ struct Main<'a> {
 #[template(path = "scaffold/Dockerfile", escape = "none")]
 struct Dockerfile<'a> {
     project: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/Makefile", escape = "none")]
+struct Makefile {
+    /// `1.37`: the Kubernetes release this codegen-cli was built for.
+    k8s_version: String,
 }
 
 #[derive(Template)]
@@ -237,6 +243,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         file("src/controller/mod.rs", render(&ControllerMod, "src/controller/mod.rs")?),
         file("src/main.rs", render(&Main { project: p }, "src/main.rs")?),
         file("Dockerfile", render(&Dockerfile { project: p }, "Dockerfile")?),
+        file("Makefile", render(&Makefile { k8s_version: k8s_minor() }, "Makefile")?),
         file(".dockerignore", render(&DockerIgnore, ".dockerignore")?),
         file(".gitignore", render(&GitIgnore, ".gitignore")?),
     ];
@@ -253,6 +260,13 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
     outputs.push(Output::generated(config.join("rbac/role.yaml"), layout::role_yaml(&[], "manager-role", "")?));
     write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
+}
+
+/// `1.37` from the Kubernetes API modules' `v0.37.2` this binary was built against.
+fn k8s_minor() -> String {
+    let module = kubegen::schema::K8S_MODULE_VERSION;
+    let minor = module.strip_prefix("v0.").and_then(|rest| rest.split('.').next()).unwrap_or("37");
+    format!("1.{minor}")
 }
 
 /// `UpperCamelCase`, as Kubernetes kinds are spelled.

@@ -6,8 +6,9 @@
 //! and namespaces never finish terminating.
 //!
 //! The binaries come from `$KUBEBUILDER_ASSETS` (envtest's variable, so `setup-envtest
-//! use -p path` works as it does for Go), else `$KUBEGEN_ASSETS`, else the `PATH`. Key
-//! pairs for service-account tokens are made with the `openssl` command.
+//! use -p path` works as it does for Go), else `$KUBEGEN_ASSETS`, else the newest release
+//! in the store `codegen-cli envtest` fills, else the `PATH`. Key pairs for
+//! service-account tokens are made with the `openssl` command.
 //!
 //! ```no_run
 //! # async fn f() -> Result<(), kubegen::testenv::TestEnvError> {
@@ -35,7 +36,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Debug, thiserror::Error)]
 pub enum TestEnvError {
     #[error(
-        "`{name}` not found; looked in {looked}. Point KUBEBUILDER_ASSETS at a directory holding etcd and kube-apiserver: `setup-envtest use -p path` prints one, and kubegen's `scripts/kube-apiserver.sh build` builds kube-apiserver from the Go module (Debian's etcd-server has etcd)"
+        "`{name}` not found; looked in {looked}. Run `codegen-cli envtest` (it builds kube-apiserver from the Go module, takes etcd from the PATH or builds it, and keeps both where the test environment finds them), or point KUBEBUILDER_ASSETS at a directory holding etcd and kube-apiserver (`setup-envtest use -p path` prints one)"
     )]
     Missing { name: &'static str, looked: String },
     #[error("{what}: {source}")]
@@ -85,12 +86,18 @@ impl Drop for Scratch {
     }
 }
 
-/// `name` in the asset directories or on the PATH.
+/// The newest complete release in `codegen-cli envtest`'s store.
+fn newest_in_store() -> Option<PathBuf> {
+    kubegen_core::envtest::installed(&kubegen_core::envtest::root()?).pop().map(|(_, dir)| dir)
+}
+
+/// `name` in the asset directories, the envtest store or on the PATH.
 fn binary(name: &'static str) -> Result<PathBuf, TestEnvError> {
     let dirs = ["KUBEBUILDER_ASSETS", "KUBEGEN_ASSETS"]
         .iter()
         .filter_map(|v| std::env::var_os(v))
         .map(PathBuf::from)
+        .chain(newest_in_store())
         .chain(std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default());
     let dirs: Vec<PathBuf> = dirs.collect();
     dirs.iter()
@@ -110,7 +117,16 @@ fn looked() -> String {
         .map(|p| std::env::split_paths(&p).map(|d| d.display().to_string()).collect())
         .unwrap_or_default();
     let path = if path.is_empty() { "the PATH (empty)".to_string() } else { format!("the PATH ({})", path.join(":")) };
-    format!("{}, {} and {path}", var("KUBEBUILDER_ASSETS"), var("KUBEGEN_ASSETS"))
+    let store = match kubegen_core::envtest::root() {
+        Some(root) => {
+            let releases: Vec<String> =
+                kubegen_core::envtest::installed(&root).iter().map(|(r, _)| r.to_string()).collect();
+            let holds = if releases.is_empty() { "empty".to_string() } else { releases.join(", ") };
+            format!("codegen-cli envtest's store ({}: {holds})", root.display())
+        }
+        None => format!("codegen-cli envtest's store (none: ${} and HOME unset)", kubegen_core::envtest::ROOT_VAR),
+    };
+    format!("{}, {}, {store} and {path}", var("KUBEBUILDER_ASSETS"), var("KUBEGEN_ASSETS"))
 }
 
 fn free_port() -> Result<u16, TestEnvError> {
@@ -275,6 +291,7 @@ mod tests {
         let err = super::TestEnvError::Missing { name: "etcd", looked: super::looked() }.to_string();
         assert!(err.starts_with("`etcd` not found; looked in $KUBEBUILDER_ASSETS ("), "{err}");
         assert!(err.contains("$KUBEGEN_ASSETS (") && err.contains("the PATH ("), "{err}");
-        assert!(err.contains("scripts/kube-apiserver.sh build"), "{err}");
+        assert!(err.contains("codegen-cli envtest's store ("), "{err}");
+        assert!(err.contains("Run `codegen-cli envtest`"), "{err}");
     }
 }

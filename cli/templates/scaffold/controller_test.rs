@@ -1,6 +1,7 @@
 //! The {{ kind }} controller against a real API server: `kubegen::testenv` starts etcd and
-//! kube-apiserver (from `$KUBEBUILDER_ASSETS`, as controller-runtime's envtest does) and
-//! installs the CRD; the controller runs in-process. `cargo test -- --ignored` runs it.
+//! kube-apiserver (from `$KUBEBUILDER_ASSETS`, as controller-runtime's envtest does, or
+//! from what `codegen-cli envtest` prepared) and installs the CRD; the controller runs
+//! in-process. `make test` runs it, or `cargo test -- --ignored`.
 
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use kubegen::testenv::TestEnv;
 use {{ crate_name }}::api::{{ group_module }}::{{ version }}::{ {{ kind }}, {{ kind }}Spec };
 
 #[tokio::test]
-#[ignore = "needs etcd and kube-apiserver: set KUBEBUILDER_ASSETS, then `cargo test -- --ignored`"]
+#[ignore = "needs etcd and kube-apiserver: `make test`, or `codegen-cli envtest` then `cargo test -- --ignored`"]
 async fn a_new_{{ module }}_becomes_available() {
     let env = TestEnv::start().await.expect("the test environment starts");
     env.install_crds(vec![{{ kind }}::crd()]).await.expect("the CRD is installed");

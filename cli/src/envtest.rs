@@ -1,0 +1,287 @@
+//! `codegen-cli envtest`: kubegen's setup-envtest. Puts etcd and kube-apiserver of one
+//! Kubernetes release into the store `kubegen::testenv` reads (kubegen-core's
+//! `envtest`), and prints the directory for `KUBEBUILDER_ASSETS`.
+//!
+//! kube-apiserver is built from the `k8s.io/kubernetes` Go module through a wrapper
+//! module, as `scripts/kube-apiserver.sh` does: the kubernetes module replaces its
+//! staging modules (`k8s.io/api`, ...) with directories a requiring module cannot see,
+//! so the wrapper pins each to its published `v0.MINOR.PATCH`. etcd is copied from the
+//! PATH when there is one, else built from the `go.etcd.io/etcd/server/v3` module at the
+//! version Kubernetes requires. A release is built in a directory of its own beside the
+//! store's and renamed into place when complete: the store never holds half a release.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use kubegen_core::envtest::{self, Release};
+
+#[derive(Args)]
+pub struct EnvtestArgs {
+    /// The Kubernetes release: `1.37` (its newest patch release) or `1.37.2`. Default: the
+    /// release this codegen-cli was built for.
+    #[arg(long, value_name = "VERSION")]
+    version: Option<String>,
+    /// The store's directory. Default: $KUBEGEN_ENVTEST_DIR, else
+    /// $XDG_DATA_HOME/kubegen/envtest, else ~/.local/share/kubegen/envtest.
+    #[arg(long, value_name = "DIR")]
+    bin_dir: Option<PathBuf>,
+    /// What to print: the release's directory, or a shell line that exports it as
+    /// KUBEBUILDER_ASSETS.
+    #[arg(short, long, value_enum, default_value_t = Print::Path)]
+    print: Print,
+    /// Use only what the store holds; never build.
+    #[arg(short, long)]
+    installed_only: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Print {
+    Path,
+    Env,
+}
+
+fn log(message: impl std::fmt::Display) {
+    eprintln!("[envtest] {message}");
+}
+
+pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
+    let root = match args.bin_dir {
+        Some(dir) => dir,
+        None => envtest::root().with_context(|| {
+            format!("no place for the store: set ${} or HOME, or pass --bin-dir", envtest::ROOT_VAR)
+        })?,
+    };
+    let wanted = wanted(args.version.as_deref())?;
+    let dir = match in_store(&root, wanted) {
+        Some(dir) => dir,
+        None if args.installed_only => {
+            let have: Vec<String> = envtest::installed(&root).iter().map(|(r, _)| r.to_string()).collect();
+            let have = if have.is_empty() { "nothing".to_string() } else { have.join(", ") };
+            bail!(
+                "{} is not in the store at {} (it holds {have}); run without --installed-only to build it",
+                shown(wanted),
+                root.display()
+            );
+        }
+        None => install(&root, wanted)?,
+    };
+    match args.print {
+        Print::Path => println!("{}", dir.display()),
+        Print::Env => println!("export KUBEBUILDER_ASSETS='{}'", dir.display()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The release asked for, as (minor, patch); by default the release of the Kubernetes
+/// API modules this binary was built against (`v0.37.2` is Kubernetes 1.37.2).
+fn wanted(version: Option<&str>) -> Result<(u32, Option<u32>)> {
+    match version {
+        Some(text) => envtest::parse_release(text).with_context(|| {
+            format!("--version {text}: write a Kubernetes release as 1.MINOR or 1.MINOR.PATCH, e.g. 1.37 or 1.37.2")
+        }),
+        None => {
+            let module = kubegen::schema::K8S_MODULE_VERSION;
+            let (minor, patch) = envtest::parse_release(&module.replacen("v0.", "1.", 1))
+                .with_context(|| format!("this build's Kubernetes module version {module} is not v0.MINOR.PATCH"))?;
+            Ok((minor, patch))
+        }
+    }
+}
+
+fn shown((minor, patch): (u32, Option<u32>)) -> String {
+    match patch {
+        Some(patch) => format!("Kubernetes 1.{minor}.{patch}"),
+        None => format!("Kubernetes 1.{minor}"),
+    }
+}
+
+/// The newest release in the store that `wanted` names.
+fn in_store(root: &Path, (minor, patch): (u32, Option<u32>)) -> Option<PathBuf> {
+    envtest::installed(root)
+        .into_iter()
+        .rev()
+        .find(|(r, _)| r.minor == minor && patch.is_none_or(|p| r.patch == p))
+        .map(|(_, dir)| dir)
+}
+
+fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
+    go(&["version"]).output().ok().filter(|o| o.status.success()).with_context(|| {
+        format!(
+            "building kube-apiserver of {} needs Go on the PATH (https://go.dev/dl); or point KUBEBUILDER_ASSETS at setup-envtest's binaries (`setup-envtest use {}.x -p path`)",
+            shown(wanted),
+            shown(wanted).trim_start_matches("Kubernetes ")
+        )
+    })?;
+    let (release, go_mod) = resolve(wanted)?;
+    let dir = envtest::release_dir(root, release);
+    if let Some(found) = in_store(root, (release.minor, Some(release.patch))) {
+        return Ok(found);
+    }
+    if dir.exists() {
+        // Not a complete release (`in_store` would have found it), and not one this
+        // command made (it renames only complete ones into place): not ours to replace.
+        bail!(
+            "{} exists without {}; remove it, or pass another --bin-dir",
+            dir.display(),
+            envtest::BINARIES.join(" and ")
+        );
+    }
+    let parent = dir.parent().expect("a release's directory is under the store");
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let building = parent.join(format!(".building-{release}-{}", std::process::id()));
+    let built = build(&building, release, &go_mod).and_then(|()| {
+        std::fs::remove_dir_all(building.join("module")).with_context(|| format!("cleaning {}", building.display()))?;
+        std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
+    });
+    if let Err(e) = built {
+        let _ = std::fs::remove_dir_all(&building);
+        return Err(e);
+    }
+    log(format_args!("{release} ready in {}", dir.display()));
+    Ok(dir)
+}
+
+fn go(args: &[&str]) -> Command {
+    let mut command = Command::new("go");
+    command.args(args).env("GOFLAGS", "-mod=mod -buildvcs=false").env("CGO_ENABLED", "0");
+    command
+}
+
+/// The exact release (the newest patch release when none is given) and the path of
+/// `k8s.io/kubernetes`' go.mod in Go's module cache.
+fn resolve((minor, patch): (u32, Option<u32>)) -> Result<(Release, PathBuf)> {
+    let query = match patch {
+        Some(patch) => format!("k8s.io/kubernetes@v1.{minor}.{patch}"),
+        None => format!("k8s.io/kubernetes@v1.{minor}"),
+    };
+    log(format_args!("resolving {query} with the Go module proxy"));
+    // Outside any module (the temporary directory), so no go.mod or go.work is touched.
+    let output = Command::new("go")
+        .args(["mod", "download", "-json", &query])
+        .current_dir(std::env::temp_dir())
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running go")?;
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "PascalCase")]
+    struct Download {
+        version: Option<String>,
+        go_mod: Option<PathBuf>,
+        error: Option<String>,
+    }
+    let download: Download = serde_json::from_slice(&output.stdout).with_context(|| {
+        format!("reading `go mod download -json {query}`: {}", String::from_utf8_lossy(&output.stdout))
+    })?;
+    if let Some(error) = download.error {
+        bail!("{query}: {error}");
+    }
+    let version = download.version.context("go named no version")?;
+    let (minor, patch) = envtest::parse_release(&version).with_context(|| format!("{query} resolved to {version}"))?;
+    let release = Release { minor, patch: patch.with_context(|| format!("{query} resolved to {version}"))? };
+    Ok((release, download.go_mod.context("go gave no go.mod")?))
+}
+
+/// etcd and kube-apiserver of `release` into `dir`, which this call creates.
+fn build(dir: &Path, release: Release, kubernetes_go_mod: &Path) -> Result<()> {
+    let module = dir.join("module");
+    std::fs::create_dir_all(&module).with_context(|| format!("creating {}", module.display()))?;
+    let system_etcd = on_path("etcd");
+    let mut go_mod = format!("module kubegen.dev/envtest\n\ngo 1.24\n\nrequire k8s.io/kubernetes v{release}\n");
+    let kubernetes = std::fs::read_to_string(kubernetes_go_mod)
+        .with_context(|| format!("reading {}", kubernetes_go_mod.display()))?;
+    for line in kubernetes.lines() {
+        if let Some((staging, _)) = line.trim().split_once(" => ./staging/") {
+            go_mod.push_str(&format!("replace {staging} => {staging} v0.{}.{}\n", release.minor, release.patch));
+        }
+    }
+    let mut tools =
+        "//go:build tools\n\npackage tools\n\nimport _ \"k8s.io/kubernetes/cmd/kube-apiserver\"\n".to_string();
+    if system_etcd.is_none() {
+        tools.push_str("import _ \"go.etcd.io/etcd/server/v3\"\n");
+    }
+    std::fs::write(module.join("go.mod"), go_mod).context("writing the wrapper module")?;
+    std::fs::write(module.join("tools.go"), tools).context("writing the wrapper module")?;
+    step(&module, &["mod", "tidy"], "resolving the modules kube-apiserver needs")?;
+
+    let mut ldflags = "-s -w".to_string();
+    for package in ["k8s.io/component-base/version", "k8s.io/client-go/pkg/version"] {
+        ldflags.push_str(&format!(
+            " -X {package}.gitVersion=v{release} -X {package}.gitMajor=1 -X {package}.gitMinor={} -X {package}.gitTreeState=clean",
+            release.minor
+        ));
+    }
+    let apiserver = dir.join("kube-apiserver");
+    step(
+        &module,
+        &[
+            "build",
+            "-trimpath",
+            "-ldflags",
+            &ldflags,
+            "-o",
+            &apiserver.to_string_lossy(),
+            "k8s.io/kubernetes/cmd/kube-apiserver",
+        ],
+        &format!("building kube-apiserver {release} (minutes, once per release)"),
+    )?;
+    let etcd = dir.join("etcd");
+    match system_etcd {
+        Some(found) => {
+            log(format_args!("etcd: copying {}", found.display()));
+            std::fs::copy(&found, &etcd).with_context(|| format!("copying {}", found.display()))?;
+        }
+        None => step(
+            &module,
+            &["build", "-trimpath", "-ldflags", "-s -w", "-o", &etcd.to_string_lossy(), "go.etcd.io/etcd/server/v3"],
+            "building etcd (none on the PATH) at the version Kubernetes requires",
+        )?,
+    }
+    Ok(())
+}
+
+fn step(module: &Path, args: &[&str], what: &str) -> Result<()> {
+    log(what);
+    let status = go(args).current_dir(module).stdout(Stdio::inherit()).status().context("running go")?;
+    if !status.success() {
+        bail!("`go {}` failed in {} ({status})", args.join(" "), module.display());
+    }
+    Ok(())
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_release_is_the_one_this_binary_was_built_for() {
+        let (minor, patch) = wanted(None).unwrap();
+        assert_eq!(format!("v0.{minor}.{}", patch.unwrap()), kubegen::schema::K8S_MODULE_VERSION);
+    }
+
+    #[test]
+    fn a_bad_version_says_how_to_write_one() {
+        let err = wanted(Some("37")).unwrap_err().to_string();
+        assert!(err.contains("1.MINOR or 1.MINOR.PATCH"), "{err}");
+    }
+
+    #[test]
+    fn installed_only_names_what_the_store_holds() {
+        let root = std::env::temp_dir().join(format!("kubegen-envtest-cli-{}", std::process::id()));
+        let args = EnvtestArgs {
+            version: Some("1.30".into()),
+            bin_dir: Some(root.clone()),
+            print: Print::Path,
+            installed_only: true,
+        };
+        let err = run(args).unwrap_err().to_string();
+        assert!(err.starts_with("Kubernetes 1.30 is not in the store at ") && err.contains("holds nothing"), "{err}");
+        assert!(!root.exists(), "--installed-only created {}", root.display());
+    }
+}
