@@ -10,6 +10,8 @@ use anyhow::{Result, bail};
 use askama::Template;
 use serde_json::{Map, Value};
 
+use kubegen_core::kind::Style;
+
 use super::{KindModel, ModelError, Package, number, render};
 
 #[derive(Template)]
@@ -183,6 +185,11 @@ fn marker_string(s: &str) -> String {
 /// (`prefix` is `items:` for an array's items).
 fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<String>) {
     let v = |name: &str| format!("+kubebuilder:validation:{prefix}{name}");
+    // controller-gen refuses string bounds on an int-or-string (its schema has no type):
+    // they are said in the description instead, and the CRD kubegen writes keeps them.
+    let int_or_string = node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
+        || node.get(super::REF_KEY).and_then(Value::as_str) == Some("io.k8s.apimachinery.pkg.util.intstr.IntOrString");
+    let mut string_bounds = Vec::new();
     for (key, name) in [
         ("minimum", "Minimum"),
         ("maximum", "Maximum"),
@@ -195,6 +202,11 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
         ("maxProperties", "MaxProperties"),
     ] {
         if let Some(n) = node.get(key) {
+            if int_or_string && matches!(key, "minLength" | "maxLength") {
+                let bound = if key == "minLength" { "at least" } else { "at most" };
+                string_bounds.push(format!("{bound} {} characters", number(n)));
+                continue;
+            }
             out.push(format!("{}={}", v(name), number(n)));
         }
     }
@@ -204,7 +216,21 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
         }
     }
     if let Some(Value::String(p)) = node.get("pattern") {
-        out.push(format!("{}={}", v("Pattern"), marker_string(p)));
+        if int_or_string {
+            string_bounds.push(format!("the pattern `{p}`"));
+        } else {
+            out.push(format!("{}={}", v("Pattern"), marker_string(p)));
+        }
+    }
+    if !string_bounds.is_empty() {
+        out.push(format!("String values have {}.", string_bounds.join(", ")));
+    }
+    // A second pattern (a field's beside its type's) sits in `allOf`; one Pattern marker
+    // holds one, so the others are said in words.
+    for p in
+        node.get("allOf").and_then(Value::as_array).into_iter().flatten().filter_map(|n| n.get("pattern")?.as_str())
+    {
+        out.push(format!("String values also match `{p}`."));
     }
     if let Some(Value::Array(values)) = node.get("enum") {
         let values: Vec<String> = values.iter().map(|e| e.to_string()).collect();
@@ -489,7 +515,9 @@ impl<'a> Writer<'a> {
         let nullable = prop.get("nullable") == Some(&Value::Bool(true));
         // Optional structs and scalars are pointers, as Kubernetes' own types write them:
         // unset stays apart from the zero value (and from a default).
-        if (!required || nullable) && matches!(ty, GoTy::Value(_) | GoTy::Struct { .. }) && !is_raw(&ty) {
+        // A raw object too: a RawExtension value marshals as `null` when unset, which
+        // a round trip would add where the object had no key.
+        if (!required || nullable) && matches!(ty, GoTy::Value(_) | GoTy::Struct { .. }) {
             ty = GoTy::Pointer(Box::new(ty));
         }
         let mut doc = doc_lines(prop);
@@ -512,9 +540,6 @@ impl<'a> Writer<'a> {
     }
 }
 
-fn is_raw(ty: &GoTy) -> bool {
-    matches!(ty, GoTy::Struct { name, .. } if name == "runtime.RawExtension")
-}
 
 /// A named type's node without its own validations (they are markers on the type).
 fn without_validations(def: &Map<String, Value>) -> Map<String, Value> {
@@ -822,8 +847,8 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
     }];
     let doc: Vec<String> = kind.root_description.lines().map(String::from).collect();
     let data = kind.data.as_object().cloned().unwrap_or_default();
-    match kind.style.as_str() {
-        "spec" => {
+    match kind.style {
+        Style::Spec => {
             fields.push(GoField {
                 doc: Vec::new(),
                 decl: "metav1.ObjectMeta `json:\"metadata,omitempty\"`".into(),

@@ -41,8 +41,8 @@ impl std::error::Error for ModelError {}
 pub struct KindModel {
     pub kind: String,
     pub type_path: String,
-    /// `spec` (kube-rs style), `flat` (the data beside `metadata`).
-    pub style: String,
+    /// Where the data sits: under `spec` (kube-rs style) or beside `metadata`.
+    pub style: Style,
     pub data: Value,
     pub status: Option<Value>,
     pub root_description: String,
@@ -245,7 +245,7 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             scale_subresource: subresources.is_some_and(|s| s.scale.is_some()),
             kind: crd.spec.names.kind.clone(),
             type_path: kind.type_path.clone(),
-            style: model.style.as_str().to_string(),
+            style: model.style,
             data: model.data.clone(),
             status: model.status.clone().filter(|s| !s.is_null()),
             root_description,

@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
+use kubegen_core::kind::Style;
+
 use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
 
 #[derive(Template)]
@@ -54,6 +56,8 @@ struct Models<'a> {
     version: &'a str,
     classes: Vec<Class>,
     aliases: Vec<String>,
+    /// Kubernetes' Quantity notation, a Python string literal.
+    quantity_pattern: String,
 }
 
 struct Class {
@@ -154,7 +158,14 @@ pub fn files(
         files.push((
             format!("{package}/{module}/models.py"),
             render(
-                &Models { header: &header, group: &pkg.group, version: &pkg.version, classes, aliases },
+                &Models {
+                    header: &header,
+                    group: &pkg.group,
+                    version: &pkg.version,
+                    classes,
+                    aliases,
+                    quantity_pattern: py_string(kubegen::schema::QUANTITY_PATTERN),
+                },
                 "models.py",
             )?,
         ));
@@ -281,6 +292,51 @@ fn literal(v: &Value) -> String {
     }
 }
 
+/// The value is, or holds, a JSON object.
+fn holds_object(value: &Value) -> bool {
+    match value {
+        Value::Object(_) => true,
+        Value::Array(items) => items.iter().any(holds_object),
+        _ => false,
+    }
+}
+
+fn py_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
+}
+
+/// `_also(...)` checks for the bounds a node holds in `allOf` beside its own (a second
+/// pattern or multiple).
+fn all_of(node: &Map<String, Value>) -> Vec<String> {
+    node.get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .map(constraints)
+        .filter(|c| !c.is_empty())
+        .map(|c| format!("_pd.AfterValidator(_also({}))", c.join(", ")))
+        .collect()
+}
+
+/// An int-or-string: a strict int, or a strict string with the node's string
+/// constraints (its pattern, lengths) — pydantic cannot put them on the union.
+fn int_or_string(node: &Map<String, Value>) -> String {
+    let mut string = vec!["strict=True".to_string()];
+    for (key, arg) in [("minLength", "min_length"), ("maxLength", "max_length")] {
+        if let Some(v) = node.get(key) {
+            string.push(format!("{arg}={}", number(v)));
+        }
+    }
+    if let Some(Value::String(p)) = node.get("pattern") {
+        string.push(format!("pattern={}", py_string(p)));
+    }
+    if string.len() == 1 {
+        return "_pd.StrictInt | _pd.StrictStr".into();
+    }
+    format!("_pd.StrictInt | _t.Annotated[str, _pd.StringConstraints({})]", string.join(", "))
+}
+
 /// The pydantic constraints of a node, as `Field(...)` arguments.
 fn constraints(node: &Map<String, Value>) -> Vec<String> {
     let mut out = Vec::new();
@@ -323,8 +379,8 @@ impl Writer<'_> {
     fn py_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> String {
         let base = if let Some(Value::String(name)) = node.get(REF_KEY) {
             match name.as_str() {
-                "io.k8s.apimachinery.pkg.api.resource.Quantity" => "str".into(),
-                "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => "int | str".into(),
+                "io.k8s.apimachinery.pkg.api.resource.Quantity" => "_Quantity".into(),
+                "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => return int_or_string(node),
                 "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
                     "_dt.datetime".into()
                 }
@@ -338,7 +394,8 @@ impl Writer<'_> {
                 n => n.to_string(),
             }
         } else if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
-            "int | str".into()
+            // Its string constraints apply to the string branch alone.
+            return int_or_string(node);
         } else {
             match node.get("type").and_then(Value::as_str) {
                 Some("string" | "integer" | "number") if node.contains_key("enum") => {
@@ -348,10 +405,12 @@ impl Writer<'_> {
                 Some("string") if node.get("format").and_then(Value::as_str) == Some("date-time") => {
                     "_dt.datetime".into()
                 }
-                Some("string") => "str".into(),
-                Some("integer") => "int".into(),
-                Some("number") => "float".into(),
-                Some("boolean") => "bool".into(),
+                // Strict scalars: pydantic's lax mode would turn `"5"` into 5 or `1` into
+                // True, sending what the API server refuses for the value written.
+                Some("string") => "_pd.StrictStr".into(),
+                Some("integer") => "_pd.StrictInt".into(),
+                Some("number") => "_pd.StrictFloat".into(),
+                Some("boolean") => "_pd.StrictBool".into(),
                 Some("array") => {
                     let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
                     format!("list[{}]", self.py_type(&items, owner, &format!("{field}Item")))
@@ -371,8 +430,26 @@ impl Writer<'_> {
                 _ => "_t.Any".into(),
             }
         };
-        let c = if node.contains_key(REF_KEY) { Vec::new() } else { constraints(node) };
-        if c.is_empty() { base } else { format!("_t.Annotated[{base}, _pd.Field({})]", c.join(", ")) }
+        let c = constraints(node);
+        let mut annotations = Vec::new();
+        match node.get(REF_KEY).and_then(Value::as_str) {
+            // A model class or a Kubernetes type: pydantic bounds neither.
+            Some(name) if name.starts_with("io.k8s.") || self.is_class(name) => {}
+            // A field's own bounds on a named type hold beside the type's own (a
+            // `Field(...)` here would replace them).
+            Some(_) if !c.is_empty() => annotations.push(format!("_pd.AfterValidator(_also({}))", c.join(", "))),
+            _ if !c.is_empty() => annotations.push(format!("_pd.Field({})", c.join(", "))),
+            _ => {}
+        }
+        annotations.extend(all_of(node));
+        if annotations.is_empty() { base } else { format!("_t.Annotated[{base}, {}]", annotations.join(", ")) }
+    }
+
+    /// The named type becomes a pydantic class (an object with properties).
+    fn is_class(&self, name: &str) -> bool {
+        self.pkg.types.get(name).is_some_and(|def| {
+            def.get("type").and_then(Value::as_str) == Some("object") && def.get("properties").is_some()
+        })
     }
 
     fn class(&mut self, name: &str, node: &Map<String, Value>) {
@@ -405,7 +482,14 @@ impl Writer<'_> {
                 let ty = if nullable { format!("_t.Optional[{ty}]") } else { ty };
                 format!("{name}: {ty} = _pd.Field(alias={alias})")
             } else {
-                let default = prop.get("default").map(literal).unwrap_or_else(|| "None".into());
+                let default = match prop.get("default") {
+                    // The wire form of a model (or a list or map of them), which pydantic
+                    // validates into one (validate_default); typed Any, as mypy cannot
+                    // see a dict literal as the model it becomes.
+                    Some(d) if holds_object(d) => format!("_t.cast(_t.Any, {})", literal(d)),
+                    Some(d) => literal(d),
+                    None => "None".into(),
+                };
                 format!("{name}: _t.Optional[{ty}] = _pd.Field(default={default}, alias={alias})")
             };
             out.push(PyField { decl, doc: docstring(prop, "    ") });
@@ -450,8 +534,8 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
         // A flat root keeps unknown fields where its type does (the CRD's root says so).
         let mut extra = false;
-        match kind.style.as_str() {
-            "spec" => fields.push(PyField { decl: format!("spec: {data}"), doc: String::new() }),
+        match kind.style {
+            Style::Spec => fields.push(PyField { decl: format!("spec: {data}"), doc: String::new() }),
             _ => {
                 flat_roots.insert(data.clone());
                 let root = w.pkg.types.get(&data).and_then(Value::as_object).cloned().unwrap_or_default();
@@ -533,7 +617,7 @@ mod tests {
             kinds: vec![KindModel {
                 kind: "Widget".into(),
                 type_path: "zoo::Widget".into(),
-                style: "spec".into(),
+                style: Style::Spec,
                 data: serde_json::json!({"root": "Field"}),
                 status: None,
                 root_description: String::new(),
@@ -549,8 +633,11 @@ mod tests {
         let files: BTreeMap<String, String> = files(&[pkg], "api", "0.1.0", "").unwrap().into_iter().collect();
         let models = &files["api/a_v1/models.py"];
         assert!(models.contains("class Field(_pd.BaseModel):"), "{models}");
-        assert!(models.contains("class_: str = _pd.Field(alias=\"class\")"), "{models}");
-        assert!(models.contains("from_: _t.Optional[str] = _pd.Field(default=None, alias=\"from\")"), "{models}");
+        assert!(models.contains("class_: _pd.StrictStr = _pd.Field(alias=\"class\")"), "{models}");
+        assert!(
+            models.contains("from_: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias=\"from\")"),
+            "{models}"
+        );
         assert!(models.contains("any: _t.Optional[Any] = _pd.Field(default=None, alias=\"any\")"), "{models}");
         assert!(models.contains("Any = _t.Literal[\"a\", \"b\"]"), "{models}");
         // The server keeps Open's unknown fields; the model keeps them too.

@@ -7,6 +7,8 @@ use std::collections::BTreeSet;
 use askama::Template;
 use serde_json::{Map, Value};
 
+use kubegen_core::kind::Style;
+
 use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
 
 #[derive(Template)]
@@ -163,7 +165,8 @@ fn camel(s: &str) -> String {
 /// or the TypeScript type it is written as.
 fn k8s_type(definition: &str, imports: &mut BTreeSet<String>) -> String {
     match definition {
-        "io.k8s.apimachinery.pkg.api.resource.Quantity" => return "string".into(),
+        // An integer or a string in Quantity's notation, as the API server takes it.
+        "io.k8s.apimachinery.pkg.api.resource.Quantity" => return "number | string".into(),
         "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => return "number | string".into(),
         "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
             return "Date".into();
@@ -275,7 +278,12 @@ fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
             facts.push(format!("{label}: {}{}.", number(v), if exclusive { " (exclusive)" } else { "" }));
         }
     }
-    if let Some(Value::String(p)) = node.get("pattern") {
+    // A second pattern (a field's beside its type's) sits in `allOf`: both must match.
+    let patterns = node
+        .get("pattern")
+        .into_iter()
+        .chain(node.get("allOf").and_then(Value::as_array).into_iter().flatten().filter_map(|n| n.get("pattern")));
+    for p in patterns.filter_map(Value::as_str) {
         facts.push(format!("Pattern: `{p}`."));
     }
     if let Some(Value::String(f)) = node.get("format") {
@@ -430,8 +438,8 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
             pkg.group, pkg.version, kind.kind
         );
         let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default();
-        match kind.style.as_str() {
-            "spec" => body.push_str(&format!("  spec: {data};\n")),
+        match kind.style {
+            Style::Spec => body.push_str(&format!("  spec: {data};\n")),
             _ => {
                 flat_roots.insert(data.to_string());
                 let mut root = pkg.types.get(data).and_then(Value::as_object).cloned().unwrap_or_default();
@@ -477,7 +485,7 @@ mod tests {
         KindModel {
             kind: name.into(),
             type_path: format!("zoo::{name}"),
-            style: "spec".into(),
+            style: Style::Spec,
             data: json!({"root": spec}),
             status: None,
             root_description: String::new(),

@@ -57,7 +57,7 @@ type InspectionSpec struct {
 	// +optional
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
-	Extra runtime.RawExtension `json:"extra,omitempty"`
+	Extra *runtime.RawExtension `json:"extra,omitempty"`
 
 	// Host names, each a DNS label.
 	// +optional
@@ -118,7 +118,7 @@ type InspectionSpec struct {
 	// +optional
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
-	Raw runtime.RawExtension `json:"raw,omitempty"`
+	Raw *runtime.RawExtension `json:"raw,omitempty"`
 
 	// +optional
 	// +kubebuilder:validation:Minimum=1
@@ -139,7 +139,7 @@ type InspectionSpec struct {
 	// A whole Kubernetes object.
 	// +optional
 	// +kubebuilder:validation:EmbeddedResource
-	Subject runtime.RawExtension `json:"subject,omitempty"`
+	Subject *runtime.RawExtension `json:"subject,omitempty"`
 
 	// A port by number or name.
 	// +optional

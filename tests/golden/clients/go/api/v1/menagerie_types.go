@@ -70,7 +70,7 @@ type Enclosure struct {
 	Closed *Cage `json:"closed,omitempty"`
 
 	// +optional
-	Empty runtime.RawExtension `json:"empty,omitempty"`
+	Empty *runtime.RawExtension `json:"empty,omitempty"`
 
 	// +optional
 	Open *EnclosureOpen `json:"open,omitempty"`
@@ -133,7 +133,7 @@ type MenagerieSpec struct {
 	// +optional
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
-	Notes runtime.RawExtension `json:"notes,omitempty"`
+	Notes *runtime.RawExtension `json:"notes,omitempty"`
 
 	// +optional
 	OpenedAt *metav1.Time `json:"openedAt,omitempty"`

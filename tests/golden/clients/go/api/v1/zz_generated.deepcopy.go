@@ -162,7 +162,11 @@ func (in *Enclosure) DeepCopyInto(out *Enclosure) {
 		*out = new(Cage)
 		**out = **in
 	}
-	in.Empty.DeepCopyInto(&out.Empty)
+	if in.Empty != nil {
+		in, out := &in.Empty, &out.Empty
+		*out = new(runtime.RawExtension)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Open != nil {
 		in, out := &in.Open, &out.Open
 		*out = new(EnclosureOpen)
@@ -396,7 +400,11 @@ func (in *InspectionSpec) DeepCopyInto(out *InspectionSpec) {
 		*out = new(string)
 		**out = **in
 	}
-	in.Extra.DeepCopyInto(&out.Extra)
+	if in.Extra != nil {
+		in, out := &in.Extra, &out.Extra
+		*out = new(runtime.RawExtension)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Hosts != nil {
 		in, out := &in.Hosts, &out.Hosts
 		*out = make([]string, len(*in))
@@ -439,7 +447,11 @@ func (in *InspectionSpec) DeepCopyInto(out *InspectionSpec) {
 		*out = new(float64)
 		**out = **in
 	}
-	in.Raw.DeepCopyInto(&out.Raw)
+	if in.Raw != nil {
+		in, out := &in.Raw, &out.Raw
+		*out = new(runtime.RawExtension)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Replicas != nil {
 		in, out := &in.Replicas, &out.Replicas
 		*out = new(int32)
@@ -450,7 +462,11 @@ func (in *InspectionSpec) DeepCopyInto(out *InspectionSpec) {
 		*out = new(int32)
 		**out = **in
 	}
-	in.Subject.DeepCopyInto(&out.Subject)
+	if in.Subject != nil {
+		in, out := &in.Subject, &out.Subject
+		*out = new(runtime.RawExtension)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.Target != nil {
 		in, out := &in.Target, &out.Target
 		*out = new(intstr.IntOrString)
@@ -712,7 +728,11 @@ func (in *MenagerieSpec) DeepCopyInto(out *MenagerieSpec) {
 		*out = new(intstr.IntOrString)
 		**out = **in
 	}
-	in.Notes.DeepCopyInto(&out.Notes)
+	if in.Notes != nil {
+		in, out := &in.Notes, &out.Notes
+		*out = new(runtime.RawExtension)
+		(*in).DeepCopyInto(*out)
+	}
 	if in.OpenedAt != nil {
 		in, out := &in.OpenedAt, &out.OpenedAt
 		*out = (*in).DeepCopy()

@@ -6,10 +6,49 @@ from __future__ import annotations
 
 # Imported under private names, so no type of the API can shadow them.
 import datetime as _dt
+import re as _re
 import typing as _t
 
 import pydantic as _pd
 from kubernetes import client as _k8s
+
+# Kubernetes' resource.Quantity: an integer, or a string in its notation ("500m", "1Gi").
+_Quantity: _t.TypeAlias = _t.Union[
+    _pd.StrictInt, _t.Annotated[str, _pd.StringConstraints(strict=True, pattern="^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")]
+]
+
+
+def _also(**bounds: _t.Any) -> _t.Callable[[_t.Any], _t.Any]:
+    """A check of bounds that hold beside a type's own: a field's bounds on a named type,
+    or a second pattern or multiple, which the schema holds in allOf."""
+
+    def holds(name: str, bound: _t.Any, value: _t.Any) -> bool:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        sized = isinstance(value, (str, list, dict))
+        if name in ("ge", "gt", "le", "lt", "multiple_of") and not number:
+            return True
+        if name in ("min_length", "max_length") and not sized:
+            return True
+        if name == "pattern":
+            return not isinstance(value, str) or _re.search(bound, value) is not None
+        checks: dict[str, _t.Callable[[], bool]] = {
+            "ge": lambda: bool(value >= bound),
+            "gt": lambda: bool(value > bound),
+            "le": lambda: bool(value <= bound),
+            "lt": lambda: bool(value < bound),
+            "multiple_of": lambda: bool((value / bound) % 1 == 0),
+            "min_length": lambda: len(value) >= bound,
+            "max_length": lambda: len(value) <= bound,
+        }
+        return checks[name]()
+
+    def check(value: _t.Any) -> _t.Any:
+        failed = [f"{name}={bound!r}" for name, bound in bounds.items() if not holds(name, bound, value)]
+        if failed:
+            raise ValueError("should satisfy " + ", ".join(failed))
+        return value
+
+    return check
 
 
 class Aviary(_pd.BaseModel):
@@ -25,9 +64,9 @@ class Aviary(_pd.BaseModel):
 
     birds: _t.Optional[list[Bird]] = _pd.Field(default=[], alias="birds")
 
-    capacity: int = _pd.Field(alias="capacity")
+    capacity: _pd.StrictInt = _pd.Field(alias="capacity")
 
-    species: str = _pd.Field(alias="species")
+    species: _pd.StrictStr = _pd.Field(alias="species")
 
 
 class Fleet(_pd.BaseModel):
@@ -111,7 +150,7 @@ class Bird(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    name: str = _pd.Field(alias="name")
+    name: _pd.StrictStr = _pd.Field(alias="name")
 
 
 class Budget(_pd.BaseModel):
@@ -119,11 +158,11 @@ class Budget(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    amount: _t.Optional[int] = _pd.Field(default=None, alias="amount")
+    amount: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="amount")
 
-    max: _t.Optional[int] = _pd.Field(default=None, alias="max")
+    max: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="max")
 
-    min: _t.Optional[int] = _pd.Field(default=None, alias="min")
+    min: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="min")
 
 
 class Cage(_pd.BaseModel):
@@ -131,7 +170,7 @@ class Cage(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    bars: _t.Annotated[int, _pd.Field(ge=0)] = _pd.Field(alias="bars")
+    bars: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0)] = _pd.Field(alias="bars")
 
 
 class Check(_pd.BaseModel):
@@ -139,9 +178,9 @@ class Check(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    enabled: _t.Optional[bool] = _pd.Field(default=True, alias="enabled")
+    enabled: _t.Optional[_pd.StrictBool] = _pd.Field(default=True, alias="enabled")
 
-    name: str = _pd.Field(alias="name")
+    name: _pd.StrictStr = _pd.Field(alias="name")
 
 
 class EnclosureOpen(_pd.BaseModel):
@@ -149,7 +188,7 @@ class EnclosureOpen(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    area_m2: _t.Annotated[int, _pd.Field(ge=0)] = _pd.Field(alias="area_m2")
+    area_m2: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0)] = _pd.Field(alias="area_m2")
 
 
 class Enclosure(_pd.BaseModel):
@@ -200,7 +239,7 @@ class InspectionSpec(_pd.BaseModel):
 
     checks: _t.Optional[list[Check]] = _pd.Field(default=None, alias="checks")
 
-    comment: _t.Optional[str] = _pd.Field(default=None, alias="comment")
+    comment: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="comment")
     """A field serde needs but the API lets clients leave out (kubegen's `Default` fills it)."""
 
     due: _t.Optional[_dt.datetime] = _pd.Field(default=None, alias="due")
@@ -208,12 +247,12 @@ class InspectionSpec(_pd.BaseModel):
     extra: _t.Optional[_t.Any] = _pd.Field(default=None, alias="extra")
     """Schemaless: the server keeps whatever is here."""
 
-    hosts: _t.Optional[_t.Annotated[list[_t.Annotated[str, _pd.Field(max_length=63, pattern="^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")]], _pd.Field(max_length=3)]] = _pd.Field(default=None, alias="hosts")
+    hosts: _t.Optional[_t.Annotated[list[_t.Annotated[_pd.StrictStr, _pd.Field(max_length=63, pattern="^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")]], _pd.Field(max_length=3)]] = _pd.Field(default=None, alias="hosts")
     """Host names, each a DNS label."""
 
-    inspector: _t.Annotated[str, _pd.Field(min_length=3, max_length=12, pattern="^[a-z][a-z0-9-]*$")] = _pd.Field(alias="inspector")
+    inspector: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=3, max_length=12, pattern="^[a-z][a-z0-9-]*$")] = _pd.Field(alias="inspector")
 
-    labels: _t.Optional[_t.Annotated[dict[str, str], _pd.Field(min_length=1, max_length=3)]] = _pd.Field(default=None, alias="labels")
+    labels: _t.Optional[_t.Annotated[dict[str, _pd.StrictStr], _pd.Field(min_length=1, max_length=3)]] = _pd.Field(default=None, alias="labels")
 
     level: _t.Optional[_t.Literal[1, 2, 3]] = _pd.Field(default=None, alias="level")
     """Levels are numbers, written as an enum."""
@@ -222,29 +261,29 @@ class InspectionSpec(_pd.BaseModel):
 
     mode: _t.Optional[_t.Literal["fast", "safe", "thorough"]] = _pd.Field(default="safe", alias="mode")
 
-    note: _t.Optional[str] = _pd.Field(default=None, alias="note")
+    note: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="note")
 
-    ports: _t.Annotated[list[_t.Annotated[int, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
+    ports: _t.Annotated[list[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
 
-    ratio: _t.Optional[_t.Annotated[float, _pd.Field(gt=0, le=1)]] = _pd.Field(default=None, alias="ratio")
+    ratio: _t.Optional[_t.Annotated[_pd.StrictFloat, _pd.Field(gt=0, le=1)]] = _pd.Field(default=None, alias="ratio")
     """A ratio in (0, 1]."""
 
     raw: _t.Optional[_t.Any] = _pd.Field(default=None, alias="raw")
     """Kept as sent."""
 
-    replicas: _t.Optional[_t.Annotated[int, _pd.Field(ge=1, le=10)]] = _pd.Field(default=3, alias="replicas")
+    replicas: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=10)]] = _pd.Field(default=3, alias="replicas")
 
-    reviewer: str = _pd.Field(alias="reviewer")
+    reviewer: _pd.StrictStr = _pd.Field(alias="reviewer")
     """An Option the API insists on."""
 
-    step: _t.Optional[_t.Annotated[int, _pd.Field(multiple_of=5)]] = _pd.Field(default=None, alias="step")
+    step: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(multiple_of=5)]] = _pd.Field(default=None, alias="step")
     """In steps of five. (A fractional multipleOf makes 1.20's validator divide by zero
     on whole numbers: kube-openapi's MultipleOfInt.)"""
 
     subject: _t.Optional[dict[str, _t.Any]] = _pd.Field(default=None, alias="subject")
     """A whole Kubernetes object."""
 
-    target: _t.Optional[int | str] = _pd.Field(default=None, alias="target")
+    target: _t.Optional[_pd.StrictInt | _pd.StrictStr] = _pd.Field(default=None, alias="target")
     """A port by number or name."""
 
     window: _t.Optional[Window] = _pd.Field(default=None, alias="window")
@@ -255,24 +294,24 @@ class LedgerSpec(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    account: str = _pd.Field(alias="account")
+    account: _pd.StrictStr = _pd.Field(alias="account")
 
-    card: _t.Optional[int] = _pd.Field(default=None, alias="card")
+    card: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="card")
 
-    cash: _t.Optional[int] = _pd.Field(default=None, alias="cash")
+    cash: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="cash")
 
-    credit: _t.Optional[int] = _pd.Field(default=None, alias="credit")
+    credit: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="credit")
 
-    entries: _t.Optional[_t.Annotated[list[_t.Annotated[str, _pd.Field(max_length=256)]], _pd.Field(max_length=1000)]] = _pd.Field(default=None, alias="entries")
+    entries: _t.Optional[_t.Annotated[list[_t.Annotated[_pd.StrictStr, _pd.Field(max_length=256)]], _pd.Field(max_length=1000)]] = _pd.Field(default=None, alias="entries")
     """Bounded, as current servers require of a list that CEL rules walk: their cost
     estimate refuses the rules below on an unbounded list of unbounded strings (and
     since 1.37 refuses `string(int)` in a message expression on it)."""
 
-    opened: _t.Optional[str] = _pd.Field(default=None, alias="opened")
+    opened: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="opened")
 
-    owner: _t.Optional[str] = _pd.Field(default=None, alias="owner")
+    owner: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="owner")
 
-    team: _t.Optional[str] = _pd.Field(default=None, alias="team")
+    team: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="team")
 
 
 class Limits(_pd.BaseModel):
@@ -280,9 +319,9 @@ class Limits(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    cpu: _t.Optional[str] = _pd.Field(default=None, alias="cpu")
+    cpu: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="cpu")
 
-    memory: _t.Optional[str] = _pd.Field(default=None, alias="memory")
+    memory: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="memory")
 
 
 class MenagerieSpec(_pd.BaseModel):
@@ -292,30 +331,30 @@ class MenagerieSpec(_pd.BaseModel):
 
     budget: _t.Optional[Budget] = _pd.Field(default=None, alias="budget")
 
-    city: _t.Optional[str] = _pd.Field(default=None, alias="city")
+    city: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="city")
 
-    coordinates: _t.Optional[_t.Annotated[list[int], _pd.Field(min_length=2, max_length=2)]] = _pd.Field(default=None, alias="coordinates")
+    coordinates: _t.Optional[_t.Annotated[list[_pd.StrictInt], _pd.Field(min_length=2, max_length=2)]] = _pd.Field(default=None, alias="coordinates")
     """A pair of the same type is a two-item array."""
 
-    count: _t.Optional[int] = _pd.Field(default=0, alias="count")
+    count: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="count")
     """How many animals there should be."""
 
     diet: Diet = _pd.Field(alias="diet")
 
     enclosure: _t.Optional[Enclosure] = _pd.Field(default=None, alias="enclosure")
 
-    feedings_per_day: _t.Optional[_t.Annotated[int, _pd.Field(ge=0, le=255)]] = _pd.Field(default=2, alias="feedingsPerDay")
+    feedings_per_day: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=255)]] = _pd.Field(default=2, alias="feedingsPerDay")
     """Defaults to a function's value."""
 
-    food_stock: _t.Optional[str] = _pd.Field(default=None, alias="foodStock")
+    food_stock: _t.Optional[_Quantity] = _pd.Field(default=None, alias="foodStock")
     """Kubernetes types keep their official schemas."""
 
-    gate_port: _t.Optional[int | str] = _pd.Field(default=None, alias="gatePort")
+    gate_port: _t.Optional[_pd.StrictInt | _pd.StrictStr] = _pd.Field(default=None, alias="gatePort")
 
-    habitat_name: str = _pd.Field(alias="habitat-name")
+    habitat_name: _pd.StrictStr = _pd.Field(alias="habitat-name")
     """Renamed on the wire."""
 
-    keeper: str = _pd.Field(alias="keeper")
+    keeper: _pd.StrictStr = _pd.Field(alias="keeper")
     """Who looks after the animals."""
 
     notes: _t.Optional[_t.Any] = _pd.Field(default=None, alias="notes")
@@ -335,7 +374,7 @@ class MenagerieSpec(_pd.BaseModel):
     tag_line: _t.Optional[TagLine] = _pd.Field(default=None, alias="tagLine")
     """A transparent newtype is its inner type."""
 
-    tags: _t.Optional[list[str]] = _pd.Field(default=None, alias="tags")
+    tags: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="tags")
     """Optional, omitted when empty."""
 
     template: _t.Optional[_k8s.V1PodTemplateSpec] = _pd.Field(default=None, alias="template")
@@ -344,10 +383,10 @@ class MenagerieSpec(_pd.BaseModel):
 
     vet: _t.Optional[_k8s.V1ObjectReference] = _pd.Field(default=None, alias="vet")
 
-    visitors: _t.Optional[list[str]] = _pd.Field(default=None, alias="visitors")
+    visitors: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="visitors")
     """A set of scalars is a list-type set."""
 
-    zone: _t.Optional[str] = _pd.Field(default=None, alias="zone")
+    zone: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="zone")
 
 
 class MenagerieStatus(_pd.BaseModel):
@@ -357,9 +396,9 @@ class MenagerieStatus(_pd.BaseModel):
 
     conditions: _t.Optional[list[_k8s.V1Condition]] = _pd.Field(default=[], alias="conditions")
 
-    count: _t.Optional[int] = _pd.Field(default=0, alias="count")
+    count: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="count")
 
-    selector: _t.Optional[str] = _pd.Field(default=None, alias="selector")
+    selector: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="selector")
 
 
 class PavilionSpec(_pd.BaseModel):
@@ -367,7 +406,7 @@ class PavilionSpec(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    replicas: int = _pd.Field(alias="replicas")
+    replicas: _pd.StrictInt = _pd.Field(alias="replicas")
     """Desired replicas."""
 
 
@@ -376,11 +415,11 @@ class PavilionStatus(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    ready: _t.Optional[str] = _pd.Field(default=None, alias="ready")
+    ready: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="ready")
 
-    replicas: _t.Optional[int] = _pd.Field(default=0, alias="replicas")
+    replicas: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="replicas")
 
-    selector: _t.Optional[str] = _pd.Field(default=None, alias="selector")
+    selector: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="selector")
 
 
 class Pen(_pd.BaseModel):
@@ -388,7 +427,7 @@ class Pen(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True, extra="allow")
 
-    capacity: _t.Annotated[int, _pd.Field(ge=0, le=65535)] = _pd.Field(alias="capacity")
+    capacity: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=65535)] = _pd.Field(alias="capacity")
 
 
 class Schedule(_pd.BaseModel):
@@ -396,9 +435,9 @@ class Schedule(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    day: _t.Optional[str] = _pd.Field(default=None, alias="day")
+    day: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="day")
 
-    hour: _t.Optional[_t.Annotated[int, _pd.Field(ge=0, le=255)]] = _pd.Field(default=None, alias="hour")
+    hour: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=255)]] = _pd.Field(default=None, alias="hour")
 
     kind: _t.Literal["daily", "weekly", "never"] = _pd.Field(alias="kind")
 
@@ -408,11 +447,11 @@ class TransportDetails(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    crew: _t.Optional[_t.Annotated[int, _pd.Field(ge=0, le=255)]] = _pd.Field(default=None, alias="crew")
+    crew: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=255)]] = _pd.Field(default=None, alias="crew")
 
-    harbour: _t.Optional[str] = _pd.Field(default=None, alias="harbour")
+    harbour: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="harbour")
 
-    plate: _t.Optional[str] = _pd.Field(default=None, alias="plate")
+    plate: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="plate")
 
 
 class Transport(_pd.BaseModel):
@@ -430,15 +469,15 @@ class Window(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    end: str = _pd.Field(alias="end")
+    end: _pd.StrictStr = _pd.Field(alias="end")
 
-    start: str = _pd.Field(alias="start")
+    start: _pd.StrictStr = _pd.Field(alias="start")
 
 Diet = _t.Literal["Carnivore", "omnivore", "Herbivore"]
 
-Size = int | str
+Size = _pd.StrictInt | _pd.StrictStr
 
-TagLine = str
+TagLine = _pd.StrictStr
 
 for _model in (Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion, Bird, Budget, Cage, Check, EnclosureOpen, Enclosure, FleetSpec, FleetStatus, InspectionSpec, LedgerSpec, Limits, MenagerieSpec, MenagerieStatus, PavilionSpec, PavilionStatus, Pen, Schedule, TransportDetails, Transport, Window, ):
     _model.model_rebuild()

@@ -324,7 +324,7 @@ export interface MenagerieSpec {
   /**
    * Kubernetes types keep their official schemas.
    */
-  foodStock?: string;
+  foodStock?: number | string;
   gatePort?: number | string;
   /**
    * Renamed on the wire.
