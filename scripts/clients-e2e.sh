@@ -24,6 +24,8 @@ scripts/readme-blocks.py ts | sed 's#from "kubegen-api"#from "./index.js"#' > "$
 rm -rf "$out/typescript/src" "$out/typescript/dist"
 cargo run -q -p codegen-cli -- clients --lang typescript -p kubegen-tests --out "$out/typescript"
 cp tests/clients/typescript.e2e.ts "$out/typescript/src/e2e.test.ts"
+# The agreement test's values inside every constraint, typed: tsc below must take them all.
+KUBEGEN_TS_SRC=$PWD/$out/typescript/src cargo test -q -p kubegen-tests --test agreement -- --ignored --exact typescript_takes_every_value_inside
 (
   cd "$out/typescript"
   npm install --no-audit --no-fund --loglevel=error
@@ -44,6 +46,8 @@ scripts/readme-blocks.py python > "$out/examples-python/readme.py"
   "$ROOT_VENV/bin/mypy" --strict --allow-untyped-calls --no-warn-unused-ignores --config-file pyproject.toml readme.py
   test "$("$ROOT_VENV/bin/python" readme.py)" = 2
 )
+# The Python model's verdicts on the agreement test's values, as Validate's.
+KUBEGEN_PYTHON=$ROOT_VENV/bin/python cargo test -q -p kubegen-tests --test agreement -- --ignored --exact python_agrees_with_validate
 rm -rf "$out/python"
 cargo run -q -p codegen-cli -- clients --lang python -p kubegen-tests --out "$out/python"
 cp tests/clients/python_e2e.py "$out/python/test_client.py"

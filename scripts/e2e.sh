@@ -39,6 +39,7 @@ mkdir -p "$KUBEBUILDER_ASSETS"
 ln -sfn "$(scripts/kube-apiserver.sh bin)" "$KUBEBUILDER_ASSETS/kube-apiserver"
 ln -sfn "$(command -v etcd)" "$KUBEBUILDER_ASSETS/etcd"
 cargo test -p kubegen-tests --test testenv --test host --test stacked_markers -- --ignored
+cargo test -p kubegen-tests --test agreement -- --ignored --exact the_server_agrees
 # The generated clients, every verb against this server.
 KUBECONFIG=$RUN_DIR/kubeconfig scripts/clients-e2e.sh
 # A new user's workspace, from `codegen-cli init` to a reconciled sample.

@@ -63,5 +63,8 @@ for module in examples zoo; do
     echo "$module: go build, go vet, gofmt and deepcopy agree ($(find . -name '*.go' | wc -l) files)"
   )
 done
+# The agreement test's values inside every constraint, through the Go types and back.
+KUBEGEN_GO_PKG=$gen_out/zoo/api/v1 cargo test -q -p kubegen-tests --test agreement -- --ignored --exact go_round_trips_every_value_inside
+(cd "$gen_out/zoo" && go test ./api/v1/)
 KUBEGEN_ORACLE_DIR=$gen_out KUBEGEN_ORACLE_ALLOWED=tests/oracle/allowed-generated.txt \
   cargo test -q -p kubegen-tests --test oracle kubegen_crds_match_controller_gen -- --ignored --nocapture

@@ -2,6 +2,7 @@
 //! derive, and nested types in every shape serde writes. Golden files pin their CRDs;
 //! the end-to-end tier applies them to a real API server and round-trips values.
 
+pub mod accord;
 pub mod aviary;
 pub mod cel_corpus;
 pub mod fleet;

@@ -91,6 +91,11 @@ fn merge_rejects_conflicts() {
 }
 
 #[test]
+fn accord() {
+    assert_golden(&kubegen_tests::accord::Accord::crd(), &root().join("tests/golden/zoo.kubegen.dev_accords.yaml"));
+}
+
+#[test]
 fn marker_zoo() {
     assert_golden(
         &kubegen_tests::markers::Inspection::crd(),
@@ -110,6 +115,7 @@ fn every_zoo_crd_passes_the_offline_checks() {
         aviary::Roost::crd(),
         kubegen_tests::markers::Inspection::crd(),
         kubegen_tests::markers::Ledger::crd(),
+        kubegen_tests::accord::Accord::crd(),
     ] {
         assert_eq!(kubegen::crd::lint(&crd), Vec::<String>::new());
     }

@@ -22,6 +22,8 @@ var (
 
 func addKnownTypes(scheme *runtime.Scheme) error {
 	scheme.AddKnownTypes(GroupVersion,
+		&Accord{},
+		&AccordList{},
 		&Aviary{},
 		&AviaryList{},
 		&Fleet{},

@@ -52,35 +52,10 @@ type Budget struct {
 	Min *int64 `json:"min,omitempty"`
 }
 
-// A cage.
-type Cage struct {
-	// +required
-	// +kubebuilder:validation:Minimum=0
-	Bars int `json:"bars"`
-}
-
 // +kubebuilder:validation:Enum="Carnivore";"omnivore";"Herbivore"
 
 // What the animals eat: a unit enum is a string enum.
 type Diet string
-
-// An externally tagged enum: `{"open": {...}}` or `{"closed": {...}}`.
-type Enclosure struct {
-	// +optional
-	Closed *Cage `json:"closed,omitempty"`
-
-	// +optional
-	Empty *runtime.RawExtension `json:"empty,omitempty"`
-
-	// +optional
-	Open *EnclosureOpen `json:"open,omitempty"`
-}
-
-type EnclosureOpen struct {
-	// +required
-	// +kubebuilder:validation:Minimum=0
-	AreaM2 int `json:"area_m2"`
-}
 
 // MenagerieSpec holds one field of every shape serde writes.
 type MenagerieSpec struct {

@@ -18,7 +18,76 @@ from .._runtime import ObjectList as _ObjectList
 from .._runtime import ResourceClient as _ResourceClient
 from .._runtime import WatchEvent as _WatchEvent
 from .._runtime import wire as _wire
-from .models import Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion
+from .models import Accord, Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion
+
+
+class AccordClient(_ResourceClient[Accord]):
+    """Accord (zoo.kubegen.dev/v1, `accords`, namespaced)."""
+
+    model = Accord
+    group = "zoo.kubegen.dev"
+    version = "v1"
+    plural = "accords"
+
+    def get(self, namespace: str, name: str) -> Accord:
+        """Reads one Accord."""
+        return self._get(namespace, name)
+
+    def list(
+        self,
+        namespace: str, *,
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        limit: _Optional[int] = None,
+        continue_: _Optional[str] = None,
+    ) -> _ObjectList[Accord]:
+        """Lists Accords by label and field selectors, a page at a time."""
+        return self._list(
+            namespace, label_selector=label_selector, field_selector=field_selector, limit=limit, _continue=continue_
+        )
+
+    def create(self, namespace: str, body: Accord) -> Accord:
+        """Creates a Accord."""
+        return self._create(namespace, body)
+
+    def replace(self, namespace: str, body: Accord) -> Accord:
+        """Replaces a Accord (its metadata.resource_version guards against lost updates)."""
+        return self._replace(namespace, body.metadata.name or "", body)
+
+    def patch(self, namespace: str, name: str, patch: dict[str, _Any]) -> Accord:
+        """Changes a Accord with a JSON merge patch (wire names)."""
+        return self._one(self._patch(namespace, name, patch, _MERGE))
+
+    def apply(self, namespace: str, body: dict[str, _Any] | Accord, *, field_manager: str, force: bool = False) -> Accord:
+        """Server-side apply: sets the fields this field manager owns (a partial object, wire names)."""
+        data = _wire(body)
+        name = str(data.get("metadata", {}).get("name", ""))
+        return self._one(self._patch(namespace, name, data, _APPLY, field_manager=field_manager, force=force))
+
+    def delete(self, namespace: str, name: str) -> None:
+        """Deletes a Accord."""
+        self._delete(namespace, name)
+
+    def delete_collection(self, namespace: str, *, label_selector: _Optional[str] = None) -> None:
+        """Deletes every Accord the label selector matches."""
+        self._delete_collection(namespace, label_selector=label_selector)
+
+    def watch(
+        self,
+        namespace: str, *,
+        resource_version: _Optional[str] = None,
+        label_selector: _Optional[str] = None,
+        field_selector: _Optional[str] = None,
+        timeout_seconds: _Optional[int] = None,
+    ) -> _Generator[_WatchEvent[Accord], None, None]:
+        """Watches Accords from resource_version, or from now."""
+        return self._watch(
+            namespace,
+            resource_version,
+            label_selector=label_selector,
+            field_selector=field_selector,
+            timeout_seconds=timeout_seconds,
+        )
 
 
 class AviaryClient(_ResourceClient[Aviary]):

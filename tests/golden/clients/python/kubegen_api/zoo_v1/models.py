@@ -51,6 +51,20 @@ def _also(**bounds: _t.Any) -> _t.Callable[[_t.Any], _t.Any]:
     return check
 
 
+class Accord(_pd.BaseModel):
+    """The Accord kind (zoo.kubegen.dev/v1)."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    api_version: _t.Literal["zoo.kubegen.dev/v1"] = _pd.Field(default="zoo.kubegen.dev/v1", alias="apiVersion")
+
+    kind: _t.Literal["Accord"] = "Accord"
+
+    metadata: _k8s.V1ObjectMeta = _pd.Field(default_factory=_k8s.V1ObjectMeta)
+
+    spec: AccordSpec
+
+
 class Aviary(_pd.BaseModel):
     """The aviary's fields sit at the top level (`no_spec`); the root type is `Birdhouse`."""
 
@@ -143,6 +157,64 @@ class Pavilion(_pd.BaseModel):
     spec: PavilionSpec = _pd.Field(alias="spec")
 
     status: _t.Optional[PavilionStatus] = _pd.Field(default=None, alias="status")
+
+
+class AccordSpec(_pd.BaseModel):
+    """AccordSpec holds one field per marker family."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    bounded: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, lt=10)]] = _pd.Field(default=None, alias="bounded")
+    """From 1 up to, not including, 10."""
+
+    due: _t.Optional[_dt.datetime] = _pd.Field(default=None, alias="due")
+
+    enclosure: _t.Optional[Enclosure] = _pd.Field(default=None, alias="enclosure")
+    """An enum with data."""
+
+    host: _t.Optional[_t.Annotated[AccordLabel, _pd.AfterValidator(_also(pattern="^web-"))]] = _pd.Field(default=None, alias="host")
+    """A label that starts with `web-`: the field's pattern beside the type's."""
+
+    labels: _t.Optional[_t.Annotated[dict[str, _pd.StrictStr], _pd.Field(min_length=1, max_length=2)]] = _pd.Field(default=None, alias="labels")
+
+    lead: _t.Optional[Member] = _pd.Field(default=_t.cast(_t.Any, {"name": "owner"}), alias="lead")
+    """An object default, on a field of a named type."""
+
+    limits: _t.Optional[dict[str, _pd.StrictInt | _pd.StrictStr]] = _pd.Field(default=None, alias="limits")
+    """Counts or percentages by name."""
+
+    members: _t.Optional[list[Member]] = _pd.Field(default=None, alias="members")
+
+    mode: _t.Optional[_t.Literal["fast", "safe"]] = _pd.Field(default=None, alias="mode")
+
+    note: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="note")
+
+    open: _t.Optional[Open] = _pd.Field(default=None, alias="open")
+
+    quota: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="quota")
+    """Resource quantities by name."""
+
+    ratio: _t.Optional[_t.Annotated[_pd.StrictFloat, _pd.Field(gt=0, le=1)]] = _pd.Field(default=None, alias="ratio")
+    """A ratio in (0, 1]."""
+
+    replicas: _t.Optional[_pd.StrictInt] = _pd.Field(default=3, alias="replicas")
+
+    sizes: _t.Optional[_t.Annotated[list[_pd.StrictInt], _pd.Field(min_length=1, max_length=2)]] = _pd.Field(default=None, alias="sizes")
+
+    span: _t.Optional[Span] = _pd.Field(default=None, alias="span")
+
+    step: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(multiple_of=5)]] = _pd.Field(default=None, alias="step")
+    """In steps of five."""
+
+    subject: _t.Optional[dict[str, _t.Any]] = _pd.Field(default=None, alias="subject")
+    """A whole Kubernetes object."""
+
+    surge: _t.Optional[_pd.StrictInt | _t.Annotated[str, _pd.StringConstraints(strict=True, pattern="^[0-9]+%$")]] = _pd.Field(default=None, alias="surge")
+    """A count or a percentage."""
+
+    tags: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="tags")
+
+    title: _t.Optional[_t.Annotated[_pd.StrictStr, _pd.Field(min_length=3, max_length=8)]] = _pd.Field(default=None, alias="title")
 
 
 class Bird(_pd.BaseModel):
@@ -324,6 +396,16 @@ class Limits(_pd.BaseModel):
     memory: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="memory")
 
 
+class Member(_pd.BaseModel):
+    """A member, keyed by name in its list."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+
+    role: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="role")
+
+
 class MenagerieSpec(_pd.BaseModel):
     """MenagerieSpec holds one field of every shape serde writes."""
 
@@ -401,6 +483,14 @@ class MenagerieStatus(_pd.BaseModel):
     selector: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="selector")
 
 
+class Open(_pd.BaseModel):
+    """Open: the server keeps every key it is sent, named or not."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True, extra="allow")
+
+    known: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="known")
+
+
 class PavilionSpec(_pd.BaseModel):
     """PavilionSpec is the desired state."""
 
@@ -442,6 +532,16 @@ class Schedule(_pd.BaseModel):
     kind: _t.Literal["daily", "weekly", "never"] = _pd.Field(alias="kind")
 
 
+class Span(_pd.BaseModel):
+    """A range whose ends are in order."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    high: _pd.StrictInt = _pd.Field(alias="high")
+
+    low: _pd.StrictInt = _pd.Field(alias="low")
+
+
 class TransportDetails(_pd.BaseModel):
     """TransportDetails."""
 
@@ -473,11 +573,13 @@ class Window(_pd.BaseModel):
 
     start: _pd.StrictStr = _pd.Field(alias="start")
 
+AccordLabel = _t.Annotated[_pd.StrictStr, _pd.Field(max_length=63, pattern="^[a-z0-9-]+$")]
+
 Diet = _t.Literal["Carnivore", "omnivore", "Herbivore"]
 
 Size = _pd.StrictInt | _pd.StrictStr
 
 TagLine = _pd.StrictStr
 
-for _model in (Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion, Bird, Budget, Cage, Check, EnclosureOpen, Enclosure, FleetSpec, FleetStatus, InspectionSpec, LedgerSpec, Limits, MenagerieSpec, MenagerieStatus, PavilionSpec, PavilionStatus, Pen, Schedule, TransportDetails, Transport, Window, ):
+for _model in (Accord, Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion, AccordSpec, Bird, Budget, Cage, Check, EnclosureOpen, Enclosure, FleetSpec, FleetStatus, InspectionSpec, LedgerSpec, Limits, Member, MenagerieSpec, MenagerieStatus, Open, PavilionSpec, PavilionStatus, Pen, Schedule, Span, TransportDetails, Transport, Window, ):
     _model.model_rebuild()

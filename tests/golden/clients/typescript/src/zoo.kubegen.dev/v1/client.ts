@@ -13,7 +13,83 @@ import {
   type ObjectList,
   type WatchEvent,
 } from "../../runtime.js";
-import type { Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion } from "./models.js";
+import type { Accord, Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion } from "./models.js";
+
+/**
+ * Accord (zoo.kubegen.dev/v1, `accords`, namespaced): client-go's verbs over
+ * @kubernetes/client-node. A refused request throws a KubeApiError with the server's message.
+ */
+export class AccordClient extends ResourceClient {
+  constructor(config: KubeConfig) {
+    super(config, { group: "zoo.kubegen.dev", version: "v1", plural: "accords" });
+  }
+
+  /** Reads one Accord. */
+  get(namespace: string, name: string): Promise<Accord> {
+    return call(() => this.api.getNamespacedCustomObject({ ...this.resource, namespace, name }));
+  }
+
+  /** Lists Accords in a namespace, by label and field selectors, a page at a time. */
+  list(namespace: string, options: ListOptions = {}): Promise<ObjectList<Accord>> {
+    return call(() =>
+      this.api.listNamespacedCustomObject({
+        ...this.resource,
+        namespace, labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+        limit: options.limit,
+        _continue: options.continue,
+      }),
+    );
+  }
+
+  /** Creates a Accord. */
+  create(namespace: string, body: Accord): Promise<Accord> {
+    return call(() => this.api.createNamespacedCustomObject({ ...this.resource, namespace, body }));
+  }
+
+  /** Replaces a Accord (its metadata.resourceVersion guards against lost updates). */
+  replace(namespace: string, body: Accord): Promise<Accord> {
+    const name = body.metadata.name ?? "";
+    return call(() => this.api.replaceNamespacedCustomObject({ ...this.resource, namespace, name, body }));
+  }
+
+  /** Changes a Accord with a JSON merge patch. */
+  patch(namespace: string, name: string, patch: DeepPartial<Accord>): Promise<Accord> {
+    return call(() => this.api.patchNamespacedCustomObject({ ...this.resource, namespace, name, body: patch }, mergePatch));
+  }
+
+  /** Server-side apply: sets the fields this field manager owns. */
+  apply(namespace: string, body: Applied<Accord>, options: ApplyOptions): Promise<Accord> {
+    return call(() =>
+      this.api.patchNamespacedCustomObject(
+        { ...this.resource, namespace, name: body.metadata.name, body, fieldManager: options.fieldManager, force: options.force },
+        applyPatch,
+      ),
+    );
+  }
+
+  /** Deletes a Accord. */
+  async delete(namespace: string, name: string): Promise<void> {
+    await call(() => this.api.deleteNamespacedCustomObject({ ...this.resource, namespace, name }));
+  }
+
+  /** Deletes every Accord in a namespace that the selectors match. */
+  async deleteCollection(namespace: string, options: Pick<ListOptions, "labelSelector" | "fieldSelector"> = {}): Promise<void> {
+    await call(() =>
+      this.api.deleteCollectionNamespacedCustomObject({
+        ...this.resource,
+        namespace,
+        labelSelector: options.labelSelector,
+        fieldSelector: options.fieldSelector,
+      }),
+    );
+  }
+
+  /** Watches Accords: `for await (const event of client.watch(...))`; break to stop. */
+  watch(namespace: string, options: ListOptions & { resourceVersion?: string } = {}): AsyncGenerator<WatchEvent<Accord>> {
+    return this.watchPath<Accord>(namespace, options);
+  }
+}
 
 /**
  * Aviary (zoo.kubegen.dev/v1, `aviaries`, cluster-scoped): client-go's verbs over

@@ -2,6 +2,13 @@
 
 import type { V1Condition, V1JobTemplateSpec, V1LabelSelector, V1ObjectMeta, V1ObjectReference, V1PodTemplateSpec, V1ResourceRequirements, V1ServicePort } from "@kubernetes/client-node";
 
+export interface Accord {
+  apiVersion: "zoo.kubegen.dev/v1";
+  kind: "Accord";
+  metadata: V1ObjectMeta;
+  spec: AccordSpec;
+}
+
 /**
  * The aviary's fields sit at the top level (`no_spec`); the root type is `Birdhouse`.
  */
@@ -62,6 +69,97 @@ export interface Pavilion {
   metadata: V1ObjectMeta;
   spec: PavilionSpec;
   status?: PavilionStatus;
+}
+
+/**
+ * A DNS label.
+ *
+ * Max length: 63. Pattern: `^[a-z0-9-]+$`.
+ */
+export type AccordLabel = string;
+
+/**
+ * AccordSpec holds one field per marker family.
+ */
+export interface AccordSpec {
+  /**
+   * From 1 up to, not including, 10.
+   *
+   * Minimum: 1. Maximum: 10 (exclusive). Format: int32.
+   */
+  bounded?: number;
+  /**
+   * Format: date-time.
+   */
+  due?: string;
+  /**
+   * An enum with data.
+   */
+  enclosure?: Enclosure;
+  /**
+   * A label that starts with `web-`: the field's pattern beside the type's.
+   *
+   * Pattern: `^web-`.
+   */
+  host?: AccordLabel;
+  /**
+   * Min properties: 1. Max properties: 2.
+   */
+  labels?: Record<string, string>;
+  /**
+   * An object default, on a field of a named type.
+   *
+   * Default: `{"name":"owner"}`.
+   */
+  lead?: Member;
+  /**
+   * Counts or percentages by name.
+   */
+  limits?: Record<string, number | string>;
+  members?: Array<Member>;
+  mode?: "fast" | "safe";
+  note?: string | null;
+  open?: Open;
+  /**
+   * Resource quantities by name.
+   */
+  quota?: Record<string, number | string>;
+  /**
+   * A ratio in (0, 1].
+   *
+   * Minimum: 0 (exclusive). Maximum: 1. Format: double.
+   */
+  ratio?: number;
+  /**
+   * Format: int32. Default: `3`.
+   */
+  replicas?: number;
+  /**
+   * Min items: 1. Max items: 2.
+   */
+  sizes?: Array<number>;
+  span?: Span;
+  /**
+   * In steps of five.
+   *
+   * Multiple of: 5. Format: int64.
+   */
+  step?: number;
+  /**
+   * A whole Kubernetes object.
+   */
+  subject?: Record<string, unknown>;
+  /**
+   * A count or a percentage.
+   *
+   * Pattern: `^[0-9]+%$`.
+   */
+  surge?: number | string;
+  tags?: Array<string>;
+  /**
+   * Min length: 3. Max length: 8.
+   */
+  title?: string;
 }
 
 /**
@@ -296,6 +394,14 @@ export interface Limits {
 }
 
 /**
+ * A member, keyed by name in its list.
+ */
+export interface Member {
+  name: string;
+  role?: string;
+}
+
+/**
  * MenagerieSpec holds one field of every shape serde writes.
  */
 export interface MenagerieSpec {
@@ -380,6 +486,14 @@ export interface MenagerieStatus {
 }
 
 /**
+ * Open: the server keeps every key it is sent, named or not.
+ */
+export interface Open {
+  known?: string;
+  [key: string]: unknown;
+}
+
+/**
  * PavilionSpec is the desired state.
  */
 export interface PavilionSpec {
@@ -430,6 +544,22 @@ export interface Schedule {
  * An untagged integer-or-string.
  */
 export type Size = number | string;
+
+/**
+ * A range whose ends are in order.
+ *
+ * Rule: `self.low <= self.high` (low must not exceed high).
+ */
+export interface Span {
+  /**
+   * Format: int32.
+   */
+  high: number;
+  /**
+   * Format: int32.
+   */
+  low: number;
+}
 
 /**
  * A transparent newtype.
