@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 
 use kubegen_core::kind::Style;
 
-use super::{KindModel, ModelError, Package, number, render};
+use super::shape::{Bounds, Shape, WireForm, shape};
+use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
 #[template(path = "clients/go/go.mod", escape = "none")]
@@ -185,37 +186,35 @@ fn marker_string(s: &str) -> String {
 /// (`prefix` is `items:` for an array's items).
 fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<String>) {
     let v = |name: &str| format!("+kubebuilder:validation:{prefix}{name}");
+    let bounds = Bounds::of(node);
     // controller-gen refuses string bounds on an int-or-string (its schema has no type):
     // they are said in the description instead, and the CRD kubegen writes keeps them.
-    let int_or_string = node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
-        || node.get(super::REF_KEY).and_then(Value::as_str) == Some("io.k8s.apimachinery.pkg.util.intstr.IntOrString");
+    let int_or_string =
+        matches!(shape(node), Shape::IntOrString | Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. });
     let mut string_bounds = Vec::new();
-    for (key, name) in [
-        ("minimum", "Minimum"),
-        ("maximum", "Maximum"),
-        ("multipleOf", "MultipleOf"),
-        ("minLength", "MinLength"),
-        ("maxLength", "MaxLength"),
-        ("minItems", "MinItems"),
-        ("maxItems", "MaxItems"),
-        ("minProperties", "MinProperties"),
-        ("maxProperties", "MaxProperties"),
-    ] {
-        if let Some(n) = node.get(key) {
-            if int_or_string && matches!(key, "minLength" | "maxLength") {
-                let bound = if key == "minLength" { "at least" } else { "at most" };
-                string_bounds.push(format!("{bound} {} characters", number(n)));
-                continue;
-            }
-            out.push(format!("{}={}", v(name), number(n)));
+    for (name, limit) in [("Minimum", bounds.minimum), ("Maximum", bounds.maximum)] {
+        if let Some(limit) = limit {
+            out.push(format!("{}={}", v(name), number(limit.value)));
         }
     }
-    for (key, name) in [("exclusiveMinimum", "ExclusiveMinimum"), ("exclusiveMaximum", "ExclusiveMaximum")] {
-        if node.get(key) == Some(&Value::Bool(true)) {
+    if let Some(n) = bounds.multiple_of {
+        out.push(format!("{}={}", v("MultipleOf"), number(n)));
+    }
+    for (key, n) in bounds.counts() {
+        let Some(n) = n else { continue };
+        if int_or_string && key.ends_with("Length") {
+            let bound = if key == "minLength" { "at least" } else { "at most" };
+            string_bounds.push(format!("{bound} {} characters", number(n)));
+            continue;
+        }
+        out.push(format!("{}={}", v(&upper_first(key)), number(n)));
+    }
+    for (name, limit) in [("ExclusiveMinimum", bounds.minimum), ("ExclusiveMaximum", bounds.maximum)] {
+        if limit.is_some_and(|l| l.exclusive) {
             out.push(format!("{}=true", v(name)));
         }
     }
-    if let Some(Value::String(p)) = node.get("pattern") {
+    if let Some(p) = bounds.pattern {
         if int_or_string {
             string_bounds.push(format!("the pattern `{p}`"));
         } else {
@@ -227,9 +226,7 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
     }
     // A second pattern (a field's beside its type's) sits in `allOf`; one Pattern marker
     // holds one, so the others are said in words.
-    for p in
-        node.get("allOf").and_then(Value::as_array).into_iter().flatten().filter_map(|n| n.get("pattern")?.as_str())
-    {
+    for p in bounds.all_of.iter().filter_map(|b| b.pattern) {
         out.push(format!("String values also match `{p}`."));
     }
     if let Some(Value::Array(values)) = node.get("enum") {
@@ -319,85 +316,76 @@ struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    fn object<'n>(&self, name: &str) -> Option<&'a Map<String, Value>> {
+    fn object(&self, name: &str) -> Option<&'a Map<String, Value>> {
         self.types.get(name).and_then(Value::as_object)
     }
 
     /// The Go type of `node` in a field of `owner`.
     fn go_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> Result<GoTy> {
-        if let Some(Value::String(name)) = node.get(super::REF_KEY) {
-            if let Some((import, alias, ty)) = k8s_import(name) {
+        Ok(match shape(node) {
+            Shape::Kubernetes { name, .. } => {
+                let Some((import, alias, ty)) = k8s_import(name) else {
+                    bail!("{owner}.{field}: no Go package is known for the Kubernetes type {name}");
+                };
                 self.imports.insert(import_line(&alias, &import));
                 let qualified = format!("{alias}.{ty}");
                 let shallow = self.external.get(name).and_then(|i| i.get("shallow")) == Some(&Value::Bool(true));
                 let deep = !shallow && !k8s_shallow(&qualified);
-                return Ok(GoTy::Struct { name: qualified, deep });
+                GoTy::Struct { name: qualified, deep }
             }
-            let Some(def) = self.object(name) else {
-                bail!("{owner}.{field}: the type {name} is not in the model");
-            };
-            return Ok(match def.get("type").and_then(Value::as_str) {
-                Some("object")
-                    if def.contains_key("properties")
-                        || def.get("x-kubernetes-preserve-unknown-fields").is_none()
-                            && !def.contains_key("additionalProperties") =>
-                {
-                    self.queue(name);
-                    GoTy::Struct { name: name.clone(), deep: true }
+            Shape::Named(name) => {
+                let Some(def) = self.object(name) else {
+                    bail!("{owner}.{field}: the type {name} is not in the model");
+                };
+                match shape(def) {
+                    // A struct of its own, or an object without fields that drops what
+                    // it is sent: a named Go struct.
+                    Shape::Struct | Shape::Empty => {
+                        self.queue(name);
+                        GoTy::Struct { name: name.to_string(), deep: true }
+                    }
+                    // A list, a map, a raw object, an int-or-string or another type's
+                    // name: no named Go type, the field holds it.
+                    Shape::List(_)
+                    | Shape::Map(_)
+                    | Shape::Open
+                    | Shape::Any
+                    | Shape::IntOrString
+                    | Shape::Named(_)
+                    | Shape::Kubernetes { .. } => self.go_type(def, owner, field)?,
+                    _ => {
+                        self.queue(name);
+                        GoTy::Value(name.to_string())
+                    }
                 }
-                Some("object" | "array") => self.go_type(def, owner, field)?,
-                Some(_) => {
-                    self.queue(name);
-                    GoTy::Value(name.clone())
-                }
-                None => self.go_type(def, owner, field)?,
-            });
-        }
-        if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
-            self.imports.insert(import_line("intstr", "k8s.io/apimachinery/pkg/util/intstr"));
-            return Ok(GoTy::Struct { name: "intstr.IntOrString".into(), deep: false });
-        }
-        let preserve = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
-        Ok(match node.get("type").and_then(Value::as_str) {
-            Some("string") if node.get("format").and_then(Value::as_str) == Some("byte") => {
-                GoTy::Slice(Box::new(GoTy::Value("byte".into())))
             }
-            Some("string") => GoTy::Value("string".into()),
-            Some("integer") if node.get("format").and_then(Value::as_str) == Some("int32") => {
-                GoTy::Value("int32".into())
+            Shape::IntOrString => {
+                self.imports.insert(import_line("intstr", "k8s.io/apimachinery/pkg/util/intstr"));
+                GoTy::Struct { name: "intstr.IntOrString".into(), deep: false }
             }
-            Some("integer") if node.get("format").and_then(Value::as_str) == Some("int64") => {
-                GoTy::Value("int64".into())
-            }
+            Shape::String { format: Some("byte"), .. } => GoTy::Slice(Box::new(GoTy::Value("byte".into()))),
+            Shape::String { .. } => GoTy::Value("string".into()),
+            Shape::Integer { format: Some("int32"), .. } => GoTy::Value("int32".into()),
+            Shape::Integer { format: Some("int64"), .. } => GoTy::Value("int64".into()),
             // No format (an unsigned or arbitrary Rust integer): Go's `int`, which
             // controller-gen writes without one too.
-            Some("integer") => GoTy::Value("int".into()),
-            Some("number") => GoTy::Value("float64".into()),
-            Some("boolean") => GoTy::Value("bool".into()),
-            Some("array") => {
-                let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
-                GoTy::Slice(Box::new(self.go_type(&items, owner, &format!("{field}Item"))?))
-            }
-            Some("object") if node.contains_key("properties") => {
+            Shape::Integer { .. } => GoTy::Value("int".into()),
+            Shape::Number { .. } => GoTy::Value("float64".into()),
+            Shape::Boolean => GoTy::Value("bool".into()),
+            Shape::List(items) => GoTy::Slice(Box::new(self.go_type(items, owner, &format!("{field}Item"))?)),
+            Shape::Struct => {
                 let name = format!("{owner}{}", go_name(field));
                 self.declare_struct(&name, node)?;
                 GoTy::Struct { name, deep: true }
             }
-            Some("object") if node.contains_key("additionalProperties") => {
-                let values = node.get("additionalProperties").and_then(Value::as_object).cloned().unwrap_or_default();
-                GoTy::Map(Box::new(self.go_type(&values, owner, &format!("{field}Value"))?))
-            }
-            _ if preserve => {
-                self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
-                GoTy::Struct { name: "runtime.RawExtension".into(), deep: true }
-            }
-            Some("object") => {
+            Shape::Map(values) => GoTy::Map(Box::new(self.go_type(values, owner, &format!("{field}Value"))?)),
+            Shape::Empty => {
                 // A struct with no fields.
                 let name = format!("{owner}{}", go_name(field));
                 self.declare_struct(&name, node)?;
                 GoTy::Struct { name, deep: false }
             }
-            _ => {
+            Shape::Open | Shape::Any => {
                 self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
                 GoTy::Struct { name: "runtime.RawExtension".into(), deep: true }
             }
@@ -539,7 +527,6 @@ impl<'a> Writer<'a> {
         Ok(GoField { doc, decl: format!("{name} {} `json:\"{json}{omit}\"`", ty.text()), ty, name: name.to_string() })
     }
 }
-
 
 /// A named type's node without its own validations (they are markers on the type).
 fn without_validations(def: &Map<String, Value>) -> Map<String, Value> {

@@ -1,10 +1,13 @@
 //! `clients`: typed API packages for other languages, from the same kinds `manifests`
 //! reads. Each kind brings its client model (`kubegen::schema::model_for`: named types
 //! with Rust's names, structural schemas, references between them) and its CRD (names,
-//! scope, subresources, columns). Go is written today (`go.rs`).
+//! scope, subresources, columns). Go, TypeScript and Python (`go.rs`, `typescript.rs`,
+//! `python.rs`) share one reading of a schema node (`shape.rs`: its shape and its bounds)
+//! and supply only their own spelling of each case.
 
 mod go;
 mod python;
+mod shape;
 mod typescript;
 
 use std::collections::BTreeMap;

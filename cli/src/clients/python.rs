@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use kubegen_core::kind::Style;
 
-use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
+use super::shape::{Bounds, Shape, WireForm, flag, shape};
+use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
 #[template(path = "clients/python/pyproject.toml", escape = "none")]
@@ -307,12 +308,10 @@ fn py_string(text: &str) -> String {
 
 /// `_also(...)` checks for the bounds a node holds in `allOf` beside its own (a second
 /// pattern or multiple).
-fn all_of(node: &Map<String, Value>) -> Vec<String> {
-    node.get("allOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_object)
+fn all_of(bounds: &Bounds) -> Vec<String> {
+    bounds
+        .all_of
+        .iter()
         .map(constraints)
         .filter(|c| !c.is_empty())
         .map(|c| format!("_pd.AfterValidator(_also({}))", c.join(", ")))
@@ -322,13 +321,14 @@ fn all_of(node: &Map<String, Value>) -> Vec<String> {
 /// An int-or-string: a strict int, or a strict string with the node's string
 /// constraints (its pattern, lengths) — pydantic cannot put them on the union.
 fn int_or_string(node: &Map<String, Value>) -> String {
+    let bounds = Bounds::of(node);
     let mut string = vec!["strict=True".to_string()];
-    for (key, arg) in [("minLength", "min_length"), ("maxLength", "max_length")] {
-        if let Some(v) = node.get(key) {
+    for (arg, v) in [("min_length", bounds.min_length), ("max_length", bounds.max_length)] {
+        if let Some(v) = v {
             string.push(format!("{arg}={}", number(v)));
         }
     }
-    if let Some(Value::String(p)) = node.get("pattern") {
+    if let Some(p) = bounds.pattern {
         string.push(format!("pattern={}", py_string(p)));
     }
     if string.len() == 1 {
@@ -337,33 +337,26 @@ fn int_or_string(node: &Map<String, Value>) -> String {
     format!("_pd.StrictInt | _t.Annotated[str, _pd.StringConstraints({})]", string.join(", "))
 }
 
-/// The pydantic constraints of a node, as `Field(...)` arguments.
-fn constraints(node: &Map<String, Value>) -> Vec<String> {
+/// The pydantic constraints of a node's own bounds, as `Field(...)` arguments.
+fn constraints(bounds: &Bounds) -> Vec<String> {
     let mut out = Vec::new();
-    let exclusive = |k: &str| node.get(k) == Some(&Value::Bool(true));
-    if let Some(v) = node.get("minimum") {
-        out.push(format!("{}={}", if exclusive("exclusiveMinimum") { "gt" } else { "ge" }, number(v)));
+    if let Some(min) = bounds.minimum {
+        out.push(format!("{}={}", if min.exclusive { "gt" } else { "ge" }, number(min.value)));
     }
-    if let Some(v) = node.get("maximum") {
-        out.push(format!("{}={}", if exclusive("exclusiveMaximum") { "lt" } else { "le" }, number(v)));
+    if let Some(max) = bounds.maximum {
+        out.push(format!("{}={}", if max.exclusive { "lt" } else { "le" }, number(max.value)));
     }
-    if let Some(v) = node.get("multipleOf") {
+    if let Some(v) = bounds.multiple_of {
         out.push(format!("multiple_of={}", number(v)));
     }
-    for (key, arg) in [
-        ("minLength", "min_length"),
-        ("maxLength", "max_length"),
-        ("minItems", "min_length"),
-        ("maxItems", "max_length"),
-        ("minProperties", "min_length"),
-        ("maxProperties", "max_length"),
-    ] {
-        if let Some(v) = node.get(key) {
-            out.push(format!("{arg}={}", number(v)));
+    // One pair of arguments for the lengths of strings, lists and maps alike.
+    for (key, v) in bounds.counts() {
+        if let Some(v) = v {
+            out.push(format!("{}={}", if key.starts_with("min") { "min_length" } else { "max_length" }, number(v)));
         }
     }
-    if let Some(Value::String(p)) = node.get("pattern") {
-        out.push(format!("pattern={}", serde_json::to_string(p).unwrap_or_default()));
+    if let Some(p) = bounds.pattern {
+        out.push(format!("pattern={}", py_string(p)));
     }
     out
 }
@@ -377,71 +370,61 @@ struct Writer<'a> {
 impl Writer<'_> {
     /// The Python type of a node, its constraints included (`Annotated[...]`).
     fn py_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> String {
-        let base = if let Some(Value::String(name)) = node.get(REF_KEY) {
-            match name.as_str() {
-                "io.k8s.apimachinery.pkg.api.resource.Quantity" => "_Quantity".into(),
-                "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => return int_or_string(node),
-                "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
-                    "_dt.datetime".into()
-                }
-                "io.k8s.apimachinery.pkg.runtime.RawExtension" => "dict[str, _t.Any]".into(),
-                n if n.starts_with("io.k8s.") => {
-                    let mut parts: Vec<&str> = n.split('.').collect();
-                    let ty = parts.pop().unwrap_or_default();
-                    let version = parts.pop().unwrap_or_default();
-                    format!("_k8s.{}{ty}", upper_first(version))
-                }
-                n => n.to_string(),
-            }
-        } else if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
+        let shape = shape(node);
+        let base = match shape {
+            Shape::Named(name) => name.to_string(),
+            Shape::Kubernetes { wire: Some(WireForm::Quantity), .. } => "_Quantity".into(),
             // Its string constraints apply to the string branch alone.
-            return int_or_string(node);
-        } else {
-            match node.get("type").and_then(Value::as_str) {
-                Some("string" | "integer" | "number") if node.contains_key("enum") => {
-                    let values = node["enum"].as_array().cloned().unwrap_or_default();
-                    format!("_t.Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
-                }
-                Some("string") if node.get("format").and_then(Value::as_str) == Some("date-time") => {
-                    "_dt.datetime".into()
-                }
-                // Strict scalars: pydantic's lax mode would turn `"5"` into 5 or `1` into
-                // True, sending what the API server refuses for the value written.
-                Some("string") => "_pd.StrictStr".into(),
-                Some("integer") => "_pd.StrictInt".into(),
-                Some("number") => "_pd.StrictFloat".into(),
-                Some("boolean") => "_pd.StrictBool".into(),
-                Some("array") => {
-                    let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
-                    format!("list[{}]", self.py_type(&items, owner, &format!("{field}Item")))
-                }
-                Some("object") if node.contains_key("properties") => {
-                    let name = format!(
-                        "{owner}{}",
-                        upper_first(&snake(field).split('_').map(upper_first).collect::<String>())
-                    );
-                    self.class(&name, node);
-                    name
-                }
-                Some("object") => match node.get("additionalProperties").and_then(Value::as_object) {
-                    Some(values) => format!("dict[str, {}]", self.py_type(values, owner, &format!("{field}Value"))),
-                    None => "dict[str, _t.Any]".into(),
-                },
-                _ => "_t.Any".into(),
+            Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. } | Shape::IntOrString => {
+                return int_or_string(node);
             }
+            Shape::Kubernetes { wire: Some(WireForm::Time), .. } => "_dt.datetime".into(),
+            Shape::Kubernetes { wire: Some(WireForm::Raw), .. } => "dict[str, _t.Any]".into(),
+            Shape::Kubernetes { name, wire: None } => {
+                let mut parts: Vec<&str> = name.split('.').collect();
+                let ty = parts.pop().unwrap_or_default();
+                let version = parts.pop().unwrap_or_default();
+                format!("_k8s.{}{ty}", upper_first(version))
+            }
+            Shape::String { values: Some(values), .. }
+            | Shape::Integer { values: Some(values), .. }
+            | Shape::Number { values: Some(values) } => {
+                format!("_t.Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
+            }
+            Shape::String { format: Some("date-time"), .. } => "_dt.datetime".into(),
+            // Strict scalars: pydantic's lax mode would turn `"5"` into 5 or `1` into
+            // True, sending what the API server refuses for the value written.
+            Shape::String { .. } => "_pd.StrictStr".into(),
+            Shape::Integer { .. } => "_pd.StrictInt".into(),
+            Shape::Number { .. } => "_pd.StrictFloat".into(),
+            Shape::Boolean => "_pd.StrictBool".into(),
+            Shape::List(items) => format!("list[{}]", self.py_type(items, owner, &format!("{field}Item"))),
+            Shape::Struct => {
+                let name =
+                    format!("{owner}{}", upper_first(&snake(field).split('_').map(upper_first).collect::<String>()));
+                self.class(&name, node);
+                name
+            }
+            Shape::Map(values) => format!("dict[str, {}]", self.py_type(values, owner, &format!("{field}Value"))),
+            Shape::Open | Shape::Empty => "dict[str, _t.Any]".into(),
+            Shape::Any => "_t.Any".into(),
         };
-        let c = constraints(node);
+        let bounds = Bounds::of(node);
+        let c = constraints(&bounds);
         let mut annotations = Vec::new();
-        match node.get(REF_KEY).and_then(Value::as_str) {
+        match shape {
             // A model class or a Kubernetes type: pydantic bounds neither.
-            Some(name) if name.starts_with("io.k8s.") || self.is_class(name) => {}
+            Shape::Kubernetes { .. } => {}
+            Shape::Named(name) if self.is_class(name) => {}
             // A field's own bounds on a named type hold beside the type's own (a
             // `Field(...)` here would replace them).
-            Some(_) if !c.is_empty() => annotations.push(format!("_pd.AfterValidator(_also({}))", c.join(", "))),
+            Shape::Named(_) if !c.is_empty() => {
+                annotations.push(format!("_pd.AfterValidator(_also({}))", c.join(", ")))
+            }
             _ if !c.is_empty() => annotations.push(format!("_pd.Field({})", c.join(", "))),
             _ => {}
         }
-        annotations.extend(all_of(node));
+        annotations.extend(all_of(&bounds));
         if annotations.is_empty() { base } else { format!("_t.Annotated[{base}, {}]", annotations.join(", ")) }
     }
 
@@ -457,7 +440,7 @@ impl Writer<'_> {
             return;
         }
         let fields = self.fields(name, node, &[]);
-        let extra = node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+        let extra = flag(node, "x-kubernetes-preserve-unknown-fields");
         self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields, extra });
     }
 
@@ -477,7 +460,7 @@ impl Writer<'_> {
             }
             let ty = self.py_type(prop, owner, wire);
             let alias = serde_json::to_string(wire).unwrap_or_default();
-            let nullable = prop.get("nullable") == Some(&Value::Bool(true));
+            let nullable = flag(prop, "nullable");
             let decl = if required.contains(wire.as_str()) {
                 let ty = if nullable { format!("_t.Optional[{ty}]") } else { ty };
                 format!("{name}: {ty} = _pd.Field(alias={alias})")
@@ -539,7 +522,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             _ => {
                 flat_roots.insert(data.clone());
                 let root = w.pkg.types.get(&data).and_then(Value::as_object).cloned().unwrap_or_default();
-                extra = root.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
+                extra = flag(&root, "x-kubernetes-preserve-unknown-fields");
                 let own = w.fields(&kind.kind, &root, &["metadata", "apiVersion", "kind"]);
                 fields.extend(own);
             }
@@ -656,8 +639,8 @@ mod tests {
     #[test]
     fn constraints_are_pydantic_field_arguments() {
         let node = serde_json::json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "multipleOf": 5});
-        assert_eq!(constraints(node.as_object().unwrap()), ["gt=0", "le=10", "multiple_of=5"]);
+        assert_eq!(constraints(&Bounds::of(node.as_object().unwrap())), ["gt=0", "le=10", "multiple_of=5"]);
         let node = serde_json::json!({"type": "string", "minLength": 3, "pattern": "^[a-z]$"});
-        assert_eq!(constraints(node.as_object().unwrap()), ["min_length=3", "pattern=\"^[a-z]$\""]);
+        assert_eq!(constraints(&Bounds::of(node.as_object().unwrap())), ["min_length=3", "pattern=\"^[a-z]$\""]);
     }
 }

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use kubegen_core::kind::Style;
 
-use super::{KindModel, ModelError, Package, REF_KEY, number, render, upper_first};
+use super::shape::{Bounds, Shape, flag, shape};
+use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
 #[template(path = "clients/typescript/package.json", escape = "none")]
@@ -193,34 +194,24 @@ fn property_name(name: &str) -> String {
 
 /// The TypeScript type of a schema node.
 fn ts_type(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
-    let base = if let Some(Value::String(name)) = node.get(REF_KEY) {
-        if name.starts_with("io.k8s.") { k8s_type(name, imports) } else { name.clone() }
-    } else if node.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true)) {
-        "number | string".into()
-    } else {
-        match node.get("type").and_then(Value::as_str) {
-            Some("string") => match node.get("enum").and_then(Value::as_array) {
-                Some(values) => values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | "),
-                None => "string".into(),
-            },
-            Some("integer" | "number") => match node.get("enum").and_then(Value::as_array) {
-                Some(values) => values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | "),
-                None => "number".into(),
-            },
-            Some("boolean") => "boolean".into(),
-            Some("array") => {
-                let items = node.get("items").and_then(Value::as_object).cloned().unwrap_or_default();
-                format!("Array<{}>", ts_type(&items, imports, indent))
-            }
-            Some("object") if node.contains_key("properties") => object_literal(node, imports, indent),
-            Some("object") => match node.get("additionalProperties").and_then(Value::as_object) {
-                Some(values) => format!("Record<string, {}>", ts_type(values, imports, indent)),
-                None => "Record<string, unknown>".into(),
-            },
-            _ => "unknown".into(),
-        }
+    let literals = |values: &[Value]| values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | ");
+    let base = match shape(node) {
+        Shape::Named(name) => name.to_string(),
+        Shape::Kubernetes { name, .. } => k8s_type(name, imports),
+        Shape::IntOrString => "number | string".into(),
+        Shape::String { values: Some(values), .. }
+        | Shape::Integer { values: Some(values), .. }
+        | Shape::Number { values: Some(values) } => literals(values),
+        Shape::String { .. } => "string".into(),
+        Shape::Integer { .. } | Shape::Number { .. } => "number".into(),
+        Shape::Boolean => "boolean".into(),
+        Shape::List(items) => format!("Array<{}>", ts_type(items, imports, indent)),
+        Shape::Struct => object_literal(node, imports, indent),
+        Shape::Map(values) => format!("Record<string, {}>", ts_type(values, imports, indent)),
+        Shape::Open | Shape::Empty => "Record<string, unknown>".into(),
+        Shape::Any => "unknown".into(),
     };
-    if node.get("nullable") == Some(&Value::Bool(true)) { format!("{base} | null") } else { base }
+    if flag(node, "nullable") { format!("{base} | null") } else { base }
 }
 
 fn object_literal(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
@@ -244,10 +235,16 @@ fn fields(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &st
         out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
     }
     // The server keeps fields the schema does not name; the type admits them too.
-    if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) {
+    if flag(node, "x-kubernetes-preserve-unknown-fields") {
         out.push_str(&format!("{indent}[key: string]: unknown;\n"));
     }
     out
+}
+
+/// `minItems` → `Min items`.
+fn count_label(key: &str) -> String {
+    let (bound, what) = key.split_at(3);
+    format!("{} {}", upper_first(bound), what.to_lowercase())
 }
 
 /// JSDoc for a node: its description, then its constraints and default in one paragraph.
@@ -258,32 +255,23 @@ fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
         .map(|d| d.lines().map(String::from).collect())
         .unwrap_or_default();
     let mut facts = Vec::new();
-    for (key, label) in [
-        ("minimum", "Minimum"),
-        ("maximum", "Maximum"),
-        ("multipleOf", "Multiple of"),
-        ("minLength", "Min length"),
-        ("maxLength", "Max length"),
-        ("minItems", "Min items"),
-        ("maxItems", "Max items"),
-        ("minProperties", "Min properties"),
-        ("maxProperties", "Max properties"),
-    ] {
-        if let Some(v) = node.get(key) {
-            let exclusive = match key {
-                "minimum" => node.get("exclusiveMinimum") == Some(&Value::Bool(true)),
-                "maximum" => node.get("exclusiveMaximum") == Some(&Value::Bool(true)),
-                _ => false,
-            };
-            facts.push(format!("{label}: {}{}.", number(v), if exclusive { " (exclusive)" } else { "" }));
+    let bounds = Bounds::of(node);
+    for (label, limit) in [("Minimum", bounds.minimum), ("Maximum", bounds.maximum)] {
+        if let Some(limit) = limit {
+            let exclusive = if limit.exclusive { " (exclusive)" } else { "" };
+            facts.push(format!("{label}: {}{exclusive}.", number(limit.value)));
+        }
+    }
+    if let Some(v) = bounds.multiple_of {
+        facts.push(format!("Multiple of: {}.", number(v)));
+    }
+    for (key, v) in bounds.counts() {
+        if let Some(v) = v {
+            facts.push(format!("{}: {}.", count_label(key), number(v)));
         }
     }
     // A second pattern (a field's beside its type's) sits in `allOf`: both must match.
-    let patterns = node
-        .get("pattern")
-        .into_iter()
-        .chain(node.get("allOf").and_then(Value::as_array).into_iter().flatten().filter_map(|n| n.get("pattern")));
-    for p in patterns.filter_map(Value::as_str) {
+    for p in bounds.patterns() {
         facts.push(format!("Pattern: `{p}`."));
     }
     if let Some(Value::String(f)) = node.get("format") {
