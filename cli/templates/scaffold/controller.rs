@@ -27,8 +27,9 @@ impl Reconciler<{{ kind }}> for {{ kind }}Reconciler {
 
     async fn reconcile(&self, object: Arc<{{ kind }}>) -> Result<Action, kube::Error> {
         // TODO(user): make the cluster match `object.spec`: create or update what the
-        // {{ kind }} owns (with `kubegen::host::controller_owner_ref(object.as_ref())` as
-        // its owner reference, and `.owns(...)` on the controller below), then report.
+        // {{ kind }} owns (owned through `kubegen::host::set_controller_reference`, and
+        // `.owns(...)` on the controller below; docs/runtime.md builds the Memcached
+        // tutorial's Deployment), then report.
         let mut status = object.status.clone().unwrap_or_default();
         let available = conditions::new(
             "Available",
