@@ -29,6 +29,8 @@ struct GitIgnore;
 #[template(path = "clients/python/runtime.py", escape = "none")]
 struct Runtime<'a> {
     header: &'a str,
+    /// Kubernetes' Quantity notation, a Python string literal.
+    quantity_pattern: String,
 }
 
 #[derive(Template)]
@@ -57,8 +59,6 @@ struct Models<'a> {
     version: &'a str,
     classes: Vec<Class>,
     aliases: Vec<String>,
-    /// Kubernetes' Quantity notation, a Python string literal.
-    quantity_pattern: String,
 }
 
 struct Class {
@@ -127,7 +127,10 @@ pub fn files(
             render(&PyProject { header: &header, name, version, package: &package }, "pyproject.toml")?,
         ),
         (format!("{package}/__init__.py"), render(&Init { header: &header, name }, "__init__.py")?),
-        (format!("{package}/_runtime.py"), render(&Runtime { header: &header }, "_runtime.py")?),
+        (format!("{package}/_runtime.py"), render(
+                &Runtime { header: &header, quantity_pattern: py_string(kubegen::schema::QUANTITY_PATTERN) },
+                "_runtime.py",
+            )?),
         (format!("{package}/py.typed"), String::new()),
         (".gitignore".to_string(), render(&GitIgnore, ".gitignore")?),
     ];
@@ -165,7 +168,6 @@ pub fn files(
                     version: &pkg.version,
                     classes,
                     aliases,
-                    quantity_pattern: py_string(kubegen::schema::QUANTITY_PATTERN),
                 },
                 "models.py",
             )?,

@@ -6,49 +6,13 @@ from __future__ import annotations
 
 # Imported under private names, so no type of the API can shadow them.
 import datetime as _dt
-import re as _re
 import typing as _t
 
 import pydantic as _pd
 from kubernetes import client as _k8s
 
-# Kubernetes' resource.Quantity: an integer, or a string in its notation ("500m", "1Gi").
-_Quantity: _t.TypeAlias = _t.Union[
-    _pd.StrictInt, _t.Annotated[str, _pd.StringConstraints(strict=True, pattern="^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")]
-]
-
-
-def _also(**bounds: _t.Any) -> _t.Callable[[_t.Any], _t.Any]:
-    """A check of bounds that hold beside a type's own: a field's bounds on a named type,
-    or a second pattern or multiple, which the schema holds in allOf."""
-
-    def holds(name: str, bound: _t.Any, value: _t.Any) -> bool:
-        number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        sized = isinstance(value, (str, list, dict))
-        if name in ("ge", "gt", "le", "lt", "multiple_of") and not number:
-            return True
-        if name in ("min_length", "max_length") and not sized:
-            return True
-        if name == "pattern":
-            return not isinstance(value, str) or _re.search(bound, value) is not None
-        checks: dict[str, _t.Callable[[], bool]] = {
-            "ge": lambda: bool(value >= bound),
-            "gt": lambda: bool(value > bound),
-            "le": lambda: bool(value <= bound),
-            "lt": lambda: bool(value < bound),
-            "multiple_of": lambda: bool((value / bound) % 1 == 0),
-            "min_length": lambda: len(value) >= bound,
-            "max_length": lambda: len(value) <= bound,
-        }
-        return checks[name]()
-
-    def check(value: _t.Any) -> _t.Any:
-        failed = [f"{name}={bound!r}" for name, bound in bounds.items() if not holds(name, bound, value)]
-        if failed:
-            raise ValueError("should satisfy " + ", ".join(failed))
-        return value
-
-    return check
+from .._runtime import Quantity as _Quantity
+from .._runtime import also as _also
 
 
 class Accord(_pd.BaseModel):
