@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use kubegen_core::kind::Style;
 
-use super::shape::{Bounds, Shape, WireForm, shape};
+use super::shape::{Bounds, Shape, WireForm, flag, shape};
 use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
@@ -61,6 +61,8 @@ struct GoDecl {
     /// A struct's fields, or `None` for `type X <underlying>`.
     fields: Option<Vec<GoField>>,
     underlying: String,
+    /// Go code after the type: the JSON methods of a struct that keeps unknown keys.
+    methods: String,
 }
 
 struct GoField {
@@ -139,6 +141,54 @@ fn import_alias(line: &str) -> &str {
         Some((alias, _)) => alias,
         None => line.trim_matches('"').rsplit('/').next().unwrap_or_default(),
     }
+}
+
+/// `UnmarshalJSON` and `MarshalJSON` for a struct that keeps unknown keys in `field`:
+/// the named fields as `encoding/json` reads them, every other key kept as sent.
+fn unknown_keys_methods(name: &str, field: &str, known: &[&String]) -> String {
+    let known: Vec<String> = known.iter().map(|k| serde_json::to_string(k).unwrap_or_default()).collect();
+    format!(
+        r#"
+// UnmarshalJSON reads the fields {name} names and keeps every other key in {field}.
+func (in *{name}) UnmarshalJSON(data []byte) error {{
+	type named {name}
+	if err := json.Unmarshal(data, (*named)(in)); err != nil {{
+		return err
+	}}
+	var all map[string]runtime.RawExtension
+	if err := json.Unmarshal(data, &all); err != nil {{
+		return err
+	}}
+	for _, key := range []string{{{known}}} {{
+		delete(all, key)
+	}}
+	in.{field} = nil
+	if len(all) > 0 {{
+		in.{field} = all
+	}}
+	return nil
+}}
+
+// MarshalJSON writes the fields {name} names and the keys kept in {field}.
+func (in {name}) MarshalJSON() ([]byte, error) {{
+	type named {name}
+	data, err := json.Marshal(named(in))
+	if err != nil || len(in.{field}) == 0 {{
+		return data, err
+	}}
+	all := map[string]json.RawMessage{{}}
+	if err := json.Unmarshal(data, &all); err != nil {{
+		return nil, err
+	}}
+	for key, value := range in.{field} {{
+		if _, taken := all[key]; !taken {{
+			all[key] = value.Raw
+		}}
+	}}
+	return json.Marshal(all)
+}}"#,
+        known = known.join(", ")
+    )
 }
 
 /// Kubernetes' types that are plain values in Go (no deepcopy needed).
@@ -425,7 +475,14 @@ impl<'a> Writer<'a> {
                     let doc = doc_lines(def);
                     let mut markers = Vec::new();
                     node_markers(def, &mut markers);
-                    self.decls.push(GoDecl { name: name.clone(), markers, doc, fields: None, underlying: ty.text() });
+                    self.decls.push(GoDecl {
+                        name: name.clone(),
+                        markers,
+                        doc,
+                        fields: None,
+                        underlying: ty.text(),
+                        methods: String::new(),
+                    });
                 }
             }
         }
@@ -436,16 +493,37 @@ impl<'a> Writer<'a> {
         if !self.emitted.insert(name.to_string()) {
             return Ok(());
         }
-        let fields = self.fields(name, node)?;
+        let mut fields = self.fields(name, node)?;
         let doc = doc_lines(node);
         let mut markers = Vec::new();
         type_level_markers(node, &mut markers);
+        let mut methods = String::new();
+        // Named fields and unknown keys both kept, as the API server keeps them: a Go
+        // struct holds only the first, so the others go to a map its JSON methods fill.
+        if flag(node, "x-kubernetes-preserve-unknown-fields") && !fields.is_empty() {
+            self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
+            self.imports.insert(import_line("json", "encoding/json"));
+            let mut field = "Unknown".to_string();
+            while fields.iter().any(|f| f.name == field) {
+                field.push('_');
+            }
+            let known: Vec<&String> =
+                node.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).collect();
+            methods = unknown_keys_methods(name, &field, &known);
+            fields.push(GoField {
+                doc: vec!["The keys the schema does not name, kept as sent (the API server keeps them too).".into()],
+                decl: format!("{field} map[string]runtime.RawExtension `json:\"-\"`"),
+                ty: GoTy::Map(Box::new(GoTy::Struct { name: "runtime.RawExtension".into(), deep: true })),
+                name: field,
+            });
+        }
         self.decls.push(GoDecl {
             name: name.to_string(),
             markers,
             doc,
             fields: Some(fields),
             underlying: String::new(),
+            methods,
         });
         Ok(())
     }
@@ -910,9 +988,13 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
             },
         ]),
         underlying: String::new(),
+        methods: String::new(),
     };
     w.emitted.insert(name.clone());
-    Ok(vec![GoDecl { name, markers, doc, fields: Some(fields), underlying: String::new() }, list])
+    Ok(vec![
+        GoDecl { name, markers, doc, fields: Some(fields), underlying: String::new(), methods: String::new() },
+        list,
+    ])
 }
 
 #[cfg(test)]

@@ -127,10 +127,13 @@ pub fn files(
             render(&PyProject { header: &header, name, version, package: &package }, "pyproject.toml")?,
         ),
         (format!("{package}/__init__.py"), render(&Init { header: &header, name }, "__init__.py")?),
-        (format!("{package}/_runtime.py"), render(
+        (
+            format!("{package}/_runtime.py"),
+            render(
                 &Runtime { header: &header, quantity_pattern: py_string(kubegen::schema::QUANTITY_PATTERN) },
                 "_runtime.py",
-            )?),
+            )?,
+        ),
         (format!("{package}/py.typed"), String::new()),
         (".gitignore".to_string(), render(&GitIgnore, ".gitignore")?),
     ];
@@ -162,13 +165,7 @@ pub fn files(
         files.push((
             format!("{package}/{module}/models.py"),
             render(
-                &Models {
-                    header: &header,
-                    group: &pkg.group,
-                    version: &pkg.version,
-                    classes,
-                    aliases,
-                },
+                &Models { header: &header, group: &pkg.group, version: &pkg.version, classes, aliases },
                 "models.py",
             )?,
         ));

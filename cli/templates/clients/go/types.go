@@ -30,6 +30,9 @@ type {{ ty.name }} struct {
 	{{ field.decl }}
 {%- endfor %}
 }
+{%- if !ty.methods.is_empty() %}
+{{ ty.methods }}
+{%- endif %}
 {%- when None -%}
 type {{ ty.name }} {{ ty.underlying }}
 {%- endmatch %}

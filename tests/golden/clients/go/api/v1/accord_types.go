@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"encoding/json"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -176,6 +177,48 @@ type Member struct {
 type Open struct {
 	// +optional
 	Known *string `json:"known,omitempty"`
+
+	// The keys the schema does not name, kept as sent (the API server keeps them too).
+	Unknown map[string]runtime.RawExtension `json:"-"`
+}
+
+// UnmarshalJSON reads the fields Open names and keeps every other key in Unknown.
+func (in *Open) UnmarshalJSON(data []byte) error {
+	type named Open
+	if err := json.Unmarshal(data, (*named)(in)); err != nil {
+		return err
+	}
+	var all map[string]runtime.RawExtension
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	for _, key := range []string{"known"} {
+		delete(all, key)
+	}
+	in.Unknown = nil
+	if len(all) > 0 {
+		in.Unknown = all
+	}
+	return nil
+}
+
+// MarshalJSON writes the fields Open names and the keys kept in Unknown.
+func (in Open) MarshalJSON() ([]byte, error) {
+	type named Open
+	data, err := json.Marshal(named(in))
+	if err != nil || len(in.Unknown) == 0 {
+		return data, err
+	}
+	all := map[string]json.RawMessage{}
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	for key, value := range in.Unknown {
+		if _, taken := all[key]; !taken {
+			all[key] = value.Raw
+		}
+	}
+	return json.Marshal(all)
 }
 
 // +kubebuilder:validation:XValidation:rule="self.low <= self.high",message="low must not exceed high"

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"encoding/json"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -175,6 +176,48 @@ type Pen struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=65535
 	Capacity int `json:"capacity"`
+
+	// The keys the schema does not name, kept as sent (the API server keeps them too).
+	Unknown map[string]runtime.RawExtension `json:"-"`
+}
+
+// UnmarshalJSON reads the fields Pen names and keeps every other key in Unknown.
+func (in *Pen) UnmarshalJSON(data []byte) error {
+	type named Pen
+	if err := json.Unmarshal(data, (*named)(in)); err != nil {
+		return err
+	}
+	var all map[string]runtime.RawExtension
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	for _, key := range []string{"capacity"} {
+		delete(all, key)
+	}
+	in.Unknown = nil
+	if len(all) > 0 {
+		in.Unknown = all
+	}
+	return nil
+}
+
+// MarshalJSON writes the fields Pen names and the keys kept in Unknown.
+func (in Pen) MarshalJSON() ([]byte, error) {
+	type named Pen
+	data, err := json.Marshal(named(in))
+	if err != nil || len(in.Unknown) == 0 {
+		return data, err
+	}
+	all := map[string]json.RawMessage{}
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	for key, value := range in.Unknown {
+		if _, taken := all[key]; !taken {
+			all[key] = value.Raw
+		}
+	}
+	return json.Marshal(all)
 }
 
 // An internally tagged enum: the tag sits beside the variant's fields.
