@@ -78,6 +78,12 @@ done
 assets=$(cargo run -q -p codegen-cli -- envtest --version "${KUBE_VERSION#v}" --installed-only)
 [ "$("$assets/kube-apiserver" --version)" = "Kubernetes $KUBE_VERSION" ] || fail "envtest's kube-apiserver is not $KUBE_VERSION"
 "$assets/etcd" --version >/dev/null || fail "envtest's etcd does not run"
+stage "the README's envtest lines, as written"
+[ "$(codegen-cli envtest --version "$(echo "${KUBE_VERSION#v}" | cut -d. -f1,2)")" = "$assets" ] \
+  || fail "codegen-cli envtest --version MINOR did not find the release make test prepared"
+# (Without --version: the release this codegen-cli was built for, the one make test used.)
+KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/test.log" 2>&1 \
+  || { cat "$WORK/test.log" >&2; fail "KUBEBUILDER_ASSETS=\$(codegen-cli envtest) cargo test -- --ignored failed"; }
 stage "cargo run -p codegen-cli -- manifests"
 cargo run -q -p codegen-cli -- manifests
 cargo run -q -p codegen-cli -- manifests --check
