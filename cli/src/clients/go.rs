@@ -11,8 +11,9 @@ use askama::Template;
 use serde_json::{Map, Value};
 
 use kubegen_core::kind::Style;
+use kubegen_core::schema::node::Node;
 
-use super::shape::{Bounds, Shape, WireForm, flag, shape};
+use super::shape::{Bounds, Shape, WireForm, is, shape};
 use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
@@ -220,11 +221,8 @@ fn go_name(json: &str) -> String {
 }
 
 /// A description as doc comment lines.
-fn doc_lines(node: &Map<String, Value>) -> Vec<String> {
-    node.get("description")
-        .and_then(Value::as_str)
-        .map(|d| d.lines().map(|l| l.trim_end().to_string()).collect())
-        .unwrap_or_default()
+fn doc_lines(node: &Node) -> Vec<String> {
+    node.description.as_deref().map(|d| d.lines().map(|l| l.trim_end().to_string()).collect()).unwrap_or_default()
 }
 
 /// A string argument of a marker: Go's backquotes when they fit, else quoted.
@@ -234,7 +232,7 @@ fn marker_string(s: &str) -> String {
 
 /// The kubebuilder markers that make controller-gen write `node`'s validations
 /// (`prefix` is `items:` for an array's items).
-fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<String>) {
+fn validation_markers(node: &Node, prefix: &str, out: &mut Vec<String>) {
     let v = |name: &str| format!("+kubebuilder:validation:{prefix}{name}");
     let bounds = Bounds::of(node);
     // controller-gen refuses string bounds on an int-or-string (its schema has no type):
@@ -242,12 +240,12 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
     let int_or_string =
         matches!(shape(node), Shape::IntOrString | Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. });
     let mut string_bounds = Vec::new();
-    for (name, limit) in [("Minimum", bounds.minimum), ("Maximum", bounds.maximum)] {
+    for (name, limit) in [("Minimum", &bounds.minimum), ("Maximum", &bounds.maximum)] {
         if let Some(limit) = limit {
-            out.push(format!("{}={}", v(name), number(limit.value)));
+            out.push(format!("{}={}", v(name), number(&limit.value)));
         }
     }
-    if let Some(n) = bounds.multiple_of {
+    if let Some(n) = &bounds.multiple_of {
         out.push(format!("{}={}", v("MultipleOf"), number(n)));
     }
     for (key, n) in bounds.counts() {
@@ -259,8 +257,8 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
         }
         out.push(format!("{}={}", v(&upper_first(key)), number(n)));
     }
-    for (name, limit) in [("ExclusiveMinimum", bounds.minimum), ("ExclusiveMaximum", bounds.maximum)] {
-        if limit.is_some_and(|l| l.exclusive) {
+    for (name, limit) in [("ExclusiveMinimum", &bounds.minimum), ("ExclusiveMaximum", &bounds.maximum)] {
+        if limit.as_ref().is_some_and(|l| l.exclusive) {
             out.push(format!("{}=true", v(name)));
         }
     }
@@ -279,11 +277,11 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
     for p in bounds.all_of.iter().filter_map(|b| b.pattern) {
         out.push(format!("String values also match `{p}`."));
     }
-    if let Some(Value::Array(values)) = node.get("enum") {
+    if let Some(values) = &node.enum_ {
         let values: Vec<String> = values.iter().map(|e| e.to_string()).collect();
         out.push(format!("{}={}", v("Enum"), values.join(";")));
     }
-    if let Some(Value::String(f)) = node.get("format")
+    if let Some(f) = &node.format
         && !matches!(f.as_str(), "int32" | "int64" | "byte")
         && prefix.is_empty()
     {
@@ -292,21 +290,21 @@ fn validation_markers(node: &Map<String, Value>, prefix: &str, out: &mut Vec<Str
 }
 
 /// Every marker for a node in a field's or a type's position, beyond its Go type.
-fn node_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
+fn node_markers(node: &Node, out: &mut Vec<String>) {
     validation_markers(node, "", out);
-    if let Some(Value::Object(items)) = node.get("items")
-        && !items.contains_key(super::REF_KEY)
-        && items.get("type").and_then(Value::as_str) != Some("object")
+    if let Some(items) = &node.items
+        && items.reference.is_none()
+        && items.type_.as_deref() != Some("object")
     {
         validation_markers(items, "items:", out);
     }
-    if let Some(d) = node.get("default") {
+    if let Some(d) = &node.default {
         out.push(format!("+default={d}"));
     }
-    if let Some(e) = node.get("example") {
+    if let Some(e) = &node.example {
         out.push(format!("+kubebuilder:example={e}"));
     }
-    if let Some(Value::Object(docs)) = node.get("externalDocs") {
+    if let Some(Value::Object(docs)) = &node.external_docs {
         let mut args = Vec::new();
         for key in ["url", "description"] {
             if let Some(Value::String(v)) = docs.get(key) {
@@ -315,28 +313,26 @@ fn node_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
         }
         out.push(format!("+kubebuilder:externalDocs:{}", args.join(",")));
     }
-    if let Some(Value::String(t)) = node.get("title") {
+    if let Some(t) = &node.title {
         out.push(format!("+kubebuilder:title={}", serde_json::to_string(t).unwrap_or_default()));
     }
-    if node.get("nullable") == Some(&Value::Bool(true)) {
+    if is(node.nullable) {
         out.push("+nullable".into());
     }
-    if let Some(Value::String(t)) = node.get("x-kubernetes-list-type") {
+    if let Some(t) = &node.list_type {
         out.push(format!("+listType={t}"));
     }
-    for key in node.get("x-kubernetes-list-map-keys").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(k) = key.as_str() {
-            out.push(format!("+listMapKey={k}"));
-        }
+    for k in node.list_map_keys.iter().flatten() {
+        out.push(format!("+listMapKey={k}"));
     }
-    if let Some(Value::String(t)) = node.get("x-kubernetes-map-type") {
+    if let Some(t) = &node.map_type {
         out.push(format!("+mapType={t}"));
     }
-    if node.get("x-kubernetes-embedded-resource") == Some(&Value::Bool(true)) {
+    if is(node.embedded_resource) {
         out.push("+kubebuilder:validation:EmbeddedResource".into());
     }
-    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
-        out.push(xvalidation(rule));
+    for rule in node.validations.iter().flatten() {
+        out.push(xvalidation(&serde_json::to_value(rule).unwrap_or_default()));
     }
 }
 
@@ -356,7 +352,7 @@ pub(super) fn xvalidation(rule: &Value) -> String {
 
 /// Writes one package's types.
 struct Writer<'a> {
-    types: &'a BTreeMap<String, Value>,
+    types: &'a BTreeMap<String, Node>,
     external: &'a BTreeMap<String, Value>,
     imports: BTreeSet<String>,
     decls: Vec<GoDecl>,
@@ -366,12 +362,12 @@ struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    fn object(&self, name: &str) -> Option<&'a Map<String, Value>> {
-        self.types.get(name).and_then(Value::as_object)
+    fn object(&self, name: &str) -> Option<&'a Node> {
+        self.types.get(name)
     }
 
     /// The Go type of `node` in a field of `owner`.
-    fn go_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> Result<GoTy> {
+    fn go_type(&mut self, node: &Node, owner: &str, field: &str) -> Result<GoTy> {
         Ok(match shape(node) {
             Shape::Kubernetes { name, .. } => {
                 let Some((import, alias, ty)) = k8s_import(name) else {
@@ -443,13 +439,13 @@ impl<'a> Writer<'a> {
     }
 
     /// Markers that the Go type itself implies for a node (the schema-less any value).
-    fn type_markers(&self, node: &Map<String, Value>, ty: &GoTy, out: &mut Vec<String>) {
+    fn type_markers(&self, node: &Node, ty: &GoTy, out: &mut Vec<String>) {
         let raw = matches!(ty, GoTy::Struct { name, .. } if name == "runtime.RawExtension")
             || matches!(ty, GoTy::Pointer(inner) if matches!(&**inner, GoTy::Struct { name, .. } if name == "runtime.RawExtension"));
-        if raw && !node.contains_key("type") {
+        if raw && node.type_.is_none() {
             out.push("+kubebuilder:validation:Schemaless".into());
             out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
-        } else if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && !raw {
+        } else if is(node.preserve_unknown_fields) && !raw {
             out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
         }
     }
@@ -467,7 +463,7 @@ impl<'a> Writer<'a> {
                 continue;
             }
             let Some(def) = self.object(&name) else { continue };
-            match def.get("type").and_then(Value::as_str) {
+            match def.type_.as_deref() {
                 Some("object") => self.declare_struct(&name, def)?,
                 _ => {
                     self.emitted.insert(name.clone());
@@ -489,7 +485,7 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn declare_struct(&mut self, name: &str, node: &Map<String, Value>) -> Result<()> {
+    fn declare_struct(&mut self, name: &str, node: &Node) -> Result<()> {
         if !self.emitted.insert(name.to_string()) {
             return Ok(());
         }
@@ -500,15 +496,14 @@ impl<'a> Writer<'a> {
         let mut methods = String::new();
         // Named fields and unknown keys both kept, as the API server keeps them: a Go
         // struct holds only the first, so the others go to a map its JSON methods fill.
-        if flag(node, "x-kubernetes-preserve-unknown-fields") && !fields.is_empty() {
+        if is(node.preserve_unknown_fields) && !fields.is_empty() {
             self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
             self.imports.insert(import_line("json", "encoding/json"));
             let mut field = "Unknown".to_string();
             while fields.iter().any(|f| f.name == field) {
                 field.push('_');
             }
-            let known: Vec<&String> =
-                node.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k).collect();
+            let known: Vec<&String> = node.properties.iter().flatten().map(|(k, _)| k).collect();
             methods = unknown_keys_methods(name, &field, &known);
             fields.push(GoField {
                 doc: vec!["The keys the schema does not name, kept as sent (the API server keeps them too).".into()],
@@ -528,13 +523,11 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn fields(&mut self, owner: &str, node: &Map<String, Value>) -> Result<Vec<GoField>> {
-        let required: BTreeSet<&str> =
-            node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    fn fields(&mut self, owner: &str, node: &Node) -> Result<Vec<GoField>> {
+        let required: BTreeSet<&str> = node.required.iter().flatten().map(String::as_str).collect();
         let mut fields = Vec::new();
         let mut names = BTreeSet::new();
-        for (json, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            let Value::Object(prop) = prop else { continue };
+        for (json, prop) in node.properties.iter().flatten() {
             let mut name = go_name(json);
             while !names.insert(name.clone()) {
                 name.push('_');
@@ -544,41 +537,26 @@ impl<'a> Writer<'a> {
         Ok(fields)
     }
 
-    fn field(
-        &mut self,
-        owner: &str,
-        name: &str,
-        json: &str,
-        prop: &Map<String, Value>,
-        required: bool,
-    ) -> Result<GoField> {
+    fn field(&mut self, owner: &str, name: &str, json: &str, prop: &Node, required: bool) -> Result<GoField> {
         // A named Rust type that will be no named Go type (a map, a list, an
         // int-or-string): its documentation and validations move onto the field.
         let inlined = prop
-            .get(super::REF_KEY)
-            .and_then(Value::as_str)
+            .reference
+            .as_deref()
             .filter(|n| !n.starts_with("io.k8s.") && !self.emitted.contains(*n) && !self.pending.iter().any(|p| p == n))
             .and_then(|n| self.object(n));
         let mut ty = self.go_type(prop, owner, name)?;
         let named = matches!(&ty, GoTy::Struct { .. } | GoTy::Value(_))
-            && prop.get(super::REF_KEY).is_some_and(|n| ty.text() == n.as_str().unwrap_or_default());
+            && prop.reference.as_deref().is_some_and(|n| ty.text() == n);
         let merged;
         let prop = match inlined {
             Some(def) if !named => {
-                let mut m = def.clone();
-                m.remove("properties");
-                m.remove("required");
-                for (k, v) in prop {
-                    if k != super::REF_KEY {
-                        m.insert(k.clone(), v.clone());
-                    }
-                }
-                merged = m;
+                merged = overlay(def, prop);
                 &merged
             }
             _ => prop,
         };
-        let nullable = prop.get("nullable") == Some(&Value::Bool(true));
+        let nullable = is(prop.nullable);
         // Optional structs and scalars are pointers, as Kubernetes' own types write them:
         // unset stays apart from the zero value (and from a default).
         // A raw object too: a RawExtension value marshals as `null` when unset, which
@@ -607,30 +585,51 @@ impl<'a> Writer<'a> {
 }
 
 /// A named type's node without its own validations (they are markers on the type).
-fn without_validations(def: &Map<String, Value>) -> Map<String, Value> {
-    def.iter()
-        .filter(|(k, _)| {
-            matches!(k.as_str(), "type" | "format" | "items" | "additionalProperties" | "x-kubernetes-int-or-string")
-        })
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+fn without_validations(def: &Node) -> Node {
+    Node {
+        type_: def.type_.clone(),
+        format: def.format.clone(),
+        items: def.items.clone(),
+        additional_properties: def.additional_properties.clone(),
+        int_or_string: def.int_or_string,
+        ..Node::default()
+    }
+}
+
+/// A field's node on the named type it refers to, for a type that is no Go type of its
+/// own: the type's keys but its fields, with the field's own keys (but the reference)
+/// over them.
+fn overlay(def: &Node, field: &Node) -> Node {
+    let mut merged = match def.to_value() {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    merged.remove("properties");
+    merged.remove("required");
+    if let Value::Object(own) = field.to_value() {
+        for (k, v) in own {
+            if k != super::REF_KEY {
+                merged.insert(k, v);
+            }
+        }
+    }
+    Node::from_value(&Value::Object(merged)).unwrap_or_default()
 }
 
 /// A struct type's own markers (rules and map type; its fields carry the rest).
-fn type_level_markers(node: &Map<String, Value>, out: &mut Vec<String>) {
-    if let Some(Value::String(t)) = node.get("x-kubernetes-map-type") {
+fn type_level_markers(node: &Node, out: &mut Vec<String>) {
+    if let Some(t) = &node.map_type {
         out.push(format!("+structType={t}"));
     }
-    for key in ["minProperties", "maxProperties"] {
-        if let Some(n) = node.get(key) {
-            let name = if key == "minProperties" { "MinProperties" } else { "MaxProperties" };
-            out.push(format!("+kubebuilder:validation:{name}={}", number(n)));
+    for (name, n) in [("MinProperties", node.min_properties), ("MaxProperties", node.max_properties)] {
+        if let Some(n) = n {
+            out.push(format!("+kubebuilder:validation:{name}={n}"));
         }
     }
-    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
-        out.push(xvalidation(rule));
+    for rule in node.validations.iter().flatten() {
+        out.push(xvalidation(&serde_json::to_value(rule).unwrap_or_default()));
     }
-    if node.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true)) && node.contains_key("properties") {
+    if is(node.preserve_unknown_fields) && node.properties.is_some() {
         out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
     }
 }
@@ -901,6 +900,11 @@ pub fn go_mod(module: &str, header: &str) -> Result<String, ModelError> {
     )
 }
 
+/// A node that refers to the named type of a kind's model (`root`).
+fn reference(root: Option<&Value>) -> Node {
+    Node { reference: root.and_then(Value::as_str).map(String::from), ..Node::default() }
+}
+
 /// The root type and its list, with the resource's markers from the kind's CRD.
 fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
     let name = kind.kind.clone();
@@ -920,9 +924,7 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
                 ty: GoTy::Struct { name: "metav1.ObjectMeta".into(), deep: true },
                 name: "ObjectMeta".into(),
             });
-            let spec = data.get("root").cloned().unwrap_or_default();
-            let mut node = Map::new();
-            node.insert(super::REF_KEY.into(), spec);
+            let node = reference(data.get("root"));
             fields.push(w.field(&name, "Spec", "spec", &node, true)?);
         }
         _ => {
@@ -931,7 +933,7 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
             let root = w.object(&root_name).cloned().unwrap_or_default();
             w.emitted.insert(root_name);
             // A spec-less kube-rs kind: the derive's root holds the metadata.
-            if !root.get("properties").and_then(Value::as_object).is_some_and(|p| p.contains_key("metadata")) {
+            if !root.properties.as_ref().is_some_and(|p| p.contains_key("metadata")) {
                 fields.push(GoField {
                     doc: Vec::new(),
                     decl: "metav1.ObjectMeta `json:\"metadata,omitempty\"`".into(),
@@ -954,8 +956,7 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
         }
     }
     if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")) {
-        let mut node = Map::new();
-        node.insert(super::REF_KEY.into(), status.clone());
+        let node = reference(Some(status));
         fields.push(w.field(&name, "Status", "status", &node, false)?);
     }
     for field in &mut fields {

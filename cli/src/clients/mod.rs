@@ -18,6 +18,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use serde_json::Value;
 
 use kubegen_core::kind::Style;
+use kubegen_core::schema::node::Node;
 
 use crate::generate::{self, Generator};
 use crate::manifests;
@@ -68,7 +69,8 @@ pub struct Package {
     /// Directory relative to the language's root, e.g. `api/zoo/v1`.
     pub dir: String,
     pub kinds: Vec<KindModel>,
-    pub types: BTreeMap<String, Value>,
+    /// Every named type, in the typed schema IR.
+    pub types: BTreeMap<String, Node>,
     /// Kubernetes' types the kinds use, with what the model says of them (`shallow`).
     pub external: BTreeMap<String, Value>,
 }
@@ -220,14 +222,15 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
                 pkg.external.insert(name.clone(), info.clone());
             }
             for (name, schema) in part.get("types").and_then(Value::as_object).into_iter().flatten() {
+                let schema = typed(schema).map_err(|e| anyhow::anyhow!("{}: the type {name}: {e}", kind.type_path))?;
                 match pkg.types.get(name) {
-                    Some(existing) if existing != schema => bail!(
+                    Some(existing) if existing != &schema => bail!(
                         "{}: two different types named {name} in {group}/{}; rename one (#[schemars(rename = ...)] or the Rust type)",
                         kind.type_path,
                         version.name
                     ),
                     _ => {
-                        pkg.types.insert(name.clone(), schema.clone());
+                        pkg.types.insert(name.clone(), schema);
                     }
                 }
             }
@@ -256,6 +259,24 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
         });
     }
     Ok(by_gv.into_values().collect())
+}
+
+/// A type of the client model in the typed schema IR. Every key must be one the IR
+/// holds: a key it would drop is an error, never a silently different client.
+fn typed(schema: &Value) -> Result<Node, String> {
+    let node = Node::from_value(schema).ok_or_else(|| "its schema is not one the typed schema IR reads".to_string())?;
+    if node.to_value() != *schema {
+        let kept = node.to_value();
+        let lost: Vec<&String> = schema
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, v)| kept.get(k.as_str()) != Some(v))
+            .map(|(k, _)| k)
+            .collect();
+        return Err(format!("the typed schema IR does not keep {lost:?} (or below them)"));
+    }
+    Ok(node)
 }
 
 /// Renders a template; the file ends with a newline.
@@ -403,5 +424,14 @@ mod tests {
         assert_eq!(short_name("zoo.kubegen.dev", &groups), "zoo");
         assert_eq!(short_name("a.example.com", &groups), "a_example_com");
         assert_eq!(short_name("a.other.io", &groups), "a_other_io");
+    }
+
+    #[test]
+    fn a_model_key_the_typed_ir_would_drop_is_an_error() {
+        let kept = serde_json::json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}}});
+        assert!(typed(&kept).is_ok());
+        let lost = serde_json::json!({"type": "string", "x-unknown": true});
+        let err = typed(&lost).unwrap_err();
+        assert!(err.contains("x-unknown"), "{err}");
     }
 }

@@ -5,11 +5,12 @@
 use std::collections::BTreeSet;
 
 use askama::Template;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use kubegen_core::kind::Style;
+use kubegen_core::schema::node::Node;
 
-use super::shape::{Bounds, Shape, WireForm, flag, shape};
+use super::shape::{Bounds, Shape, WireForm, is, shape};
 use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
@@ -319,10 +320,10 @@ fn all_of(bounds: &Bounds) -> Vec<String> {
 
 /// An int-or-string: a strict int, or a strict string with the node's string
 /// constraints (its pattern, lengths) — pydantic cannot put them on the union.
-fn int_or_string(node: &Map<String, Value>) -> String {
+fn int_or_string(node: &Node) -> String {
     let bounds = Bounds::of(node);
     let mut string = vec!["strict=True".to_string()];
-    for (arg, v) in [("min_length", bounds.min_length), ("max_length", bounds.max_length)] {
+    for (arg, v) in [("min_length", &bounds.min_length), ("max_length", &bounds.max_length)] {
         if let Some(v) = v {
             string.push(format!("{arg}={}", number(v)));
         }
@@ -339,13 +340,13 @@ fn int_or_string(node: &Map<String, Value>) -> String {
 /// The pydantic constraints of a node's own bounds, as `Field(...)` arguments.
 fn constraints(bounds: &Bounds) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(min) = bounds.minimum {
-        out.push(format!("{}={}", if min.exclusive { "gt" } else { "ge" }, number(min.value)));
+    if let Some(min) = &bounds.minimum {
+        out.push(format!("{}={}", if min.exclusive { "gt" } else { "ge" }, number(&min.value)));
     }
-    if let Some(max) = bounds.maximum {
-        out.push(format!("{}={}", if max.exclusive { "lt" } else { "le" }, number(max.value)));
+    if let Some(max) = &bounds.maximum {
+        out.push(format!("{}={}", if max.exclusive { "lt" } else { "le" }, number(&max.value)));
     }
-    if let Some(v) = bounds.multiple_of {
+    if let Some(v) = &bounds.multiple_of {
         out.push(format!("multiple_of={}", number(v)));
     }
     // One pair of arguments for the lengths of strings, lists and maps alike.
@@ -368,7 +369,7 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// The Python type of a node, its constraints included (`Annotated[...]`).
-    fn py_type(&mut self, node: &Map<String, Value>, owner: &str, field: &str) -> String {
+    fn py_type(&mut self, node: &Node, owner: &str, field: &str) -> String {
         let shape = shape(node);
         let base = match shape {
             Shape::Named(name) => name.to_string(),
@@ -429,27 +430,23 @@ impl Writer<'_> {
 
     /// The named type becomes a pydantic class (an object with properties).
     fn is_class(&self, name: &str) -> bool {
-        self.pkg.types.get(name).is_some_and(|def| {
-            def.get("type").and_then(Value::as_str) == Some("object") && def.get("properties").is_some()
-        })
+        self.pkg.types.get(name).is_some_and(|def| matches!(shape(def), Shape::Struct))
     }
 
-    fn class(&mut self, name: &str, node: &Map<String, Value>) {
+    fn class(&mut self, name: &str, node: &Node) {
         if !self.emitted.insert(name.to_string()) {
             return;
         }
         let fields = self.fields(name, node, &[]);
-        let extra = flag(node, "x-kubernetes-preserve-unknown-fields");
+        let extra = is(node.preserve_unknown_fields);
         self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields, extra });
     }
 
-    fn fields(&mut self, owner: &str, node: &Map<String, Value>, skip: &[&str]) -> Vec<PyField> {
-        let required: BTreeSet<&str> =
-            node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+    fn fields(&mut self, owner: &str, node: &Node, skip: &[&str]) -> Vec<PyField> {
+        let required: BTreeSet<&str> = node.required.iter().flatten().map(String::as_str).collect();
         let mut out = Vec::new();
         let mut names = BTreeSet::new();
-        for (wire, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
-            let Value::Object(prop) = prop else { continue };
+        for (wire, prop) in node.properties.iter().flatten() {
             if skip.contains(&wire.as_str()) {
                 continue;
             }
@@ -459,12 +456,12 @@ impl Writer<'_> {
             }
             let ty = self.py_type(prop, owner, wire);
             let alias = serde_json::to_string(wire).unwrap_or_default();
-            let nullable = flag(prop, "nullable");
+            let nullable = is(prop.nullable);
             let decl = if required.contains(wire.as_str()) {
                 let ty = if nullable { format!("_t.Optional[{ty}]") } else { ty };
                 format!("{name}: {ty} = _pd.Field(alias={alias})")
             } else {
-                let default = match prop.get("default") {
+                let default = match &prop.default {
                     // The wire form of a model (or a list or map of them), which pydantic
                     // validates into one (validate_default); typed Any, as mypy cannot
                     // see a dict literal as the model it becomes.
@@ -481,8 +478,8 @@ impl Writer<'_> {
 }
 
 /// A docstring for a node's description (empty when it has none).
-fn docstring(node: &Map<String, Value>, indent: &str) -> String {
-    let Some(text) = node.get("description").and_then(Value::as_str).filter(|d| !d.trim().is_empty()) else {
+fn docstring(node: &Node, indent: &str) -> String {
+    let Some(text) = node.description.as_deref().filter(|d| !d.trim().is_empty()) else {
         return String::new();
     };
     let text = text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"");
@@ -520,8 +517,8 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             Style::Spec => fields.push(PyField { decl: format!("spec: {data}"), doc: String::new() }),
             _ => {
                 flat_roots.insert(data.clone());
-                let root = w.pkg.types.get(&data).and_then(Value::as_object).cloned().unwrap_or_default();
-                extra = flag(&root, "x-kubernetes-preserve-unknown-fields");
+                let root = w.pkg.types.get(&data).cloned().unwrap_or_default();
+                extra = is(root.preserve_unknown_fields);
                 let own = w.fields(&kind.kind, &root, &["metadata", "apiVersion", "kind"]);
                 fields.extend(own);
             }
@@ -529,7 +526,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
             fields.push(PyField { decl: format!("status: _t.Optional[{status}] = None"), doc: String::new() });
         }
-        let doc = Map::from_iter([("description".to_string(), Value::String(kind.root_description.clone()))]);
+        let doc = Node { description: Some(kind.root_description.clone()), ..Node::default() };
         w.emitted.insert(kind.kind.clone());
         let mut doc = docstring(&doc, "    ");
         if doc.is_empty() {
@@ -538,11 +535,10 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         w.classes.push(Class { name: kind.kind.clone(), doc, fields, extra });
     }
     for (name, def) in &pkg.types {
-        let Value::Object(def) = def else { continue };
         if flat_roots.contains(name) {
             continue;
         }
-        if def.get("type").and_then(Value::as_str) == Some("object") && def.contains_key("properties") {
+        if matches!(shape(def), Shape::Struct) {
             w.class(name, def);
         } else {
             let ty = w.py_type(def, name, "");
@@ -609,7 +605,7 @@ mod tests {
                 scale_subresource: false,
                 resource_markers: Vec::new(),
             }],
-            types,
+            types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
         };
         let files: BTreeMap<String, String> = files(&[pkg], "api", "0.1.0", "").unwrap().into_iter().collect();
@@ -638,8 +634,11 @@ mod tests {
     #[test]
     fn constraints_are_pydantic_field_arguments() {
         let node = serde_json::json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true, "maximum": 10, "multipleOf": 5});
-        assert_eq!(constraints(&Bounds::of(node.as_object().unwrap())), ["gt=0", "le=10", "multiple_of=5"]);
+        assert_eq!(constraints(&Bounds::of(&Node::from_value(&node).unwrap())), ["gt=0", "le=10", "multiple_of=5"]);
         let node = serde_json::json!({"type": "string", "minLength": 3, "pattern": "^[a-z]$"});
-        assert_eq!(constraints(&Bounds::of(node.as_object().unwrap())), ["min_length=3", "pattern=\"^[a-z]$\""]);
+        assert_eq!(
+            constraints(&Bounds::of(&Node::from_value(&node).unwrap())),
+            ["min_length=3", "pattern=\"^[a-z]$\""]
+        );
     }
 }

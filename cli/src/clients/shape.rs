@@ -3,9 +3,8 @@
 //! language spells the cases in its own types and constraints; none reads the node's
 //! keys itself.
 
-use serde_json::{Map, Value};
-
-use super::REF_KEY;
+use kubegen_core::schema::node::{Additional, Node};
+use serde_json::Value;
 
 /// Kubernetes' types whose wire form is not what their Go struct suggests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,11 +48,11 @@ pub enum Shape<'n> {
     },
     Boolean,
     /// A list of its items' node.
-    List(&'n Map<String, Value>),
+    List(&'n Node),
     /// An object with named fields.
     Struct,
     /// A map of its values' node.
-    Map(&'n Map<String, Value>),
+    Map(&'n Node),
     /// An object without fields that keeps whatever it is sent.
     Open,
     /// An object without fields that drops whatever it is sent.
@@ -62,19 +61,19 @@ pub enum Shape<'n> {
     Any,
 }
 
-/// An empty node, for a list without `items` or a map without values.
-fn empty() -> &'static Map<String, Value> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    EMPTY.get_or_init(Map::new)
+/// An empty node, for a list without `items` or a map without a values schema.
+fn empty() -> &'static Node {
+    static EMPTY: std::sync::OnceLock<Node> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Node::default)
 }
 
 /// The shape of `node`: a reference first, then int-or-string, then its type.
-pub fn shape(node: &Map<String, Value>) -> Shape<'_> {
-    if let Some(Value::String(name)) = node.get(REF_KEY) {
+pub fn shape(node: &Node) -> Shape<'_> {
+    if let Some(name) = node.reference.as_deref() {
         if !name.starts_with("io.k8s.") {
             return Shape::Named(name);
         }
-        let wire = match name.as_str() {
+        let wire = match name {
             "io.k8s.apimachinery.pkg.api.resource.Quantity" => Some(WireForm::Quantity),
             "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => Some(WireForm::IntOrString),
             "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
@@ -85,92 +84,89 @@ pub fn shape(node: &Map<String, Value>) -> Shape<'_> {
         };
         return Shape::Kubernetes { name, wire };
     }
-    if flag(node, "x-kubernetes-int-or-string") {
+    if is(node.int_or_string) {
         return Shape::IntOrString;
     }
-    let format = node.get("format").and_then(Value::as_str);
-    let values = node.get("enum").and_then(Value::as_array).map(Vec::as_slice);
-    match node.get("type").and_then(Value::as_str) {
+    let format = node.format.as_deref();
+    let values = node.enum_.as_deref();
+    match node.type_.as_deref() {
         Some("string") => Shape::String { format, values },
         Some("integer") => Shape::Integer { format, values },
         Some("number") => Shape::Number { values },
         Some("boolean") => Shape::Boolean,
-        Some("array") => Shape::List(node.get("items").and_then(Value::as_object).unwrap_or(empty())),
-        Some("object") if node.contains_key("properties") => Shape::Struct,
-        Some("object") if node.contains_key("additionalProperties") => {
-            Shape::Map(node.get("additionalProperties").and_then(Value::as_object).unwrap_or(empty()))
-        }
-        Some("object") if flag(node, "x-kubernetes-preserve-unknown-fields") => Shape::Open,
+        Some("array") => Shape::List(node.items.as_deref().unwrap_or(empty())),
+        Some("object") if node.properties.is_some() => Shape::Struct,
+        Some("object") if node.additional_properties.is_some() => Shape::Map(match &node.additional_properties {
+            Some(Additional::Schema(values)) => values,
+            _ => empty(),
+        }),
+        Some("object") if is(node.preserve_unknown_fields) => Shape::Open,
         Some("object") => Shape::Empty,
         _ => Shape::Any,
     }
 }
 
-/// `key` is `true` on the node.
-pub fn flag(node: &Map<String, Value>, key: &str) -> bool {
-    node.get(key) == Some(&Value::Bool(true))
+/// A flag of the schema that is set, and `true`.
+pub fn is(flag: Option<bool>) -> bool {
+    flag == Some(true)
 }
 
 /// A bound with its exclusivity.
-#[derive(Clone, Copy, Debug)]
-pub struct Limit<'n> {
-    pub value: &'n Value,
+#[derive(Clone, Debug)]
+pub struct Limit {
+    pub value: Value,
     pub exclusive: bool,
 }
 
 /// The value bounds a node sets, each read once.
 #[derive(Clone, Debug, Default)]
 pub struct Bounds<'n> {
-    pub minimum: Option<Limit<'n>>,
-    pub maximum: Option<Limit<'n>>,
-    pub multiple_of: Option<&'n Value>,
-    pub min_length: Option<&'n Value>,
-    pub max_length: Option<&'n Value>,
-    pub min_items: Option<&'n Value>,
-    pub max_items: Option<&'n Value>,
-    pub min_properties: Option<&'n Value>,
-    pub max_properties: Option<&'n Value>,
+    pub minimum: Option<Limit>,
+    pub maximum: Option<Limit>,
+    pub multiple_of: Option<Value>,
+    pub min_length: Option<Value>,
+    pub max_length: Option<Value>,
+    pub min_items: Option<Value>,
+    pub max_items: Option<Value>,
+    pub min_properties: Option<Value>,
+    pub max_properties: Option<Value>,
     pub pattern: Option<&'n str>,
     /// What `allOf` adds beside the node's own: a second pattern or multiple.
     pub all_of: Vec<Bounds<'n>>,
 }
 
 impl<'n> Bounds<'n> {
-    pub fn of(node: &'n Map<String, Value>) -> Self {
-        let limit =
-            |key: &str, exclusive: &str| node.get(key).map(|value| Limit { value, exclusive: flag(node, exclusive) });
+    pub fn of(node: &'n Node) -> Self {
+        let number = |n: &Option<serde_json::Number>| n.clone().map(Value::Number);
+        let limit = |n: &Option<serde_json::Number>, exclusive: Option<bool>| {
+            number(n).map(|value| Limit { value, exclusive: is(exclusive) })
+        };
+        let count = |n: Option<u64>| n.map(Value::from);
         Bounds {
-            minimum: limit("minimum", "exclusiveMinimum"),
-            maximum: limit("maximum", "exclusiveMaximum"),
-            multiple_of: node.get("multipleOf"),
-            min_length: node.get("minLength"),
-            max_length: node.get("maxLength"),
-            min_items: node.get("minItems"),
-            max_items: node.get("maxItems"),
-            min_properties: node.get("minProperties"),
-            max_properties: node.get("maxProperties"),
-            pattern: node.get("pattern").and_then(Value::as_str),
-            all_of: node
-                .get("allOf")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object)
-                .map(Bounds::of)
-                .collect(),
+            minimum: limit(&node.minimum, node.exclusive_minimum),
+            maximum: limit(&node.maximum, node.exclusive_maximum),
+            multiple_of: number(&node.multiple_of),
+            min_length: count(node.min_length),
+            max_length: count(node.max_length),
+            min_items: count(node.min_items),
+            max_items: count(node.max_items),
+            min_properties: count(node.min_properties),
+            max_properties: count(node.max_properties),
+            pattern: node.pattern.as_deref(),
+            all_of: node.all_of.iter().flatten().map(Bounds::of).collect(),
         }
     }
 
     /// The counts, each with the name of its schema key, in the schema's order: lengths,
     /// items, properties.
-    pub fn counts(&self) -> [(&'static str, Option<&'n Value>); 6] {
+    pub fn counts(&self) -> [(&'static str, Option<&Value>); 6] {
         [
-            ("minLength", self.min_length),
-            ("maxLength", self.max_length),
-            ("minItems", self.min_items),
-            ("maxItems", self.max_items),
-            ("minProperties", self.min_properties),
-            ("maxProperties", self.max_properties),
+            ("minLength", self.min_length.as_ref()),
+            ("maxLength", self.max_length.as_ref()),
+            ("minItems", self.min_items.as_ref()),
+            ("maxItems", self.max_items.as_ref()),
+            ("minProperties", self.min_properties.as_ref()),
+            ("maxProperties", self.max_properties.as_ref()),
         ]
     }
 
@@ -185,8 +181,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn node(v: Value) -> Map<String, Value> {
-        v.as_object().cloned().unwrap()
+    fn node(v: Value) -> Node {
+        Node::from_value(&v).unwrap()
     }
 
     #[test]
@@ -219,7 +215,7 @@ mod tests {
         let n = node(json!({"pattern": "^a", "maximum": 3, "exclusiveMaximum": true, "allOf": [{"pattern": "b$"}]}));
         let b = Bounds::of(&n);
         assert_eq!(b.patterns().collect::<Vec<_>>(), ["^a", "b$"]);
-        assert!(b.maximum.is_some_and(|m| m.exclusive && m.value == &json!(3)));
+        assert!(b.maximum.is_some_and(|m| m.exclusive && m.value == json!(3)));
         assert!(b.minimum.is_none());
     }
 }

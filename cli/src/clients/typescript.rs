@@ -5,11 +5,12 @@
 use std::collections::BTreeSet;
 
 use askama::Template;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use kubegen_core::kind::Style;
+use kubegen_core::schema::node::Node;
 
-use super::shape::{Bounds, Shape, flag, shape};
+use super::shape::{Bounds, Shape, is, shape};
 use super::{KindModel, ModelError, Package, number, render, upper_first};
 
 #[derive(Template)]
@@ -193,7 +194,7 @@ fn property_name(name: &str) -> String {
 }
 
 /// The TypeScript type of a schema node.
-fn ts_type(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
+fn ts_type(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
     let literals = |values: &[Value]| values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | ");
     let base = match shape(node) {
         Shape::Named(name) => name.to_string(),
@@ -211,10 +212,10 @@ fn ts_type(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &s
         Shape::Open | Shape::Empty => "Record<string, unknown>".into(),
         Shape::Any => "unknown".into(),
     };
-    if flag(node, "nullable") { format!("{base} | null") } else { base }
+    if is(node.nullable) { format!("{base} | null") } else { base }
 }
 
-fn object_literal(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
+fn object_literal(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
     let inner = format!("{indent}  ");
     let mut out = String::from("{\n");
     out.push_str(&fields(node, imports, &inner));
@@ -224,18 +225,16 @@ fn object_literal(node: &Map<String, Value>, imports: &mut BTreeSet<String>, ind
 }
 
 /// An interface's or object literal's fields, each with its JSDoc.
-fn fields(node: &Map<String, Value>, imports: &mut BTreeSet<String>, indent: &str) -> String {
-    let required: BTreeSet<&str> =
-        node.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+fn fields(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
+    let required: BTreeSet<&str> = node.required.iter().flatten().map(String::as_str).collect();
     let mut out = String::new();
-    for (name, prop) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
-        let Value::Object(prop) = prop else { continue };
+    for (name, prop) in node.properties.iter().flatten() {
         out.push_str(&jsdoc(prop, indent));
         let optional = if required.contains(name.as_str()) { "" } else { "?" };
         out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
     }
     // The server keeps fields the schema does not name; the type admits them too.
-    if flag(node, "x-kubernetes-preserve-unknown-fields") {
+    if is(node.preserve_unknown_fields) {
         out.push_str(&format!("{indent}[key: string]: unknown;\n"));
     }
     out
@@ -248,21 +247,18 @@ fn count_label(key: &str) -> String {
 }
 
 /// JSDoc for a node: its description, then its constraints and default in one paragraph.
-fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
-    let mut lines: Vec<String> = node
-        .get("description")
-        .and_then(Value::as_str)
-        .map(|d| d.lines().map(String::from).collect())
-        .unwrap_or_default();
+fn jsdoc(node: &Node, indent: &str) -> String {
+    let mut lines: Vec<String> =
+        node.description.as_deref().map(|d| d.lines().map(String::from).collect()).unwrap_or_default();
     let mut facts = Vec::new();
     let bounds = Bounds::of(node);
-    for (label, limit) in [("Minimum", bounds.minimum), ("Maximum", bounds.maximum)] {
+    for (label, limit) in [("Minimum", &bounds.minimum), ("Maximum", &bounds.maximum)] {
         if let Some(limit) = limit {
             let exclusive = if limit.exclusive { " (exclusive)" } else { "" };
-            facts.push(format!("{label}: {}{exclusive}.", number(limit.value)));
+            facts.push(format!("{label}: {}{exclusive}.", number(&limit.value)));
         }
     }
-    if let Some(v) = bounds.multiple_of {
+    if let Some(v) = &bounds.multiple_of {
         facts.push(format!("Multiple of: {}.", number(v)));
     }
     for (key, v) in bounds.counts() {
@@ -274,17 +270,15 @@ fn jsdoc(node: &Map<String, Value>, indent: &str) -> String {
     for p in bounds.patterns() {
         facts.push(format!("Pattern: `{p}`."));
     }
-    if let Some(Value::String(f)) = node.get("format") {
+    if let Some(f) = &node.format {
         facts.push(format!("Format: {f}."));
     }
-    if let Some(d) = node.get("default") {
+    if let Some(d) = &node.default {
         facts.push(format!("Default: `{d}`."));
     }
-    for rule in node.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten() {
-        if let Some(Value::String(r)) = rule.get("rule") {
-            let message = rule.get("message").and_then(Value::as_str).map(|m| format!(" ({m})")).unwrap_or_default();
-            facts.push(format!("Rule: `{r}`{message}."));
-        }
+    for rule in node.validations.iter().flatten() {
+        let message = rule.message.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
+        facts.push(format!("Rule: `{}`{message}.", rule.rule));
     }
     if !facts.is_empty() {
         if !lines.is_empty() {
@@ -430,8 +424,8 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
             Style::Spec => body.push_str(&format!("  spec: {data};\n")),
             _ => {
                 flat_roots.insert(data.to_string());
-                let mut root = pkg.types.get(data).and_then(Value::as_object).cloned().unwrap_or_default();
-                if let Some(Value::Object(props)) = root.get_mut("properties") {
+                let mut root = pkg.types.get(data).cloned().unwrap_or_default();
+                if let Some(props) = &mut root.properties {
                     props.remove("metadata");
                     props.remove("apiVersion");
                     props.remove("kind");
@@ -442,15 +436,14 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
         if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
             body.push_str(&format!("  status?: {status};\n"));
         }
-        let doc = Map::from_iter([("description".to_string(), Value::String(kind.root_description.clone()))]);
+        let doc = Node { description: Some(kind.root_description.clone()), ..Node::default() };
         decls.push(Decl { doc: jsdoc(&doc, ""), decl: format!("interface {} {{\n{body}}}", kind.kind) });
     }
     for (name, def) in &pkg.types {
-        let Value::Object(def) = def else { continue };
         if flat_roots.contains(name) {
             continue;
         }
-        let decl = if def.get("type").and_then(Value::as_str) == Some("object") && def.contains_key("properties") {
+        let decl = if matches!(shape(def), Shape::Struct) {
             format!("interface {name} {{\n{}}}", fields(def, &mut imports, "  "))
         } else {
             format!("type {name} = {};", ts_type(def, &mut imports, ""))
@@ -492,7 +485,7 @@ mod tests {
             version: "v1".into(),
             dir: String::new(),
             kinds,
-            types,
+            types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
         }
     }
