@@ -57,12 +57,11 @@ pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
     let dir = match in_store(&root, wanted) {
         Some(dir) => dir,
         None if args.installed_only => {
-            let have: Vec<String> = envtest::installed(&root).iter().map(|(r, _)| r.to_string()).collect();
-            let have = if have.is_empty() { "nothing".to_string() } else { have.join(", ") };
             bail!(
-                "{} is not in the store at {} (it holds {have}); run without --installed-only to build it",
+                "{} is not in the store at {} (it holds {}); run without --installed-only to build it",
                 shown(wanted),
-                root.display()
+                root.display(),
+                envtest::contents(&root)
             );
         }
         None => install(&root, wanted)?,
@@ -81,13 +80,16 @@ fn wanted(version: Option<&str>) -> Result<(u32, Option<u32>)> {
         Some(text) => envtest::parse_release(text).with_context(|| {
             format!("--version {text}: write a Kubernetes release as 1.MINOR or 1.MINOR.PATCH, e.g. 1.37 or 1.37.2")
         }),
-        None => {
-            let module = kubegen::schema::K8S_MODULE_VERSION;
-            let (minor, patch) = envtest::parse_release(&module.replacen("v0.", "1.", 1))
-                .with_context(|| format!("this build's Kubernetes module version {module} is not v0.MINOR.PATCH"))?;
-            Ok((minor, patch))
-        }
+        None => built_for(),
     }
+}
+
+/// The release of the Kubernetes API modules this binary was built against (`v0.37.2`
+/// is Kubernetes 1.37.2): the default of `envtest`, and of the scaffold's Makefile.
+pub fn built_for() -> Result<(u32, Option<u32>)> {
+    let module = kubegen::schema::K8S_MODULE_VERSION;
+    envtest::parse_release(&module.replacen("v0.", "1.", 1))
+        .with_context(|| format!("this build's Kubernetes module version {module} is not v0.MINOR.PATCH"))
 }
 
 fn shown((minor, patch): (u32, Option<u32>)) -> String {

@@ -243,7 +243,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         file("src/controller/mod.rs", render(&ControllerMod, "src/controller/mod.rs")?),
         file("src/main.rs", render(&Main { project: p }, "src/main.rs")?),
         file("Dockerfile", render(&Dockerfile { project: p }, "Dockerfile")?),
-        file("Makefile", render(&Makefile { k8s_version: k8s_minor() }, "Makefile")?),
+        file("Makefile", render(&Makefile { k8s_version: k8s_minor()? }, "Makefile")?),
         file(".dockerignore", render(&DockerIgnore, ".dockerignore")?),
         file(".gitignore", render(&GitIgnore, ".gitignore")?),
     ];
@@ -263,10 +263,9 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
 }
 
 /// `1.37` from the Kubernetes API modules' `v0.37.2` this binary was built against.
-fn k8s_minor() -> String {
-    let module = kubegen::schema::K8S_MODULE_VERSION;
-    let minor = module.strip_prefix("v0.").and_then(|rest| rest.split('.').next()).unwrap_or("37");
-    format!("1.{minor}")
+fn k8s_minor() -> Result<String> {
+    let (minor, _) = crate::envtest::built_for()?;
+    Ok(format!("1.{minor}"))
 }
 
 /// `UpperCamelCase`, as Kubernetes kinds are spelled.

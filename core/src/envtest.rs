@@ -90,6 +90,13 @@ pub fn installed(root: &Path) -> Vec<(Release, PathBuf)> {
     found
 }
 
+/// What the store at `root` holds, for a message: its releases (`1.35.4, 1.37.2`), or
+/// `nothing`.
+pub fn contents(root: &Path) -> String {
+    let releases: Vec<String> = installed(root).iter().map(|(r, _)| r.to_string()).collect();
+    if releases.is_empty() { "nothing".to_string() } else { releases.join(", ") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

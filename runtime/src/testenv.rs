@@ -118,12 +118,11 @@ fn looked() -> String {
         .unwrap_or_default();
     let path = if path.is_empty() { "the PATH (empty)".to_string() } else { format!("the PATH ({})", path.join(":")) };
     let store = match kubegen_core::envtest::root() {
-        Some(root) => {
-            let releases: Vec<String> =
-                kubegen_core::envtest::installed(&root).iter().map(|(r, _)| r.to_string()).collect();
-            let holds = if releases.is_empty() { "empty".to_string() } else { releases.join(", ") };
-            format!("codegen-cli envtest's store ({}: {holds})", root.display())
-        }
+        Some(root) => format!(
+            "codegen-cli envtest's store ({}, which holds {})",
+            root.display(),
+            kubegen_core::envtest::contents(&root)
+        ),
         None => format!("codegen-cli envtest's store (none: ${} and HOME unset)", kubegen_core::envtest::ROOT_VAR),
     };
     format!("{}, {}, {store} and {path}", var("KUBEBUILDER_ASSETS"), var("KUBEGEN_ASSETS"))

@@ -331,9 +331,12 @@ fn node_markers(node: &Node, out: &mut Vec<String>) {
     if is(node.embedded_resource) {
         out.push("+kubebuilder:validation:EmbeddedResource".into());
     }
-    for rule in node.validations.iter().flatten() {
-        out.push(xvalidation(&serde_json::to_value(rule).unwrap_or_default()));
-    }
+    out.extend(rule_markers(node));
+}
+
+/// The XValidation markers of a node's CEL rules.
+fn rule_markers(node: &Node) -> impl Iterator<Item = String> + '_ {
+    node.validations.iter().flatten().map(|rule| xvalidation(&serde_json::to_value(rule).unwrap_or_default()))
 }
 
 pub(super) fn xvalidation(rule: &Value) -> String {
@@ -626,9 +629,7 @@ fn type_level_markers(node: &Node, out: &mut Vec<String>) {
             out.push(format!("+kubebuilder:validation:{name}={n}"));
         }
     }
-    for rule in node.validations.iter().flatten() {
-        out.push(xvalidation(&serde_json::to_value(rule).unwrap_or_default()));
-    }
+    out.extend(rule_markers(node));
     if is(node.preserve_unknown_fields) && node.properties.is_some() {
         out.push("+kubebuilder:pruning:PreserveUnknownFields".into());
     }

@@ -265,8 +265,8 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
 /// holds: a key it would drop is an error, never a silently different client.
 fn typed(schema: &Value) -> Result<Node, String> {
     let node = Node::from_value(schema).ok_or_else(|| "its schema is not one the typed schema IR reads".to_string())?;
-    if node.to_value() != *schema {
-        let kept = node.to_value();
+    let kept = node.to_value();
+    if kept != *schema {
         let lost: Vec<&String> = schema
             .as_object()
             .into_iter()
