@@ -111,9 +111,12 @@ fn in_store(root: &Path, (minor, patch): (u32, Option<u32>)) -> Option<PathBuf> 
 fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     go(&["version"]).output().ok().filter(|o| o.status.success()).with_context(|| {
         format!(
-            "building kube-apiserver of {} needs Go on the PATH (https://go.dev/dl); or point KUBEBUILDER_ASSETS at setup-envtest's binaries (`setup-envtest use {}.x -p path`)",
+            "building kube-apiserver of {} needs Go on the PATH (https://go.dev/dl); or point KUBEBUILDER_ASSETS at setup-envtest's binaries (`setup-envtest use {} -p path`)",
             shown(wanted),
-            shown(wanted).trim_start_matches("Kubernetes ")
+            match wanted {
+                (minor, Some(patch)) => format!("1.{minor}.{patch}"),
+                (minor, None) => format!("1.{minor}.x"),
+            }
         )
     })?;
     let (release, go_mod) = resolve(wanted)?;
