@@ -84,8 +84,8 @@ stage "the README's envtest lines, as written"
 # (Without --version: the release this codegen-cli was built for, the one make test used.)
 KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/test.log" 2>&1 \
   || { cat "$WORK/test.log" >&2; fail "KUBEBUILDER_ASSETS=\$(codegen-cli envtest) cargo test -- --ignored failed"; }
-stage "cargo run -p codegen-cli -- manifests"
-cargo run -q -p codegen-cli -- manifests
+stage "codegen-cli manifests (the installed binary, as the README's step by step runs it), then cargo run -p codegen-cli -- manifests --check"
+codegen-cli manifests 2> "$WORK/manifests.log" || { cat "$WORK/manifests.log" >&2; fail "codegen-cli manifests failed"; }
 cargo run -q -p codegen-cli -- manifests --check
 
 stage "cargo build <-> cargo run -p codegen-cli -- manifests, twice: the second round compiles nothing"
