@@ -77,11 +77,7 @@ mod tests {
             skip_version,
             storage_marked,
             crd,
-            types: kubegen_core::kind::KindTypes {
-                style: kubegen_core::kind::Style::Spec,
-                data: serde_json::Value::Null,
-                status: None,
-            },
+            types: kubegen_core::kind::KindTypes { style: kubegen_core::kind::Style::Spec, data: None, status: None },
         }
     }
 

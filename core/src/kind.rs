@@ -1,8 +1,11 @@
 //! What the manifests helper program reports of each kind, and the options it is run
 //! with: one type, serialized by the runtime inside the helper and read by the CLI.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::schema::node::Node;
 
 /// How a kind's data sits in its root object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,9 +34,30 @@ impl Style {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KindTypes {
     pub style: Style,
-    /// The model of the data (spec, or the root's own fields); `null` when disabled.
-    pub data: Value,
-    pub status: Option<Value>,
+    /// The model of the data (spec, or the root's own fields); `None` when disabled.
+    pub data: Option<Model>,
+    pub status: Option<Model>,
+}
+
+/// The language-neutral model of one Rust type for typed clients: the type and every
+/// type it uses, by name, in the typed schema IR. References between named types are
+/// nodes holding only the name ([`Node::reference`]) and the field's own facts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// The type itself: a reference to its named type, or its schema where schemars
+    /// inlines it (a primitive, `Vec<T>`).
+    pub root: Node,
+    /// Every named type it uses, its own included, by name.
+    pub types: BTreeMap<String, Node>,
+    /// Kubernetes' own types it uses (k8s-openapi's `io.k8s.*` names), not expanded.
+    pub external: BTreeMap<String, External>,
+}
+
+/// What the model says of a Kubernetes type it uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct External {
+    /// Go copies it by assignment (no pointers, slices or maps inside).
+    pub shallow: bool,
 }
 
 /// How Kubernetes' types are written into schemas: `codegen-cli manifests`' flags,

@@ -3,6 +3,7 @@
 //! pass applies.
 
 use kubegen_core::schema::markers::{NodeMarkers, Rule, Set};
+use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value, json};
 
 use crate::errors::Errors;
@@ -294,19 +295,17 @@ fn check_list_map_keys(markers: &[Marker], ty: Option<&syn::Type>, keys: &[Strin
 
 /// What the API server says of `v` against the node `facts` make of a `kind` field.
 fn violation(v: &Value, facts: &[Set], kind: Option<&'static str>) -> Option<String> {
-    let mut node = Map::new();
+    let mut node = Node::default();
     match kind {
         Some("int-or-string") => Set::IntOrString.apply(&mut node),
-        Some(k @ ("string" | "integer" | "number" | "boolean" | "array" | "object")) => {
-            node.insert("type".into(), k.into());
-        }
+        Some(k @ ("string" | "integer" | "number" | "boolean" | "array" | "object")) => node = Node::of_type(k),
         _ => {}
     }
     for fact in facts {
         fact.apply(&mut node);
     }
     let mut found = Vec::new();
-    kubegen_core::schema::validate::check_value(&Value::Object(node), v, "default", &mut found);
+    kubegen_core::schema::validate::check_node(&node, v, "default", &mut found);
     found.into_iter().next().map(|v| v.message)
 }
 

@@ -60,6 +60,30 @@ pub mod __private {
     pub use crate::registry::Registration;
     pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::{model_for, schema_for};
+    pub use kubegen_core::schema::markers::Rule as CelRule;
+
+    /// A root rule written as kube's [`crate::Rule`] expression, as the CRD carries it.
+    pub fn cel_rule(rule: kube_core::Rule) -> CelRule {
+        let (message, message_expression) = match rule.message {
+            Some(kube_core::Message::Message(m)) => (Some(m), None),
+            Some(kube_core::Message::Expression(e)) => (None, Some(e)),
+            None => (None, None),
+        };
+        let reason = rule.reason.map(|r| match r {
+            kube_core::Reason::FieldValueInvalid => "FieldValueInvalid",
+            kube_core::Reason::FieldValueForbidden => "FieldValueForbidden",
+            kube_core::Reason::FieldValueRequired => "FieldValueRequired",
+            kube_core::Reason::FieldValueDuplicate => "FieldValueDuplicate",
+        });
+        CelRule {
+            rule: rule.rule,
+            message,
+            message_expression,
+            reason: reason.map(String::from),
+            field_path: rule.field_path,
+            optional_old_self: rule.optional_old_self,
+        }
+    }
 
     pub use kubegen_core::kind::{KindTypes, Style};
 

@@ -356,7 +356,7 @@ pub(super) fn xvalidation(rule: &Value) -> String {
 /// Writes one package's types.
 struct Writer<'a> {
     types: &'a BTreeMap<String, Node>,
-    external: &'a BTreeMap<String, Value>,
+    external: &'a BTreeMap<String, kubegen_core::kind::External>,
     imports: BTreeSet<String>,
     decls: Vec<GoDecl>,
     /// Struct names and whether they need a deep copy, filled as they are declared.
@@ -378,7 +378,7 @@ impl<'a> Writer<'a> {
                 };
                 self.imports.insert(import_line(&alias, &import));
                 let qualified = format!("{alias}.{ty}");
-                let shallow = self.external.get(name).and_then(|i| i.get("shallow")) == Some(&Value::Bool(true));
+                let shallow = self.external.get(name).is_some_and(|e| e.shallow);
                 let deep = !shallow && !k8s_shallow(&qualified);
                 GoTy::Struct { name: qualified, deep }
             }
@@ -902,10 +902,6 @@ pub fn go_mod(module: &str, header: &str) -> Result<String, ModelError> {
 }
 
 /// A node that refers to the named type of a kind's model (`root`).
-fn reference(root: Option<&Value>) -> Node {
-    Node { reference: root.and_then(Value::as_str).map(String::from), ..Node::default() }
-}
-
 /// The root type and its list, with the resource's markers from the kind's CRD.
 fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
     let name = kind.kind.clone();
@@ -916,7 +912,6 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
         name: "TypeMeta".into(),
     }];
     let doc: Vec<String> = kind.root_description.lines().map(String::from).collect();
-    let data = kind.data.as_object().cloned().unwrap_or_default();
     match kind.style {
         Style::Spec => {
             fields.push(GoField {
@@ -925,12 +920,11 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
                 ty: GoTy::Struct { name: "metav1.ObjectMeta".into(), deep: true },
                 name: "ObjectMeta".into(),
             });
-            let node = reference(data.get("root"));
-            fields.push(w.field(&name, "Spec", "spec", &node, true)?);
+            fields.push(w.field(&name, "Spec", "spec", &kind.data.root, true)?);
         }
         _ => {
             // The root's own fields, beside TypeMeta; `metadata` is ObjectMeta, embedded.
-            let root_name = data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
+            let root_name = kind.data.root.reference.clone().unwrap_or_default();
             let root = w.object(&root_name).cloned().unwrap_or_default();
             w.emitted.insert(root_name);
             // A spec-less kube-rs kind: the derive's root holds the metadata.
@@ -956,9 +950,8 @@ fn root_decls(w: &mut Writer, kind: &KindModel) -> Result<Vec<GoDecl>> {
             }
         }
     }
-    if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")) {
-        let node = reference(Some(status));
-        fields.push(w.field(&name, "Status", "status", &node, false)?);
+    if let Some(status) = &kind.status {
+        fields.push(w.field(&name, "Status", "status", &status.root, false)?);
     }
     for field in &mut fields {
         field.doc.retain(|l| l != "+required" && l != "+optional" || !matches!(field.name.as_str(), "Spec" | "Status"));

@@ -17,7 +17,7 @@ use anyhow::{Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde_json::Value;
 
-use kubegen_core::kind::Style;
+use kubegen_core::kind::{External, Model, Style};
 use kubegen_core::schema::node::Node;
 
 use crate::generate::{self, Generator};
@@ -47,8 +47,8 @@ pub struct KindModel {
     pub type_path: String,
     /// Where the data sits: under `spec` (kube-rs style) or beside `metadata`.
     pub style: Style,
-    pub data: Value,
-    pub status: Option<Value>,
+    pub data: Model,
+    pub status: Option<Model>,
     pub root_description: String,
     pub plural: String,
     pub namespaced: bool,
@@ -71,8 +71,8 @@ pub struct Package {
     pub kinds: Vec<KindModel>,
     /// Every named type, in the typed schema IR.
     pub types: BTreeMap<String, Node>,
-    /// Kubernetes' types the kinds use, with what the model says of them (`shallow`).
-    pub external: BTreeMap<String, Value>,
+    /// Kubernetes' types the kinds use, with what the model says of them.
+    pub external: BTreeMap<String, External>,
 }
 
 /// The languages `clients` writes.
@@ -216,21 +216,18 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             types: BTreeMap::new(),
             external: BTreeMap::new(),
         });
-        let model = &kind.types;
-        for part in [Some(&model.data), model.status.as_ref()].into_iter().flatten() {
-            for (name, info) in part.get("external").and_then(Value::as_object).into_iter().flatten() {
-                pkg.external.insert(name.clone(), info.clone());
-            }
-            for (name, schema) in part.get("types").and_then(Value::as_object).into_iter().flatten() {
-                let schema = typed(schema).map_err(|e| anyhow::anyhow!("{}: the type {name}: {e}", kind.type_path))?;
+        let Some(data) = kind.types.data.clone() else { continue };
+        for part in [Some(&data), kind.types.status.as_ref()].into_iter().flatten() {
+            pkg.external.extend(part.external.clone());
+            for (name, schema) in &part.types {
                 match pkg.types.get(name) {
-                    Some(existing) if existing != &schema => bail!(
+                    Some(existing) if existing != schema => bail!(
                         "{}: two different types named {name} in {group}/{}; rename one (#[schemars(rename = ...)] or the Rust type)",
                         kind.type_path,
                         version.name
                     ),
                     _ => {
-                        pkg.types.insert(name.clone(), schema);
+                        pkg.types.insert(name.clone(), schema.clone());
                     }
                 }
             }
@@ -251,32 +248,14 @@ fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             scale_subresource: subresources.is_some_and(|s| s.scale.is_some()),
             kind: crd.spec.names.kind.clone(),
             type_path: kind.type_path.clone(),
-            style: model.style,
-            data: model.data.clone(),
-            status: model.status.clone().filter(|s| !s.is_null()),
+            style: kind.types.style,
+            data,
+            status: kind.types.status.clone(),
             root_description,
             resource_markers,
         });
     }
     Ok(by_gv.into_values().collect())
-}
-
-/// A type of the client model in the typed schema IR. Every key must be one the IR
-/// holds: a key it would drop is an error, never a silently different client.
-fn typed(schema: &Value) -> Result<Node, String> {
-    let node = Node::from_value(schema).ok_or_else(|| "its schema is not one the typed schema IR reads".to_string())?;
-    let kept = node.to_value();
-    if kept != *schema {
-        let lost: Vec<&String> = schema
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(k, v)| kept.get(k.as_str()) != Some(v))
-            .map(|(k, _)| k)
-            .collect();
-        return Err(format!("the typed schema IR does not keep {lost:?} (or below them)"));
-    }
-    Ok(node)
 }
 
 /// Renders a template; the file ends with a newline.
@@ -424,14 +403,5 @@ mod tests {
         assert_eq!(short_name("zoo.kubegen.dev", &groups), "zoo");
         assert_eq!(short_name("a.example.com", &groups), "a_example_com");
         assert_eq!(short_name("a.other.io", &groups), "a_other_io");
-    }
-
-    #[test]
-    fn a_model_key_the_typed_ir_would_drop_is_an_error() {
-        let kept = serde_json::json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}}});
-        assert!(typed(&kept).is_ok());
-        let lost = serde_json::json!({"type": "string", "x-unknown": true});
-        let err = typed(&lost).unwrap_err();
-        assert!(err.contains("x-unknown"), "{err}");
     }
 }

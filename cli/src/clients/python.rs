@@ -510,7 +510,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
                 doc: String::new(),
             },
         ];
-        let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default().to_string();
+        let data = kind.data.root.reference.clone().unwrap_or_default();
         // A flat root keeps unknown fields where its type does (the CRD's root says so).
         let mut extra = false;
         match kind.style {
@@ -523,7 +523,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
                 fields.extend(own);
             }
         }
-        if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
+        if let Some(status) = kind.status.as_ref().and_then(|s| s.root.reference.as_deref()) {
             fields.push(PyField { decl: format!("status: _t.Optional[{status}] = None"), doc: String::new() });
         }
         let doc = Node { description: Some(kind.root_description.clone()), ..Node::default() };
@@ -596,7 +596,7 @@ mod tests {
                 kind: "Widget".into(),
                 type_path: "zoo::Widget".into(),
                 style: Style::Spec,
-                data: serde_json::json!({"root": "Field"}),
+                data: kubegen_core::kind::Model { root: Node::named("Field"), ..Default::default() },
                 status: None,
                 root_description: String::new(),
                 plural: "widgets".into(),

@@ -419,7 +419,7 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
             "  apiVersion: \"{}/{}\";\n  kind: \"{}\";\n  metadata: V1ObjectMeta;\n",
             pkg.group, pkg.version, kind.kind
         );
-        let data = kind.data.get("root").and_then(Value::as_str).unwrap_or_default();
+        let data = kind.data.root.reference.as_deref().unwrap_or_default();
         match kind.style {
             Style::Spec => body.push_str(&format!("  spec: {data};\n")),
             _ => {
@@ -433,7 +433,7 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
                 body.push_str(&fields(&root, &mut imports, "  "));
             }
         }
-        if let Some(status) = kind.status.as_ref().and_then(|s| s.get("root")).and_then(Value::as_str) {
+        if let Some(status) = kind.status.as_ref().and_then(|s| s.root.reference.as_deref()) {
             body.push_str(&format!("  status?: {status};\n"));
         }
         let doc = Node { description: Some(kind.root_description.clone()), ..Node::default() };
@@ -467,7 +467,7 @@ mod tests {
             kind: name.into(),
             type_path: format!("zoo::{name}"),
             style: Style::Spec,
-            data: json!({"root": spec}),
+            data: kubegen_core::kind::Model { root: Node::named(spec), ..Default::default() },
             status: None,
             root_description: String::new(),
             plural: format!("{}s", name.to_lowercase()),

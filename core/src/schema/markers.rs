@@ -7,7 +7,9 @@
 //! in the order controller-gen applies them (`pkg/crd/markers/priority.go`).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Number, Value, json};
+use serde_json::{Map, Number, Value};
+
+use super::node::Node;
 
 /// A node's markers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -47,12 +49,31 @@ pub enum ListType {
     Map,
 }
 
+impl ListType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListType::Atomic => "atomic",
+            ListType::Set => "set",
+            ListType::Map => "map",
+        }
+    }
+}
+
 /// `x-kubernetes-map-type` (`mapType` and `structType` alike).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MapType {
     Atomic,
     Granular,
+}
+
+impl MapType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MapType::Atomic => "atomic",
+            MapType::Granular => "granular",
+        }
+    }
 }
 
 /// One schema fact a marker sets. Serialized as `[key, value]`, the key being the
@@ -236,31 +257,24 @@ impl NodeMarkers {
 
     /// Applies the markers to a structural `node`; returns the `required` marker for the
     /// parent object.
-    pub fn apply(&self, node: &mut Map<String, Value>) -> Option<bool> {
+    pub fn apply(&self, node: &mut Node) -> Option<bool> {
         if self.schemaless {
-            let description = node.remove("description");
-            node.clear();
-            if let Some(d) = description {
-                node.insert("description".into(), d);
-            }
-            node.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
+            *node =
+                Node { description: node.description.take(), preserve_unknown_fields: Some(true), ..Node::default() };
         }
         for set in &self.set {
             set.apply(node);
         }
         if !self.rules.is_empty() {
-            let existing = node.entry("x-kubernetes-validations").or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(existing) = existing {
-                existing.extend(self.rules.iter().filter_map(|r| serde_json::to_value(r).ok()));
-            }
+            node.validations.get_or_insert_with(Vec::new).extend(self.rules.iter().cloned());
         }
         if let Some(items) = &self.items
-            && let Some(Value::Object(item_node)) = node.get_mut("items")
+            && let Some(item_node) = node.items.as_deref_mut()
         {
             items.apply(item_node);
         }
         if self.skip_description {
-            strip_descriptions(node);
+            node.walk_mut(&mut |n: &mut Node| n.description = None);
         }
         self.required
     }
@@ -269,98 +283,105 @@ impl NodeMarkers {
 impl Set {
     /// What the fact does to a node that may already hold other facts (the type's own
     /// markers, or what the Rust type implies).
-    pub fn apply(&self, node: &mut Map<String, Value>) {
-        let key = self.key();
-        match self {
-            Set::Type(t) => {
-                node.remove("x-kubernetes-int-or-string");
-                node.remove("anyOf");
-                if t == "object" || t == "array" {
-                    node.remove("enum");
-                } else {
-                    node.remove("properties");
-                    node.remove("required");
-                    node.remove("items");
-                    node.remove("additionalProperties");
-                }
-                if t != "array" {
-                    node.remove("items");
-                }
-                node.insert("type".into(), t.clone().into());
-            }
-            Set::IntOrString => {
-                node.remove("type");
-                node.remove("format");
-                node.insert(key.into(), true.into());
-                node.insert("anyOf".into(), json!([{ "type": "integer" }, { "type": "string" }]));
-            }
-            Set::NonEmpty => {
-                let bound = match node.get("type").and_then(Value::as_str) {
-                    Some("string") => "minLength",
-                    Some("array") => "minItems",
-                    Some("object") => "minProperties",
-                    _ => return,
-                };
-                node.entry(bound).or_insert_with(|| 1.into());
-            }
-            // An embedded object is an object to the API server, whatever the Rust type.
-            Set::EmbeddedResource(_) => {
-                node.entry("type").or_insert_with(|| "object".into());
-                node.insert(key.into(), self.value());
-            }
-            // A bound already there still holds, as controller-gen keeps both: the
-            // stricter one is the pair's meaning.
-            Set::Minimum(_)
-            | Set::Maximum(_)
-            | Set::MinLength(_)
-            | Set::MaxLength(_)
-            | Set::MinItems(_)
-            | Set::MaxItems(_)
-            | Set::MinProperties(_)
-            | Set::MaxProperties(_) => {
-                let value = self.value();
-                let looser = match (node.get(key).and_then(Value::as_f64), value.as_f64()) {
-                    (Some(old), Some(new)) if key.starts_with("max") => old < new,
-                    (Some(old), Some(new)) => old > new,
-                    _ => false,
-                };
-                if !looser {
-                    node.insert(key.into(), value);
-                }
-            }
-            // Two patterns (or multiples) must both match: the second joins `allOf`.
-            Set::Pattern(_) | Set::MultipleOf(_) if node.get(key).is_some_and(|old| old != &self.value()) => {
-                let all = node.entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
-                if let Value::Array(all) = all {
-                    all.push(json!({ key: self.value() }));
-                }
-            }
-            _ => {
-                node.insert(key.into(), self.value());
+    pub fn apply(&self, node: &mut Node) {
+        // A bound already there still holds, as controller-gen keeps both: the stricter
+        // one is the pair's meaning.
+        fn stricter(slot: &mut Option<u64>, new: u64, upper: bool) {
+            if slot.is_none_or(|old| if upper { new < old } else { new > old }) {
+                *slot = Some(new);
             }
         }
-    }
-}
-
-fn strip_descriptions(node: &mut Map<String, Value>) {
-    node.remove("description");
-    for (key, value) in node.iter_mut() {
-        match (key.as_str(), value) {
-            ("properties", Value::Object(props)) => {
-                for p in props.values_mut() {
-                    if let Value::Object(p) = p {
-                        strip_descriptions(p);
+        fn stricter_number(slot: &mut Option<Number>, new: &Number, upper: bool) {
+            let looser = match (slot.as_ref().and_then(Number::as_f64), new.as_f64()) {
+                (Some(old), Some(new)) => {
+                    if upper {
+                        old < new
+                    } else {
+                        old > new
                     }
                 }
+                _ => false,
+            };
+            if !looser {
+                *slot = Some(new.clone());
             }
-            ("items" | "additionalProperties", Value::Object(inner)) => strip_descriptions(inner),
-            _ => {}
+        }
+        // Two patterns (or multiples) must both match: the second joins `allOf`.
+        fn second<T: PartialEq + Clone>(node: &mut Node, new: &T, slot: fn(&mut Node) -> &mut Option<T>) {
+            match slot(node) {
+                Some(old) if old != new => {
+                    let mut part = Node::default();
+                    *slot(&mut part) = Some(new.clone());
+                    node.all_of.get_or_insert_with(Vec::new).push(part);
+                }
+                other => *other = Some(new.clone()),
+            }
+        }
+        match self {
+            Set::Type(t) => {
+                node.int_or_string = None;
+                node.any_of = None;
+                if t == "object" || t == "array" {
+                    node.enum_ = None;
+                } else {
+                    node.properties = None;
+                    node.required = None;
+                    node.additional_properties = None;
+                }
+                if t != "array" {
+                    node.items = None;
+                }
+                node.type_ = Some(t.clone());
+            }
+            Set::IntOrString => {
+                node.type_ = None;
+                node.format = None;
+                node.int_or_string = Some(true);
+                node.any_of = Some(vec![Node::of_type("integer"), Node::of_type("string")]);
+            }
+            Set::NonEmpty => match node.type_.as_deref() {
+                Some("string") => _ = node.min_length.get_or_insert(1),
+                Some("array") => _ = node.min_items.get_or_insert(1),
+                Some("object") => _ = node.min_properties.get_or_insert(1),
+                _ => {}
+            },
+            // An embedded object is an object to the API server, whatever the Rust type.
+            Set::EmbeddedResource(b) => {
+                node.type_.get_or_insert_with(|| "object".into());
+                node.embedded_resource = Some(*b);
+            }
+            Set::Minimum(n) => stricter_number(&mut node.minimum, n, false),
+            Set::Maximum(n) => stricter_number(&mut node.maximum, n, true),
+            Set::MinLength(n) => stricter(&mut node.min_length, *n, false),
+            Set::MaxLength(n) => stricter(&mut node.max_length, *n, true),
+            Set::MinItems(n) => stricter(&mut node.min_items, *n, false),
+            Set::MaxItems(n) => stricter(&mut node.max_items, *n, true),
+            Set::MinProperties(n) => stricter(&mut node.min_properties, *n, false),
+            Set::MaxProperties(n) => stricter(&mut node.max_properties, *n, true),
+            Set::Pattern(p) => second(node, p, |n| &mut n.pattern),
+            Set::MultipleOf(m) => second(node, m, |n| &mut n.multiple_of),
+            Set::ExclusiveMinimum(b) => node.exclusive_minimum = Some(*b),
+            Set::ExclusiveMaximum(b) => node.exclusive_maximum = Some(*b),
+            Set::Format(f) => node.format = Some(f.clone()),
+            Set::Enum(values) => node.enum_ = Some(values.clone()),
+            Set::Title(t) => node.title = Some(t.clone()),
+            Set::Description(d) => node.description = Some(d.clone()),
+            Set::Nullable(b) => node.nullable = Some(*b),
+            Set::ListType(t) => node.list_type = Some(t.as_str().into()),
+            Set::ListMapKeys(keys) => node.list_map_keys = Some(keys.clone()),
+            Set::MapType(t) => node.map_type = Some(t.as_str().into()),
+            Set::PreserveUnknownFields(b) => node.preserve_unknown_fields = Some(*b),
+            Set::Default(v) => node.default = Some(v.clone()),
+            Set::Example(v) => node.example = Some(v.clone()),
+            Set::ExternalDocs(docs) => node.external_docs = Some(Value::Object(docs.clone())),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -387,12 +408,12 @@ mod tests {
 
     #[test]
     fn the_stricter_bound_and_both_patterns_hold() {
-        let mut node = Map::new();
+        let mut node = Node::default();
         Set::Maximum(10.into()).apply(&mut node);
         Set::Maximum(20.into()).apply(&mut node);
         Set::Pattern("^a".into()).apply(&mut node);
         Set::Pattern("b$".into()).apply(&mut node);
-        assert_eq!(Value::Object(node), json!({"maximum": 10, "pattern": "^a", "allOf": [{"pattern": "b$"}]}));
+        assert_eq!(node.to_value(), json!({"maximum": 10, "pattern": "^a", "allOf": [{"pattern": "b$"}]}));
     }
 
     #[cfg(feature = "k8s")]

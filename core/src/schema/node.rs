@@ -175,6 +175,36 @@ impl Node {
         }
     }
 
+    /// Calls `f` on this node and every node below it, parents first.
+    pub fn walk_mut(&mut self, f: &mut impl FnMut(&mut Node)) {
+        f(self);
+        for node in self.properties.iter_mut().flat_map(|p| p.values_mut()) {
+            node.walk_mut(f);
+        }
+        if let Some(items) = &mut self.items {
+            items.walk_mut(f);
+        }
+        if let Some(Additional::Schema(values)) = &mut self.additional_properties {
+            values.walk_mut(f);
+        }
+        for node in [&mut self.all_of, &mut self.any_of, &mut self.one_of].into_iter().flatten().flatten() {
+            node.walk_mut(f);
+        }
+        if let Some(not) = &mut self.not {
+            not.walk_mut(f);
+        }
+    }
+
+    /// A node of one `type` and nothing else.
+    pub fn of_type(type_: &str) -> Node {
+        Node { type_: Some(type_.into()), ..Node::default() }
+    }
+
+    /// A reference to the named type `name` of a client model.
+    pub fn named(name: &str) -> Node {
+        Node { reference: Some(name.into()), ..Node::default() }
+    }
+
     /// The schema of a map's values, if the node is a map.
     pub fn map_values(&self) -> Option<&Node> {
         match &self.additional_properties {

@@ -769,12 +769,13 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         Style::Spec => r.root_name.clone(),
         Style::Root => source.clone(),
     };
-    let rule_jsons: Vec<String> = r.root_rules.iter().filter_map(|r| serde_json::to_string(r).ok()).collect();
+    let rules = r.root_rules.iter().map(rule_tokens);
     let rule_exprs = &r.root_rule_exprs;
     let root_rules = quote! {
-        let mut rules: ::std::vec::Vec<::kubegen::__private::serde_json::Value> = ::std::vec::Vec::new();
-        #(rules.extend(::kubegen::__private::serde_json::from_str::<::kubegen::__private::serde_json::Value>(#rule_jsons).ok());)*
-        #(rules.extend(::kubegen::__private::serde_json::to_value(::kubegen::Rule::from(#rule_exprs)).ok());)*
+        let rules: ::std::vec::Vec<::kubegen::__private::CelRule> = ::std::vec![
+            #(#rules,)*
+            #(::kubegen::__private::cel_rule(::kubegen::Rule::from(#rule_exprs)),)*
+        ];
     };
 
     let status_ty = r.status.as_ref();
@@ -809,8 +810,8 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let data = match r.schema {
-            SchemaMode::Disabled => quote!(::kubegen::__private::serde_json::Value::Null),
-            _ => quote!(::kubegen::__private::model_for::<#source>()),
+            SchemaMode::Disabled => quote!(::core::option::Option::None),
+            _ => quote!(::core::option::Option::Some(::kubegen::__private::model_for::<#source>())),
         };
         quote!(::kubegen::__private::KindTypes { style: ::kubegen::__private::Style::#style_name, data: #data, status: #status })
     };
@@ -997,4 +998,27 @@ mod tests {
             assert!(!super::is_api_version(not), "{not}");
         }
     }
+}
+
+/// A CEL rule the derive checked, as the expression that builds it.
+fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenStream {
+    let text = |s: &Option<String>| match s {
+        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
+        None => quote!(::core::option::Option::None),
+    };
+    let source = &rule.rule;
+    let (message, message_expression, reason, field_path) =
+        (text(&rule.message), text(&rule.message_expression), text(&rule.reason), text(&rule.field_path));
+    let optional_old_self = match rule.optional_old_self {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(::kubegen::__private::CelRule {
+        rule: ::std::string::String::from(#source),
+        message: #message,
+        message_expression: #message_expression,
+        reason: #reason,
+        field_path: #field_path,
+        optional_old_self: #optional_old_self,
+    })
 }

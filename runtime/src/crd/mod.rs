@@ -22,7 +22,9 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     SelectableField,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use serde_json::{Map, Value, json};
+use kubegen_core::schema::markers::Rule;
+use kubegen_core::schema::node::Node;
+use serde_json::{Map, Value};
 
 /// Everything the resource-level markers say, as the derive resolved them.
 #[doc(hidden)]
@@ -73,9 +75,9 @@ pub struct ScaleDef {
 #[doc(hidden)]
 pub enum RootSchema {
     /// kube-rs style: `spec` (required) and an optional `status`.
-    Spec { spec: Value, status: Option<Value> },
+    Spec { spec: Node, status: Option<Node> },
     /// The schema of a type whose fields are the root's fields (Go style, or `no_spec`).
-    Flat { fields: Value, status: Option<Value> },
+    Flat { fields: Node, status: Option<Node> },
     /// `schema = "disabled"`: the server keeps whatever it is sent.
     Disabled,
 }
@@ -84,83 +86,57 @@ const API_VERSION_DESCRIPTION: &str = "APIVersion defines the versioned schema o
 const KIND_DESCRIPTION: &str = "Kind is a string value representing the REST resource this object represents.\nServers may infer this from the endpoint the client submits requests to.\nCannot be updated.\nIn CamelCase.\nMore info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 impl RootSchema {
-    fn into_value(self, def: &ResourceDef, root_rules: Vec<Value>) -> Value {
-        let mut props = Map::new();
-        props.insert("apiVersion".into(), json!({"type": "string", "description": API_VERSION_DESCRIPTION}));
-        props.insert("kind".into(), json!({"type": "string", "description": KIND_DESCRIPTION}));
-        props.insert("metadata".into(), json!({"type": "object"}));
-        let mut required: Vec<Value> = Vec::new();
-        let mut root = Map::new();
-        let set_status = |props: &mut Map<String, Value>, status: Option<Value>| {
-            if let Some(status) = status {
-                props.insert("status".into(), status);
-            }
-        };
-        match self {
+    /// The resource's root node: apiVersion, kind and metadata beside the data.
+    fn into_node(self, def: &ResourceDef, root_rules: Vec<Rule>) -> Node {
+        let described = |description: &str| Node { description: Some(description.into()), ..Node::of_type("string") };
+        let mut props = BTreeMap::from([
+            ("apiVersion".to_string(), described(API_VERSION_DESCRIPTION)),
+            ("kind".to_string(), described(KIND_DESCRIPTION)),
+            ("metadata".to_string(), Node::of_type("object")),
+        ]);
+        let mut required = Vec::new();
+        let mut root = Node::of_type("object");
+        let is_resource_field = |name: &str| matches!(name, "apiVersion" | "kind" | "metadata");
+        let status = match self {
             RootSchema::Spec { spec, status } => {
                 props.insert("spec".into(), spec);
-                required.push("spec".into());
-                set_status(&mut props, status);
+                required.push("spec".to_string());
+                status
             }
             RootSchema::Flat { fields, status } => {
-                let Value::Object(mut fields) = fields else { unreachable_flat() };
-                if let Some(Value::Object(field_props)) = fields.remove("properties") {
-                    for (name, schema) in field_props {
-                        if !matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
-                            props.insert(name, schema);
-                        }
-                    }
-                }
-                if let Some(Value::Array(r)) = fields.remove("required") {
-                    required.extend(
-                        r.into_iter().filter(|n| !matches!(n.as_str(), Some("apiVersion" | "kind" | "metadata"))),
-                    );
-                }
+                props.extend(fields.properties.into_iter().flatten().filter(|(name, _)| !is_resource_field(name)));
+                required.extend(fields.required.into_iter().flatten().filter(|name| !is_resource_field(name)));
                 // The type's own validations and description belong to the root.
-                for key in ["x-kubernetes-validations", "description", "x-kubernetes-preserve-unknown-fields"] {
-                    if let Some(v) = fields.remove(key) {
-                        root.insert(key.into(), v);
-                    }
-                }
-                set_status(&mut props, status);
+                root.validations = fields.validations;
+                root.description = fields.description;
+                root.preserve_unknown_fields = fields.preserve_unknown_fields;
+                status
             }
             RootSchema::Disabled => {
-                root.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
+                root.preserve_unknown_fields = Some(true);
+                None
             }
+        };
+        if let Some(status) = status {
+            props.insert("status".into(), status);
         }
         if let Some(d) = def.description {
-            root.insert("description".into(), d.into());
+            root.description = Some(d.into());
         }
-        root.insert("type".into(), "object".into());
-        root.insert("properties".into(), Value::Object(props));
-        if !required.is_empty() {
-            root.insert("required".into(), Value::Array(required));
-        }
+        root.properties = Some(props);
+        root.required = (!required.is_empty()).then_some(required);
         if !root_rules.is_empty() {
-            let existing = root.entry("x-kubernetes-validations").or_insert_with(|| Value::Array(Vec::new()));
-            if let Value::Array(existing) = existing {
-                existing.extend(root_rules);
-            }
+            root.validations.get_or_insert_with(Vec::new).extend(root_rules);
         }
-        Value::Object(root)
+        root
     }
 }
 
-/// A flat root type's schema is always an object: the derive only accepts structs there.
-fn unreachable_flat() -> ! {
-    unreachable!("the derive generates flat roots only for structs with named fields")
-}
-
 /// Builds the single-version CRD for `def` with `root` as its schema and `root_rules`
-/// (CEL `ValidationRule`s as JSON) on the root object.
+/// (CEL rules) on the root object.
 #[doc(hidden)]
-pub fn build_crd(def: &ResourceDef, root: RootSchema, root_rules: Vec<Value>) -> CustomResourceDefinition {
-    let schema_value = root.into_value(def, root_rules);
-    // The structural pass only writes keys JSONSchemaProps has, with their types.
-    let schema: JSONSchemaProps = match serde_json::from_value(schema_value) {
-        Ok(schema) => schema,
-        Err(e) => unreachable!("structural schema does not fit JSONSchemaProps: {e}"),
-    };
+pub fn build_crd(def: &ResourceDef, root: RootSchema, root_rules: Vec<Rule>) -> CustomResourceDefinition {
+    let schema = lower(&root.into_node(def, root_rules));
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let non_empty = |v: Vec<String>| if v.is_empty() { None } else { Some(v) };
     let pairs = |v: &[(&str, &str)]| {
@@ -228,5 +204,14 @@ pub fn build_crd(def: &ResourceDef, root: RootSchema, root_rules: Vec<Value>) ->
             preserve_unknown_fields: None,
         },
         status: None,
+    }
+}
+
+/// The IR lowered to apiextensions' `JSONSchemaProps`: the IR reads and writes the same
+/// JSON, and every key it holds is one `JSONSchemaProps` has, with its type.
+pub fn lower(node: &Node) -> JSONSchemaProps {
+    match serde_json::from_value(node.to_value()) {
+        Ok(schema) => schema,
+        Err(e) => unreachable!("the schema IR does not fit JSONSchemaProps: {e}"),
     }
 }

@@ -15,22 +15,22 @@ use serde_json::{Map, Value};
 /// type folded into this node (`Option<T>`) brought its rules already, and they go after
 /// this node's; [`field_rules_first`] orders a field's and its type's markers on one node.
 pub fn apply(node: &mut Map<String, Value>, all: Vec<Value>) -> Option<bool> {
-    let inner_rules = node.remove(RULES);
+    let mut typed = super::structural::typed(std::mem::take(node));
+    let inner_rules = typed.validations.take();
     let mut required = None;
     for doc in all {
         if let Ok(doc) = serde_json::from_value::<NodeMarkers>(doc) {
-            required = doc.apply(node).or(required);
+            required = doc.apply(&mut typed).or(required);
         }
     }
-    if let Some(Value::Array(inner)) = inner_rules
-        && let Value::Array(rules) = node.entry(RULES).or_insert_with(|| Value::Array(Vec::new()))
-    {
-        rules.extend(inner);
+    if let Some(inner) = inner_rules {
+        typed.validations.get_or_insert_with(Vec::new).extend(inner);
+    }
+    if let Value::Object(map) = typed.to_value() {
+        *node = map;
     }
     required
 }
-
-const RULES: &str = "x-kubernetes-validations";
 
 /// A field's markers joining its type's on one node (`types` then `fields`): the field's
 /// CEL rules move to the front, its other facts stay last.

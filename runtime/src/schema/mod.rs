@@ -8,13 +8,15 @@ mod structural;
 pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN};
 pub use structural::structural;
 
+use kubegen_core::kind::{External, Model};
+use kubegen_core::schema::node::Node;
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
-/// markers applied. This is what a CRD version carries for `T`.
-pub fn schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
+/// markers applied, in the typed schema IR. This is what a CRD version carries for `T`.
+pub fn schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Node {
     structural(raw_schema_for::<T>(options))
 }
 
@@ -32,31 +34,25 @@ pub fn raw_schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
 /// The language-neutral model of `T` for typed clients: `T`'s name and every type it
 /// uses, by name (the Rust type's, or k8s-openapi's `io.k8s.*` for Kubernetes' own
 /// types, which are not expanded), each as a structural schema whose references to
-/// other named types are `{"x-kubegen-ref": "Name"}` nodes (with the field's own
-/// description and markers beside). Markers are applied as in the CRD: a type's on its
-/// definition, a field's on the reference. `external` says of each Kubernetes type used
-/// whether Go copies it by assignment (`shallow`).
-pub fn model_for<T: JsonSchema + ?Sized>() -> Value {
+/// other named types are reference nodes (with the field's own description and markers
+/// beside). Markers are applied as in the CRD: a type's on its definition, a field's on
+/// the reference.
+pub fn model_for<T: JsonSchema + ?Sized>() -> Model {
     let mut generator = generator();
     let root = generator.subschema_for::<T>().to_value();
     let definitions = generator.take_definitions(false);
-    let mut types = Map::new();
-    let mut external = Map::new();
+    let mut model = Model::default();
     for (name, definition) in definitions {
         if name.starts_with("io.k8s.") {
-            external.insert(name.clone(), serde_json::json!({ "shallow": k8s::is_shallow(&name) }));
+            let shallow = k8s::is_shallow(&name);
+            model.external.insert(name, External { shallow });
             continue;
         }
-        types.insert(name, structural(references(definition)));
+        model.types.insert(name, structural(references(definition)));
     }
-    let root = match references(root) {
-        Value::Object(node) if node.contains_key(structural::REF_KEY) && node.len() == 1 => {
-            node[structural::REF_KEY].clone()
-        }
-        // A type schemars always inlines (a primitive, `Vec<T>`): its schema, unnamed.
-        other => structural(other),
-    };
-    serde_json::json!({ "root": root, "types": types, "external": external })
+    // A type schemars always inlines (a primitive, `Vec<T>`) has its schema here, unnamed.
+    model.root = structural(references(root));
+    model
 }
 
 /// `$ref`s to definitions as model references.

@@ -17,6 +17,8 @@
 //!
 //! The conversion is total: it never panics and never fails.
 
+use kubegen_core::schema::node::Node;
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::markers;
@@ -108,9 +110,31 @@ const KNOWN_FORMATS: &[&str] = &[
 
 pub use kubegen_core::schema::{CLOSED_KEY, REF_KEY};
 
-/// Converts a whole schema. The result has no `$ref`, no `null` types and no private keys.
-pub fn structural(schema: Value) -> Value {
-    convert(schema).0
+/// Converts a whole schema into the typed IR. The result has no `$ref`, no `null` types
+/// and no private keys other than the client model's references.
+pub fn structural(schema: Value) -> Node {
+    match convert(schema).0 {
+        Value::Object(map) => typed(map),
+        _ => Node { preserve_unknown_fields: Some(true), ..Node::default() },
+    }
+}
+
+/// A node this pass built, as the typed IR. The pass writes only keys the IR has, with
+/// their types (debug builds assert it, and the goldens would show a lost key);
+/// a node that would not read back accepts everything rather than lose a constraint
+/// silently.
+pub(super) fn typed(map: Map<String, Value>) -> Node {
+    let value = Value::Object(map);
+    match Node::deserialize(&value) {
+        Ok(node) => {
+            debug_assert_eq!(node.to_value(), value, "the structural pass wrote a key the IR does not keep");
+            node
+        }
+        Err(e) => {
+            debug_assert!(false, "the structural pass wrote a node the IR cannot read: {e}: {value}");
+            Node { preserve_unknown_fields: Some(true), ..Node::default() }
+        }
+    }
 }
 
 /// Converts one node; the second value is a `required`/`optional` marker on it, which
@@ -642,9 +666,13 @@ fn merge_into(out: &mut Map<String, Value>, other: Map<String, Value>) {
 mod tests {
     use super::*;
 
+    fn value(schema: Value) -> Value {
+        structural(schema).to_value()
+    }
+
     #[test]
     fn serde_defaults_carry_no_nulls() {
-        let s = structural(json!({
+        let s = value(json!({
             "type": "object",
             "properties": {
                 "empty": {"type": "object", "properties": {"name": {"type": ["string", "null"]}}, "default": {"name": null}},
@@ -660,7 +688,7 @@ mod tests {
 
     #[test]
     fn option_is_optional_not_nullable() {
-        let s = structural(json!({
+        let s = value(json!({
             "type": "object",
             "properties": {"a": {"type": ["integer", "null"], "format": "int32"}, "b": {"type": "string"}},
             "required": ["b"]
@@ -677,7 +705,7 @@ mod tests {
 
     #[test]
     fn internally_tagged_enum_becomes_one_skeleton_with_a_one_of() {
-        let s = structural(json!({
+        let s = value(json!({
             "oneOf": [
                 {"type": "object", "properties": {"kind": {"type": "string", "const": "A"}, "a": {"type": "string"}}, "required": ["kind", "a"]},
                 {"type": "object", "properties": {"kind": {"type": "string", "const": "B"}, "b": {"type": "integer"}}, "required": ["kind"]}
@@ -703,15 +731,14 @@ mod tests {
 
     #[test]
     fn string_or_object_degrades_to_preserve_unknown_fields() {
-        let s = structural(
-            json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]}),
-        );
+        let s =
+            value(json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"x": {"type": "string"}}}]}));
         assert_eq!(s, json!({"x-kubernetes-preserve-unknown-fields": true}));
     }
 
     #[test]
     fn flattened_map_beside_fields_preserves_unknown_fields() {
-        let s = structural(json!({
+        let s = value(json!({
             "type": "object",
             "properties": {"a": {"type": "string"}},
             "additionalProperties": true
