@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use cel::common::ast::{CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, LiteralValue, SourceInfo};
-use serde_json::Value;
+use kubegen_core::schema::node::Node;
 
 use crate::cost::{self, CREATE_LIST, CREATE_MAP, Cost, PER_RULE_LIMIT, Unbounded};
 use crate::library::{self, Overload};
@@ -802,19 +802,6 @@ fn substitute(t: &Ty, b: &Bindings) -> Ty {
 /// the derive writes rules with.
 pub use kubegen_core::schema::markers::Rule;
 
-/// A rule from a CRD's JSON, leniently: what is not a string (or a bool) is absent.
-pub fn rule_from_json(v: &Value) -> Rule {
-    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-    Rule {
-        rule: s("rule").unwrap_or_default(),
-        message: s("message"),
-        message_expression: s("messageExpression"),
-        field_path: s("fieldPath"),
-        reason: s("reason"),
-        optional_old_self: v.get("optionalOldSelf").and_then(Value::as_bool),
-    }
-}
-
 /// Which part of a rule a problem is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
@@ -864,7 +851,7 @@ pub struct Verdict {
 
 /// Where a rule stands: the node's schema and how often the node can occur.
 pub struct Site<'a> {
-    pub schema: &'a Value,
+    pub schema: &'a Node,
     /// The node's path, for messages (`spec`, `spec.hosts[*]`).
     pub path: &'a str,
     /// The product of `maxItems`/`maxProperties` above the node; `None` under an
@@ -1028,14 +1015,14 @@ fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> 
     let bounds: Vec<String> = unbounded
         .iter()
         .filter_map(|p| {
-            let marker = match schema_at(p)?.get("type").and_then(Value::as_str)? {
+            let marker = match schema_at(p)?.type_.as_deref()? {
                 "array" => "MaxItems",
                 "object" => "MaxProperties",
                 _ => "MaxLength",
             };
             // An item's bound is written on its list: `+kubebuilder:validation:items:MaxLength`.
             Some(match p.strip_suffix("[*]") {
-                Some(list) if schema_at(list).is_some_and(|l| l.get("items").is_some()) => {
+                Some(list) if schema_at(list).is_some_and(|l| l.items.is_some()) => {
                     format!("`+kubebuilder:validation:items:{marker}` to `{list}`")
                 }
                 _ => format!("`+kubebuilder:validation:{marker}` to `{p}`"),
@@ -1054,17 +1041,17 @@ fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> 
 }
 
 /// The schema of `path` (`spec.hosts[*]`), a node under `root` (at `root_path`).
-fn lookup<'a>(root: &'a Value, root_path: &str, path: &str) -> Option<&'a Value> {
+fn lookup<'a>(root: &'a Node, root_path: &str, path: &str) -> Option<&'a Node> {
     let rest = path.strip_prefix(root_path)?;
     let mut node = root;
     let mut rest = rest;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix("[*]") {
-            node = node.get("items").or_else(|| node.get("additionalProperties"))?;
+            node = node.items.as_deref().or_else(|| node.map_values())?;
             rest = r;
         } else if let Some(r) = rest.strip_prefix('.') {
             let end = r.find(['.', '[']).unwrap_or(r.len());
-            node = node.get("properties")?.get(&r[..end])?;
+            node = node.properties.as_ref()?.get(&r[..end])?;
             rest = &r[end..];
         } else {
             return None;
@@ -1075,14 +1062,15 @@ fn lookup<'a>(root: &'a Value, root_path: &str, path: &str) -> Option<&'a Value>
 
 /// A rule's `fieldPath` must name a field of the node's schema: `.a.b`, `['a.b']`,
 /// `.list[0]`, `.map['key']`.
-pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
+pub fn field_path(schema: &Node, path: &str) -> Result<(), String> {
     let mut node = schema;
     let mut rest = path;
     if rest.is_empty() {
         return Ok(());
     }
     while !rest.is_empty() {
-        if node.get(types::UNKNOWN).is_some() {
+        // A named type the check cannot see (the derive's view of another struct).
+        if node.reference.is_some() {
             return Ok(());
         }
         let (name, r) = if let Some(r) = rest.strip_prefix('.') {
@@ -1112,9 +1100,9 @@ pub fn field_path(schema: &Value, path: &str) -> Result<(), String> {
         } else {
             return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
         };
-        node = if let Some(p) = node.get("properties").and_then(|p| p.get(&name)) {
+        node = if let Some(p) = node.properties.as_ref().and_then(|p| p.get(&name)) {
             p
-        } else if let Some(p) = node.get("additionalProperties").filter(|p| p.is_object()) {
+        } else if let Some(p) = node.map_values() {
             p
         } else {
             return Err(format!("fieldPath `{path}` does not exist in the schema: there is no field `{name}`"));

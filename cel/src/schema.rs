@@ -2,7 +2,7 @@
 //! whether the server can correlate the node with its old value (for `oldSelf`), how
 //! many times it can run per object, and the CRD's total cost budget.
 
-use serde_json::Value;
+use kubegen_core::schema::node::{Node, Step};
 
 use crate::check::{Part, Problem, Site, check_rule, check_rule_for};
 use crate::cost::{self, PER_CRD_LIMIT};
@@ -28,18 +28,73 @@ pub struct Report {
 
 /// Checks every rule of `schema` (a version's `openAPIV3Schema`) for every release
 /// kubegen supports.
-pub fn check(schema: &Value) -> Report {
+pub fn check(schema: &Node) -> Report {
     checked(schema, None)
 }
 
 /// Checks every rule of `schema` as the API server of Kubernetes 1.`release` does.
-pub fn check_for(schema: &Value, release: u32) -> Report {
+pub fn check_for(schema: &Node, release: u32) -> Report {
     checked(schema, Some(release))
 }
 
-fn checked(schema: &Value, release: Option<u32>) -> Report {
+fn checked(schema: &Node, release: Option<u32>) -> Report {
     let mut report = Report::default();
-    walk(schema, "", Some(1), true, release, &mut report);
+    // What a node passes to its children, by depth (the walk visits parents first).
+    struct Frame {
+        path: String,
+        cardinality: Option<u64>,
+        correlatable: bool,
+        max_items: Option<u64>,
+        max_properties: Option<u64>,
+        map_list: bool,
+    }
+    let mut frames: Vec<Frame> = Vec::new();
+    schema.walk(&mut |steps: &[Step<'_>], s: &Node| {
+        frames.truncate(steps.len());
+        let (path, cardinality, correlatable) = match (frames.last(), steps.last()) {
+            (None, _) => (String::new(), Some(1), true),
+            (Some(parent), Some(Step::Property(name))) => {
+                let path = if parent.path.is_empty() { name.to_string() } else { format!("{}.{name}", parent.path) };
+                (path, parent.cardinality, parent.correlatable)
+            }
+            (Some(parent), Some(Step::Items)) => (
+                format!("{}[*]", parent.path),
+                times(parent.cardinality, parent.max_items),
+                // Only a list-map's items are matched with their old values.
+                parent.correlatable && parent.map_list,
+            ),
+            (Some(parent), Some(Step::AdditionalProperties)) => {
+                (format!("{}[*]", parent.path), times(parent.cardinality, parent.max_properties), parent.correlatable)
+            }
+            // Junctors hold value validations only; the server runs no rules there.
+            (Some(_), _) => return false,
+        };
+        for (index, rule) in s.validations.iter().flatten().enumerate() {
+            let site = Site { schema: s, path: &path, cardinality, correlatable };
+            let verdict = match release {
+                Some(r) => check_rule_for(rule, &site, r),
+                None => check_rule(rule, &site),
+            };
+            match verdict {
+                Ok(verdict) => report.total_cost = report.total_cost.saturating_add(verdict.total),
+                Err(problems) => report.refusals.extend(problems.into_iter().map(|problem| Refusal {
+                    path: path.clone(),
+                    index,
+                    rule: rule.rule.clone(),
+                    problem,
+                })),
+            }
+        }
+        frames.push(Frame {
+            path,
+            cardinality,
+            correlatable,
+            max_items: s.max_items,
+            max_properties: s.max_properties,
+            map_list: s.list_type.as_deref() == Some("map"),
+        });
+        true
+    });
     if report.total_cost > PER_CRD_LIMIT {
         report.refusals.push(Refusal {
             path: String::new(),
@@ -58,54 +113,20 @@ fn checked(schema: &Value, release: Option<u32>) -> Report {
     report
 }
 
-fn walk(
-    s: &Value,
-    path: &str,
-    cardinality: Option<u64>,
-    correlatable: bool,
-    release: Option<u32>,
-    report: &mut Report,
-) {
-    for (index, v) in s.get("x-kubernetes-validations").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        let rule = crate::check::rule_from_json(v);
-        let site = Site { schema: s, path, cardinality, correlatable };
-        let verdict = match release {
-            Some(r) => check_rule_for(&rule, &site, r),
-            None => check_rule(&rule, &site),
-        };
-        match verdict {
-            Ok(verdict) => report.total_cost = report.total_cost.saturating_add(verdict.total),
-            Err(problems) => report.refusals.extend(problems.into_iter().map(|problem| Refusal {
-                path: path.to_string(),
-                index,
-                rule: rule.rule.clone(),
-                problem,
-            })),
-        }
-    }
-    let bound = |key: &str| s.get(key).and_then(Value::as_u64);
-    let times = |n: Option<u64>| cardinality.zip(n).map(|(c, n)| c.saturating_mul(n));
-    if let Some(props) = s.get("properties").and_then(Value::as_object) {
-        for (k, sub) in props {
-            let child = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
-            walk(sub, &child, cardinality, correlatable, release, report);
-        }
-    }
-    if let Some(items) = s.get("items") {
-        // Only a list-map's items are matched with their old values.
-        let map_list = s.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map");
-        walk(items, &format!("{path}[*]"), times(bound("maxItems")), correlatable && map_list, release, report);
-    }
-    if let Some(additional) = s.get("additionalProperties").filter(|a| a.is_object()) {
-        walk(additional, &format!("{path}[*]"), times(bound("maxProperties")), correlatable, release, report);
-    }
+/// How many times a node under a list or map of at most `n` entries can occur.
+fn times(cardinality: Option<u64>, n: Option<u64>) -> Option<u64> {
+    cardinality.zip(n).map(|(c, n)| c.saturating_mul(n))
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     use super::*;
+
+    fn check(schema: &Value) -> Report {
+        super::check(&Node::from_value(schema).expect("a schema"))
+    }
 
     #[test]
     fn rules_are_checked_where_they_stand() {

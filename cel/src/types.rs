@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
+use kubegen_core::schema::node::Node;
 use serde_json::Value;
 
 use crate::names::identifiers;
@@ -173,27 +174,22 @@ pub struct Decl {
 /// The CEL type of `schema`, the node at `path` (`spec`, `spec.hosts[*]`). `None` when
 /// the API server gives it none (a list without items, a schemaless node): such a node
 /// is then not visible to rules.
-pub fn of_schema(schema: &Value, path: &str) -> Option<Decl> {
-    of_node(schema, path, path.is_empty() || is_true(schema, "x-kubernetes-embedded-resource"))
+pub fn of_schema(schema: &Node, path: &str) -> Option<Decl> {
+    of_node(schema, path, path.is_empty() || is_true(schema.embedded_resource))
 }
 
-/// Marks a node whose schema is not known where the check runs (the derive sees one
-/// struct at a time): dyn to the checker, and no cost is estimated through it.
-pub const UNKNOWN: &str = "x-kubegen-unknown";
-
-fn is_true(s: &Value, key: &str) -> bool {
-    s.get(key).and_then(Value::as_bool).unwrap_or(false)
+fn is_true(flag: Option<bool>) -> bool {
+    flag.unwrap_or(false)
 }
 
-fn max(s: &Value, key: &str) -> Option<u64> {
-    s.get(key).and_then(Value::as_i64).map(|n| n.max(0) as u64)
-}
-
-fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
-    if is_true(s, UNKNOWN) {
+/// A reference to a named type (`Node::named`) stands for a node whose schema is not
+/// known where the check runs (the derive sees one struct at a time): dyn to the
+/// checker, and no cost is estimated through it.
+fn of_node(s: &Node, path: &str, resource_root: bool) -> Option<Decl> {
+    if s.reference.is_some() {
         return Some(Decl { ty: Ty::Dyn, min_size: 1, partial: true });
     }
-    if is_true(s, "x-kubernetes-int-or-string") {
+    if is_true(s.int_or_string) {
         // A union of int and string: dyn, as large as the longest string.
         return Some(Decl {
             ty: Ty::IntOrString(Size::estimated(MAX_REQUEST_BYTES - 2, path)),
@@ -201,16 +197,16 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
             partial: false,
         });
     }
-    let ty = s.get("type").and_then(Value::as_str).unwrap_or("");
+    let ty = s.type_.as_deref().unwrap_or("");
     if resource_root && ty == "object" {
         return Some(object(&with_type_and_object_meta(s), path));
     }
     Some(match ty {
         "array" => {
-            let items = s.get("items")?;
+            let items = s.items.as_deref()?;
             let item_path = format!("{path}[*]");
-            let item = of_node(items, &item_path, is_true(items, "x-kubernetes-embedded-resource"))?;
-            let size = match max(s, "maxItems") {
+            let item = of_node(items, &item_path, is_true(items.embedded_resource))?;
+            let size = match s.max_items {
                 Some(n) => Size::known(n),
                 // Items of a type the checker cannot see may be larger than it thinks:
                 // fewer of them fit in a request, and it cannot say how many.
@@ -219,24 +215,24 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
             };
             Decl { ty: Ty::List(Box::new(item.ty), size), min_size: 2, partial: item.partial }
         }
-        "object" => match s.get("additionalProperties") {
-            Some(props) if props.is_object() => {
-                let value = of_node(props, &format!("{path}[*]"), is_true(props, "x-kubernetes-embedded-resource"))?;
-                let size = match max(s, "maxProperties") {
+        "object" => match s.map_values() {
+            Some(props) => {
+                let value = of_node(props, &format!("{path}[*]"), is_true(props.embedded_resource))?;
+                let size = match s.max_properties {
                     Some(n) => Size::known(n),
                     None if value.partial => Size { max: None, unbounded: Some(path.into()) },
                     None => Size::estimated((MAX_REQUEST_BYTES - 2) / (value.min_size + 6), path),
                 };
                 Decl { ty: Ty::Map(Box::new(string()), Box::new(value.ty), size), min_size: 2, partial: value.partial }
             }
-            _ => object(s, path),
+            None => object(s, path),
         },
         "string" => {
-            let format = s.get("format").and_then(Value::as_str).unwrap_or("");
-            let bounded = |per_char: u64| match max(s, "maxLength") {
+            let format = s.format.as_deref().unwrap_or("");
+            let bounded = |per_char: u64| match s.max_length {
                 Some(n) => Size::known(n * per_char),
-                None if s.get("enum").and_then(Value::as_array).is_some_and(|e| !e.is_empty()) => {
-                    let longest = s["enum"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::len);
+                None if s.enum_.as_ref().is_some_and(|e| !e.is_empty()) => {
+                    let longest = s.enum_.iter().flatten().filter_map(Value::as_str).map(str::len);
                     Size::known(longest.max().unwrap_or(0) as u64)
                 }
                 None => Size::estimated(MAX_REQUEST_BYTES - 2, path),
@@ -257,17 +253,16 @@ fn of_node(s: &Value, path: &str, resource_root: bool) -> Option<Decl> {
     })
 }
 
-fn object(s: &Value, path: &str) -> Decl {
-    let required: Vec<&str> =
-        s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+fn object(s: &Node, path: &str) -> Decl {
+    let required: Vec<&str> = s.required.iter().flatten().map(String::as_str).collect();
     let mut fields = BTreeMap::new();
     // `{}` at the least, plus every required property without a default.
     let mut min_size = 2;
     let mut partial = false;
-    for (name, prop) in s.get("properties").and_then(Value::as_object).into_iter().flatten() {
+    for (name, prop) in s.properties.iter().flatten() {
         let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
-        let Some(decl) = of_node(prop, &child, is_true(prop, "x-kubernetes-embedded-resource")) else { continue };
-        if required.contains(&name.as_str()) && prop.get("default").is_none() {
+        let Some(decl) = of_node(prop, &child, is_true(prop.embedded_resource)) else { continue };
+        if required.contains(&name.as_str()) && prop.default.is_none() {
             min_size += name.len() as u64 + decl.min_size + 4;
         }
         partial |= decl.partial;
@@ -280,23 +275,16 @@ fn object(s: &Value, path: &str) -> Decl {
 
 /// At the root of a resource (a CRD's root, an embedded resource), rules may read
 /// `apiVersion`, `kind` and `metadata.name`/`generateName` though the schema omits them.
-fn with_type_and_object_meta(s: &Value) -> Value {
+fn with_type_and_object_meta(s: &Node) -> Node {
     let mut s = s.clone();
-    let Some(obj) = s.as_object_mut() else { return s };
-    let props = obj.entry("properties").or_insert_with(|| Value::Object(Default::default()));
-    if let Some(props) = props.as_object_mut() {
-        for key in ["apiVersion", "kind"] {
-            props.entry(key).or_insert_with(|| serde_json::json!({"type": "string"}));
-        }
-        let meta = props.entry("metadata").or_insert_with(|| serde_json::json!({"type": "object"}));
-        if let Some(meta) = meta.as_object_mut() {
-            let mp = meta.entry("properties").or_insert_with(|| Value::Object(Default::default()));
-            if let Some(mp) = mp.as_object_mut() {
-                for key in ["name", "generateName"] {
-                    mp.entry(key).or_insert_with(|| serde_json::json!({"type": "string"}));
-                }
-            }
-        }
+    let props = s.properties.get_or_insert_with(Default::default);
+    for key in ["apiVersion", "kind"] {
+        props.entry(key.into()).or_insert_with(|| Node::of_type("string"));
+    }
+    let meta = props.entry("metadata".into()).or_insert_with(|| Node::of_type("object"));
+    let meta_props = meta.properties.get_or_insert_with(Default::default);
+    for key in ["name", "generateName"] {
+        meta_props.entry(key.into()).or_insert_with(|| Node::of_type("string"));
     }
     s
 }
@@ -306,21 +294,25 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn node(v: Value) -> Node {
+        Node::from_value(&v).expect("a schema")
+    }
+
     #[test]
     fn unbounded_lists_and_strings_are_as_large_as_a_request() {
-        let d = of_schema(&json!({"type": "array", "items": {"type": "string"}}), "spec.hosts").unwrap();
+        let d = of_schema(&node(json!({"type": "array", "items": {"type": "string"}})), "spec.hosts").unwrap();
         let Ty::List(item, size) = d.ty else { panic!() };
         assert_eq!(size.max, Some((MAX_REQUEST_BYTES - 2) / 3));
         assert_eq!(size.unbounded.as_deref(), Some("spec.hosts"));
         assert_eq!(item.size().unwrap().max, Some(MAX_REQUEST_BYTES - 2));
-        let d = of_schema(&json!({"type": "string", "maxLength": 10}), "x").unwrap();
+        let d = of_schema(&node(json!({"type": "string", "maxLength": 10})), "x").unwrap();
         assert_eq!(d.ty.size().unwrap().max, Some(40));
     }
 
     #[test]
     fn objects_escape_their_property_names() {
         let d = of_schema(
-            &json!({"type": "object", "properties": {"namespace": {"type": "string"}, "a-b": {"type": "integer"}, "9": {"type": "integer"}}}),
+            &node(json!({"type": "object", "properties": {"namespace": {"type": "string"}, "a-b": {"type": "integer"}, "9": {"type": "integer"}}})),
             "spec",
         )
         .unwrap();

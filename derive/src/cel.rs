@@ -5,8 +5,8 @@
 //! the same rule again on the whole schema.
 
 use kubegen_cel::check::{Part, Rule, Site, check_rule};
-use kubegen_cel::types::UNKNOWN;
-use serde_json::{Map, Value, json};
+use kubegen_core::schema::node::{Additional, Node};
+use serde_json::{Map, Value};
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::errors::Errors;
@@ -14,29 +14,24 @@ use crate::markers::{Marker, MarkerValue};
 
 /// The schema of a node as the derive sees it: its JSON type from the Rust type and
 /// markers, and the markers that bound or retype it. Unknown where it cannot tell.
-pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Value {
-    let unknown = unknown();
+pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
     // Fixed-size arrays and chars get bounds from schemars; `Time` may be k8s-openapi's
     // (a timestamp) or another crate's: none of them is the derive's to guess.
     if matches!(ty, Some(Type::Array(_))) {
-        return unknown;
+        return unknown();
     }
     let last = ty.and_then(last_segment);
     if matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Time" | "MicroTime" | "char")) {
-        return unknown;
+        return unknown();
     }
     let kind = crate::check::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
     if markers.iter().any(|m| m.def.key == "embedded_resource" && m.flag()) {
-        return unknown;
+        return unknown();
     }
-    let mut s = Map::new();
-    match kind {
-        Some("int-or-string") => return json!({"x-kubernetes-int-or-string": true}),
-        Some(k @ ("string" | "integer" | "number" | "boolean")) => {
-            s.insert("type".into(), k.into());
-        }
+    let mut s = match kind {
+        Some("int-or-string") => return Node { int_or_string: Some(true), ..Node::default() },
+        Some(k @ ("string" | "integer" | "number" | "boolean")) => Node::of_type(k),
         Some("array") => {
-            s.insert("type".into(), "array".into());
             let item_markers: Vec<Marker> = markers
                 .iter()
                 .filter_map(|m| match &m.value {
@@ -46,42 +41,41 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Value {
                 .flatten()
                 .collect();
             let item_ty = ty.and_then(crate::shapes::item_type);
-            s.insert("items".into(), node_schema(item_ty, &item_markers));
+            Node { items: Some(Box::new(node_schema(item_ty, &item_markers))), ..Node::of_type("array") }
         }
         Some("object") => match last {
-            Some((name, Some(value))) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => {
-                s.insert("type".into(), "object".into());
-                s.insert("additionalProperties".into(), node_schema(Some(&value), &[]));
-            }
-            _ => return unknown,
+            Some((name, Some(value))) if matches!(name.as_str(), "HashMap" | "BTreeMap" | "IndexMap") => Node {
+                additional_properties: Some(Additional::Schema(Box::new(node_schema(Some(&value), &[])))),
+                ..Node::of_type("object")
+            },
+            _ => return unknown(),
         },
-        _ => return unknown,
-    }
+        _ => return unknown(),
+    };
     for m in markers {
-        let key = match m.def.key {
-            "max_length" => "maxLength",
-            "max_items" => "maxItems",
-            "max_properties" => "maxProperties",
-            "format" => "format",
-            "enum_values" => "enum",
-            "list_type" => "x-kubernetes-list-type",
-            _ => continue,
-        };
-        if let MarkerValue::Json(v) = &m.value {
-            s.insert(key.into(), v.clone());
+        let MarkerValue::Json(v) = &m.value else { continue };
+        match m.def.key {
+            "max_length" => s.max_length = v.as_u64(),
+            "max_items" => s.max_items = v.as_u64(),
+            "max_properties" => s.max_properties = v.as_u64(),
+            "format" => s.format = v.as_str().map(String::from),
+            "enum_values" => s.enum_ = v.as_array().cloned(),
+            "list_type" => s.list_type = v.as_str().map(String::from),
+            _ => {}
         }
     }
-    Value::Object(s)
+    s
 }
 
-/// A node the derive cannot see: `dyn` to the checker, and no cost is judged through it.
-pub fn unknown() -> Value {
-    json!({ UNKNOWN: true })
+/// A node the derive cannot see (another type's schema): a reference, which the checker
+/// takes as `dyn` and judges no cost through.
+pub fn unknown() -> Node {
+    Node::named("a type the derive does not see")
 }
 
 /// An object schema of named fields.
-pub fn object_schema(fields: Vec<(String, Value)>) -> Value {
-    json!({"type": "object", "properties": Map::from_iter(fields)})
+pub fn object_schema(fields: Vec<(String, Node)>) -> Node {
+    Node { properties: Some(fields.into_iter().collect()), ..Node::of_type("object") }
 }
 
 /// The last path segment's name and, for a map, its value type (through `Option`).
@@ -108,7 +102,7 @@ fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
 
 /// Checks the rule a marker writes (`rule` as `s` holds it) against `schema`, the node
 /// it stands on; every refusal is an error at the marker.
-pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Value, errors: &mut Errors) {
+pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Errors) {
     let text = |k: &str| s.get(k).and_then(Value::as_str).map(str::to_string);
     let Some(rule_text) = text("rule") else { return };
     // A rule that does not parse is reported once, by the parse check.

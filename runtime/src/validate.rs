@@ -52,12 +52,11 @@ pub trait Validate: CustomResourceExt + Serialize {
     }
 }
 
-/// The storage version's schema of a CRD, parsed once: the typed node the structural
-/// checks read and the JSON the CEL evaluator reads.
+/// The storage version's schema of a CRD, parsed once into the typed IR, which the
+/// structural checks and the CEL evaluator read.
 #[derive(Debug, Clone, Default)]
 pub struct Validator {
     node: Node,
-    json: Value,
 }
 
 impl Validator {
@@ -67,7 +66,7 @@ impl Validator {
             return Validator::default();
         };
         let json = serde_json::to_value(schema).unwrap_or(Value::Null);
-        Validator { node: Node::from_value(&json).unwrap_or_default(), json }
+        Validator { node: Node::from_value(&json).unwrap_or_default() }
     }
 
     /// Validates a JSON object as the API server would (`old`: the stored object, on an update).
@@ -87,7 +86,7 @@ impl Validator {
             }
             required(&self.node, fields, "", &mut out);
         }
-        cel(&self.json, &self.node, &object, old, &mut out);
+        cel(&self.node, &object, old, &mut out);
         if out.is_empty() { Ok(()) } else { Err(Violations(out)) }
     }
 }
@@ -98,18 +97,18 @@ pub fn validate_value(crd: &CustomResourceDefinition, object: &Value, old: Optio
 }
 
 #[cfg(feature = "cel")]
-fn cel(schema: &Value, node: &Node, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
+fn cel(node: &Node, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
     // The server reads the stored object defaulted, as it validates the new one.
     let old = old.map(|old| {
         let mut old = old.clone();
         apply_defaults(node, &mut old);
         old
     });
-    for v in kubegen_cel::eval::validate(schema, object, old.as_ref()) {
+    for v in kubegen_cel::eval::validate(node, object, old.as_ref()) {
         let message = if v.field_path.is_empty() { v.message } else { format!("{}: {}", v.field_path, v.message) };
         out.push(Violation { path: v.field_path, message });
     }
 }
 
 #[cfg(not(feature = "cel"))]
-fn cel(_: &Value, _: &Node, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}
+fn cel(_: &Node, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}

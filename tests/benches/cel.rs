@@ -11,7 +11,8 @@ use serde_json::json;
 
 fn main() {
     let corpus = cel_corpus::load();
-    let schemas: Vec<_> = corpus.iter().map(|e| cel_corpus::root_schema(json!({"spec": e.node_schema()}))).collect();
+    let schemas: Vec<_> =
+        corpus.iter().map(|e| cel_corpus::typed(&cel_corpus::root_schema(json!({"spec": e.node_schema()})))).collect();
     let start = Instant::now();
     let mut rounds = 0u32;
     while start.elapsed() < Duration::from_secs(2) {

@@ -88,7 +88,7 @@ impl Entry {
     pub fn kubegen(&self, release: &str) -> Result<(), String> {
         let minor = release.split('.').nth(1).and_then(|m| m.parse().ok()).unwrap_or(0);
         let schema = root_schema(json!({"spec": self.node_schema()}));
-        let refusals = kubegen_cel::schema::check_for(&schema, minor).refusals;
+        let refusals = kubegen_cel::schema::check_for(&typed(&schema), minor).refusals;
         if refusals.is_empty() {
             return Ok(());
         }
@@ -104,6 +104,11 @@ pub fn object(kind: &str, name: &str, spec: &Value) -> Value {
 /// A CRD root schema with the given properties.
 pub fn root_schema(properties: Value) -> Value {
     json!({"type": "object", "properties": properties})
+}
+
+/// A schema written as JSON, in the typed IR the checker reads.
+pub fn typed(schema: &Value) -> kubegen_core::schema::node::Node {
+    kubegen_core::schema::node::Node::from_value(schema).unwrap_or_default()
 }
 
 /// A namespaced CRD `<plural>.cel.kubegen.dev` of kind `kind`, served at v1.

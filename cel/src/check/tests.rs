@@ -16,7 +16,7 @@ fn spec() -> Value {
 }
 
 fn verdict(rule: Rule) -> Result<Verdict, Vec<Problem>> {
-    let schema = spec();
+    let schema = Node::from_value(&spec()).expect("a schema");
     check_rule(&rule, &Site { schema: &schema, path: "spec", cardinality: Some(1), correlatable: true })
 }
 
@@ -115,6 +115,7 @@ fn field_paths_take_quoted_keys_with_any_character() {
         "a.b]c": {"type": "object", "properties": {"x": {"type": "integer"}}},
         "m": {"type": "object", "additionalProperties": {"type": "string"}},
     }});
+    let schema = Node::from_value(&schema).expect("a schema");
     assert_eq!(field_path(&schema, "['a.b]c'].x"), Ok(()));
     assert_eq!(field_path(&schema, ".m['it\\'s']"), Ok(()));
     assert!(field_path(&schema, ".m[0]").is_err());

@@ -56,6 +56,7 @@ use cel::common::types::{CelBool, CelOptional, CelString};
 use cel::common::value::{CowVal, Val};
 use cel::context::VariableResolver;
 use cel::{Context, ExecutionError, Program};
+use kubegen_core::schema::node::Node;
 use serde_json::Value as Json;
 
 use crate::names::escape;
@@ -81,17 +82,17 @@ pub struct Violation {
 /// and `metadata.generateName` are visible to rules whatever the schema says, and no
 /// other `metadata` field is, as on the server. For a schema that is not a resource's,
 /// see [`validate_node`].
-pub fn validate(schema: &Json, object: &Json, old: Option<&Json>) -> Vec<Violation> {
+pub fn validate(schema: &Node, object: &Json, old: Option<&Json>) -> Vec<Violation> {
     run(schema, object, old, true)
 }
 
 /// As [`validate`], for the schema of any node: its root is not a resource's, so its
 /// fields are exactly the schema's.
-pub fn validate_node(schema: &Json, object: &Json, old: Option<&Json>) -> Vec<Violation> {
+pub fn validate_node(schema: &Node, object: &Json, old: Option<&Json>) -> Vec<Violation> {
     run(schema, object, old, false)
 }
 
-fn run(schema: &Json, object: &Json, old: Option<&Json>, resource_root: bool) -> Vec<Violation> {
+fn run(schema: &Node, object: &Json, old: Option<&Json>, resource_root: bool) -> Vec<Violation> {
     let mut w = Walker { env: env::env(), programs: HashMap::new(), out: Vec::new() };
     let ratchet = Ratchet { current: old.map(|old| Corr { new: object, old, schema }), nearest: None };
     let decl = schema::has_cel_type(schema).then_some(Decl { schema, root: resource_root });
@@ -116,7 +117,7 @@ fn index(path: &str, i: usize) -> String {
 /// A rule's `fieldPath` as the server normalizes it (`ValidFieldPath`): `.a.b`,
 /// `['a.b']` or `.m['key']` steps through the schema, printed as a field path; `None`
 /// when it doesn't name a field of the schema.
-fn normalize_field_path(field_path: &str, mut schema: &Json) -> Option<String> {
+fn normalize_field_path(field_path: &str, mut schema: &Node) -> Option<String> {
     let b = field_path.as_bytes();
     let mut tokens: Vec<&str> = Vec::new();
     let mut i = 0;
@@ -139,11 +140,11 @@ fn normalize_field_path(field_path: &str, mut schema: &Json) -> Option<String> {
     }
     let mut out = String::new();
     let mut toks = tokens.into_iter();
-    let append = |name: String, schema: &mut &Json, out: &mut String| -> Option<()> {
+    let append = |name: String, schema: &mut &Node, out: &mut String| -> Option<()> {
         if schema::properties(schema).is_some() {
             *schema = schema::properties(schema)?.get(&name)?;
             *out = child(out, &name);
-        } else if let Some(add) = schema.get("additionalProperties").filter(|a| !a.is_null()) {
+        } else if let Some(add) = schema::additional(schema) {
             *out = key(out, &name);
             *schema = add;
         } else {
@@ -210,7 +211,7 @@ fn unescape_single_quote(s: &str) -> Option<String> {
 struct Corr<'a> {
     new: &'a Json,
     old: &'a Json,
-    schema: &'a Json,
+    schema: &'a Node,
 }
 
 impl<'a> Corr<'a> {
@@ -267,7 +268,7 @@ impl<'a> Corr<'a> {
 
 /// The element of `old` with the same `x-kubernetes-list-map-keys` values as `elem`
 /// (the first one), if `elem` has them all and they are scalars.
-fn map_list_get<'a>(schema: &Json, old: &'a [Json], elem: &Json) -> Option<&'a Json> {
+fn map_list_get<'a>(schema: &Node, old: &'a [Json], elem: &Json) -> Option<&'a Json> {
     let keys = schema::list_map_keys(schema);
     if keys.is_empty() {
         return None;
@@ -317,12 +318,12 @@ impl<'a> Ratchet<'a> {
 /// of its properties' rules are run at all.
 #[derive(Clone, Copy)]
 struct Decl<'a> {
-    schema: &'a Json,
+    schema: &'a Node,
     root: bool,
 }
 
 impl<'a> Decl<'a> {
-    fn of(schema: &'a Json) -> Option<Decl<'a>> {
+    fn of(schema: &'a Node) -> Option<Decl<'a>> {
         schema::has_cel_type(schema).then_some(Decl { schema, root: schema::embedded(schema) })
     }
 
@@ -413,15 +414,15 @@ struct Rule<'a> {
 }
 
 impl<'a> Rule<'a> {
-    fn of(v: &'a Json) -> Rule<'a> {
-        let s = |k: &str| v.get(k).and_then(Json::as_str).unwrap_or("");
+    fn of(v: &'a kubegen_core::schema::markers::Rule) -> Rule<'a> {
+        let s = |o: &'a Option<String>| o.as_deref().unwrap_or("");
         Rule {
-            rule: s("rule"),
-            message: s("message"),
-            message_expression: s("messageExpression"),
-            reason: v.get("reason").and_then(Json::as_str),
-            field_path: s("fieldPath"),
-            optional_old_self: v.get("optionalOldSelf").and_then(Json::as_bool).unwrap_or(false),
+            rule: &v.rule,
+            message: s(&v.message),
+            message_expression: s(&v.message_expression),
+            reason: v.reason.as_deref(),
+            field_path: s(&v.field_path),
+            optional_old_self: v.optional_old_self.unwrap_or(false),
         }
     }
 
@@ -469,8 +470,8 @@ impl Walker {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         &mut self,
-        rules: &Json,
-        node: &Json,
+        rules: &Node,
+        node: &Node,
         value: &Json,
         old: Option<&Json>,
         path: &str,
@@ -541,8 +542,8 @@ impl Walker {
     #[allow(clippy::too_many_arguments)]
     fn expressions(
         &mut self,
-        rules: &Json,
-        node: &Json,
+        rules: &Node,
+        node: &Node,
         value: &Json,
         old: Option<&Json>,
         path: &str,

@@ -1,96 +1,98 @@
-//! Reading a structural schema given as JSON: the few keywords evaluation looks at.
+//! Reading a structural schema node (the typed IR): the few keywords evaluation looks at.
 
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use serde_json::{Map, Value as Json, json};
+use kubegen_core::schema::node::Node;
 
-pub(crate) fn ty(s: &Json) -> &str {
-    s.get("type").and_then(Json::as_str).unwrap_or("")
+pub(crate) fn ty(s: &Node) -> &str {
+    s.type_.as_deref().unwrap_or("")
 }
 
-fn flag(s: &Json, key: &str) -> bool {
-    s.get(key).and_then(Json::as_bool).unwrap_or(false)
+fn flag(v: Option<bool>) -> bool {
+    v.unwrap_or(false)
 }
 
-pub(crate) fn int_or_string(s: &Json) -> bool {
-    flag(s, "x-kubernetes-int-or-string")
+pub(crate) fn int_or_string(s: &Node) -> bool {
+    flag(s.int_or_string)
 }
 
-pub(crate) fn preserve_unknown(s: &Json) -> bool {
-    flag(s, "x-kubernetes-preserve-unknown-fields")
+pub(crate) fn preserve_unknown(s: &Node) -> bool {
+    flag(s.preserve_unknown_fields)
 }
 
-pub(crate) fn embedded(s: &Json) -> bool {
-    flag(s, "x-kubernetes-embedded-resource")
+pub(crate) fn embedded(s: &Node) -> bool {
+    flag(s.embedded_resource)
 }
 
-pub(crate) fn nullable(s: &Json) -> bool {
-    flag(s, "nullable")
+pub(crate) fn nullable(s: &Node) -> bool {
+    flag(s.nullable)
 }
 
-pub(crate) fn format(s: &Json) -> &str {
-    s.get("format").and_then(Json::as_str).unwrap_or("")
+pub(crate) fn format(s: &Node) -> &str {
+    s.format.as_deref().unwrap_or("")
 }
 
-pub(crate) fn properties(s: &Json) -> Option<&Map<String, Json>> {
-    s.get("properties").and_then(Json::as_object)
+pub(crate) fn properties(s: &Node) -> Option<&BTreeMap<String, Node>> {
+    s.properties.as_ref()
 }
 
-pub(crate) fn items(s: &Json) -> Option<&Json> {
-    s.get("items").filter(|i| i.is_object())
+pub(crate) fn items(s: &Node) -> Option<&Node> {
+    s.items.as_deref()
 }
 
 /// `additionalProperties` when it is a schema (not `true`/`false`).
-pub(crate) fn additional(s: &Json) -> Option<&Json> {
-    s.get("additionalProperties").filter(|a| a.is_object())
+pub(crate) fn additional(s: &Node) -> Option<&Node> {
+    s.map_values()
 }
 
-pub(crate) fn list_type(s: &Json) -> Option<&str> {
-    s.get("x-kubernetes-list-type").and_then(Json::as_str)
+pub(crate) fn list_type(s: &Node) -> Option<&str> {
+    s.list_type.as_deref()
 }
 
-pub(crate) fn list_map_keys(s: &Json) -> Vec<&str> {
-    s.get("x-kubernetes-list-map-keys")
-        .and_then(Json::as_array)
-        .map(|keys| keys.iter().filter_map(Json::as_str).collect())
-        .unwrap_or_default()
+pub(crate) fn list_map_keys(s: &Node) -> Vec<&str> {
+    s.list_map_keys.iter().flatten().map(String::as_str).collect()
 }
 
-pub(crate) fn map_type(s: &Json) -> Option<&str> {
-    s.get("x-kubernetes-map-type").and_then(Json::as_str)
+pub(crate) fn map_type(s: &Node) -> Option<&str> {
+    s.map_type.as_deref()
 }
 
-pub(crate) fn validations(s: &Json) -> &[Json] {
-    s.get("x-kubernetes-validations").and_then(Json::as_array).map(Vec::as_slice).unwrap_or(&[])
+pub(crate) fn validations(s: &Node) -> &[kubegen_core::schema::markers::Rule] {
+    s.validations.as_deref().unwrap_or(&[])
 }
 
-pub(crate) fn all_of(s: &Json) -> &[Json] {
-    s.get("allOf").and_then(Json::as_array).map(Vec::as_slice).unwrap_or(&[])
+pub(crate) fn all_of(s: &Node) -> &[Node] {
+    s.all_of.as_deref().unwrap_or(&[])
 }
 
-fn string_schema() -> &'static Json {
-    static S: OnceLock<Json> = OnceLock::new();
-    S.get_or_init(|| json!({"type": "string"}))
+fn string_schema() -> &'static Node {
+    static S: OnceLock<Node> = OnceLock::new();
+    S.get_or_init(|| Node::of_type("string"))
 }
 
-fn meta_schema() -> &'static Json {
-    static S: OnceLock<Json> = OnceLock::new();
-    S.get_or_init(
-        || json!({"type": "object", "properties": {"name": {"type": "string"}, "generateName": {"type": "string"}}}),
-    )
+fn meta_schema() -> &'static Node {
+    static S: OnceLock<Node> = OnceLock::new();
+    S.get_or_init(|| Node {
+        properties: Some(BTreeMap::from([
+            ("name".to_string(), Node::of_type("string")),
+            ("generateName".to_string(), Node::of_type("string")),
+        ])),
+        ..Node::of_type("object")
+    })
 }
 
 /// The properties a rule sees on an object: the schema's own, and at the root of a
 /// resource (the custom resource, or an `x-kubernetes-embedded-resource`) `apiVersion`,
 /// `kind` and a `metadata` of only `name` and `generateName`, unless the schema already
 /// declares all four as strings (apiextensions-apiserver `model.WithTypeAndObjectMeta`).
-pub(crate) fn object_properties(s: &Json, resource_root: bool) -> Vec<(&str, &Json)> {
-    let own: Vec<(&str, &Json)> =
+pub(crate) fn object_properties(s: &Node, resource_root: bool) -> Vec<(&str, &Node)> {
+    let own: Vec<(&str, &Node)> =
         properties(s).map(|p| p.iter().map(|(k, v)| (k.as_str(), v)).collect()).unwrap_or_default();
     if !resource_root || has_type_and_object_meta(s) {
         return own;
     }
-    let mut out: Vec<(&str, &Json)> =
+    let mut out: Vec<(&str, &Node)> =
         own.into_iter().filter(|(k, _)| !matches!(*k, "kind" | "apiVersion" | "metadata")).collect();
     out.push(("kind", string_schema()));
     out.push(("apiVersion", string_schema()));
@@ -98,9 +100,9 @@ pub(crate) fn object_properties(s: &Json, resource_root: bool) -> Vec<(&str, &Js
     out
 }
 
-fn has_type_and_object_meta(s: &Json) -> bool {
+fn has_type_and_object_meta(s: &Node) -> bool {
     let Some(props) = properties(s) else { return false };
-    let is = |v: Option<&Json>, t: &str| v.is_some_and(|v| ty(v) == t);
+    let is = |v: Option<&Node>, t: &str| v.is_some_and(|v| ty(v) == t);
     let meta = props.get("metadata").and_then(properties);
     is(props.get("kind"), "string")
         && is(props.get("apiVersion"), "string")
@@ -111,7 +113,7 @@ fn has_type_and_object_meta(s: &Json) -> bool {
 /// Whether the server gives a value of this schema a CEL type at all
 /// (`SchemaDeclType` is not nil): untyped values other than int-or-string are left out,
 /// and so are lists and maps of them.
-pub(crate) fn has_cel_type(s: &Json) -> bool {
+pub(crate) fn has_cel_type(s: &Node) -> bool {
     if int_or_string(s) {
         return true;
     }

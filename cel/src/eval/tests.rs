@@ -4,6 +4,19 @@ use serde_json::{Value as Json, json};
 
 use super::*;
 
+/// The schemas below are written as JSON; the evaluator reads the typed IR.
+fn node(schema: &Json) -> Node {
+    Node::from_value(schema).expect("a schema")
+}
+
+fn validate(schema: &Json, object: &Json, old: Option<&Json>) -> Vec<Violation> {
+    super::validate(&node(schema), object, old)
+}
+
+fn validate_node(schema: &Json, object: &Json, old: Option<&Json>) -> Vec<Violation> {
+    super::validate_node(&node(schema), object, old)
+}
+
 /// Evaluates `expr` in the environment, with no variables: its boolean result, or the
 /// error as the validator words it.
 fn run(expr: &str) -> Result<bool, String> {
@@ -735,6 +748,7 @@ fn field_path_normalization() {
         "a": {"type": "object", "properties": {"b": {"type": "string"}}},
         "m": {"type": "object", "additionalProperties": {"type": "object", "properties": {"c": {"type": "string"}}}},
     }});
+    let schema = node(&schema);
     assert_eq!(normalize_field_path(".a.b", &schema).as_deref(), Some("a.b"));
     assert_eq!(normalize_field_path(".m['x.y'].c", &schema).as_deref(), Some("m[x.y].c"));
     assert_eq!(normalize_field_path("['a'].b", &schema).as_deref(), Some("a.b"));

@@ -23,6 +23,7 @@ use cel::common::types::{
     CelUInt, LIST_TYPE, MAP_TYPE, Type,
 };
 use cel::common::value::{Builtin, BuiltinRef, CowVal, StaticVal, Val};
+use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value as Json};
 
 use super::schema;
@@ -32,7 +33,7 @@ use crate::names::escape;
 /// The value of `v` under schema `s`; `resource_root` for the root of a resource (the
 /// custom resource, or an embedded one), whose `apiVersion`, `kind` and
 /// `metadata.name`/`generateName` are always visible.
-pub(crate) fn to_val(v: &Json, s: &Json, resource_root: bool) -> Box<dyn Val> {
+pub(crate) fn to_val(v: &Json, s: &Node, resource_root: bool) -> Box<dyn Val> {
     if v.is_null() {
         return if schema::nullable(s) {
             Box::new(CelNull)
@@ -330,7 +331,7 @@ pub(crate) struct Object {
 }
 
 impl Object {
-    fn new(m: &Map<String, Json>, s: &Json, resource_root: bool) -> Object {
+    fn new(m: &Map<String, Json>, s: &Node, resource_root: bool) -> Object {
         let props = schema::object_properties(s, resource_root);
         let mut fields = HashMap::new();
         let mut names = Vec::new();

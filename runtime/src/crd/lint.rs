@@ -17,7 +17,7 @@ pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
         let node = Node::from_value(&schema).unwrap_or_default();
         let mut problems = Vec::new();
         node.walk(&mut |path: &[NodeStep<'_>], n: &Node| node_problems(path, n, &mut problems));
-        problems.extend(kubegen_cel::schema::check(&schema).refusals.into_iter().map(cel_refusal));
+        problems.extend(kubegen_cel::schema::check(&node).refusals.into_iter().map(cel_refusal));
         let columns = v.additional_printer_columns.iter().flatten().map(|c| ("printer column", &c.json_path));
         let scale = v.subresources.as_ref().and_then(|s| s.scale.as_ref()).into_iter().flat_map(|s| {
             [

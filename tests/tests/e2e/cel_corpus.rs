@@ -96,7 +96,8 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
     let mut chunks: Vec<Vec<(usize, &Entry)>> = Vec::new();
     let mut chunk_cost = 0u64;
     for (i, e) in accepted {
-        let cost = kubegen_cel::schema::check(&cel_corpus::root_schema(json!({"spec": e.node_schema()}))).total_cost;
+        let schema = cel_corpus::typed(&cel_corpus::root_schema(json!({"spec": e.node_schema()})));
+        let cost = kubegen_cel::schema::check(&schema).total_cost;
         match chunks.last_mut() {
             Some(c) if c.len() < PER_CRD && chunk_cost.saturating_add(cost) <= COST_PER_CRD => {
                 c.push((i, e));
