@@ -2,9 +2,8 @@
 //! 262 144 bytes no longer fits the `kubectl.kubernetes.io/last-applied-configuration`
 //! annotation of client-side `kubectl apply`.
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
-    CustomResourceDefinition, JSONSchemaProps, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool,
-};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kubegen_core::schema::node::Node;
 
 /// The size limit of an annotation: a CRD larger than this cannot be applied client-side.
 pub const LAST_APPLIED_LIMIT: usize = 262_144;
@@ -15,7 +14,11 @@ pub const LAST_APPLIED_LIMIT: usize = 262_144;
 pub fn truncate_descriptions(crd: &mut CustomResourceDefinition, max: usize) {
     for version in &mut crd.spec.versions {
         if let Some(schema) = version.schema.as_mut().and_then(|s| s.open_api_v3_schema.as_mut()) {
-            walk(schema, &|d: &mut Option<String>| truncate(d, max));
+            // kubegen's CRDs are lowered from the IR, so they read back into it.
+            if let Some(mut node) = serde_json::to_value(&*schema).ok().as_ref().and_then(Node::from_value) {
+                node.walk_mut(&mut |n: &mut Node| truncate(&mut n.description, max));
+                *schema = super::lower(&node);
+            }
         }
     }
 }
@@ -43,26 +46,6 @@ fn truncate(description: &mut Option<String>, max: usize) {
     *text = cut;
 }
 
-fn walk(s: &mut JSONSchemaProps, f: &dyn Fn(&mut Option<String>)) {
-    f(&mut s.description);
-    for p in s.properties.iter_mut().flat_map(|p| p.values_mut()) {
-        walk(p, f);
-    }
-    match s.items.as_mut() {
-        Some(JSONSchemaPropsOrArray::Schema(i)) => walk(i, f),
-        Some(JSONSchemaPropsOrArray::Schemas(is)) => is.iter_mut().for_each(|i| walk(i, f)),
-        None => {}
-    }
-    if let Some(JSONSchemaPropsOrBool::Schema(a)) = s.additional_properties.as_mut() {
-        walk(a, f);
-    }
-    for list in [&mut s.all_of, &mut s.any_of, &mut s.one_of] {
-        for b in list.iter_mut().flatten() {
-            walk(b, f);
-        }
-    }
-}
-
 /// The bytes `kubectl apply` would store in the last-applied annotation.
 pub fn applied_size(crd: &CustomResourceDefinition) -> usize {
     serde_json::to_vec(crd).map(|v| v.len()).unwrap_or(0)
@@ -70,7 +53,40 @@ pub fn applied_size(crd: &CustomResourceDefinition) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::truncate;
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
+        CustomResourceDefinitionVersion, CustomResourceValidation,
+    };
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_description_in_every_version_is_cut_and_nothing_else_changes() {
+        let long = "Short one. Then a much longer second sentence.";
+        let schema = json!({
+            "type": "object", "description": long,
+            "properties": {
+                "list": {"type": "array", "description": long, "maxItems": 3,
+                         "items": {"type": "string", "description": long, "pattern": "^a"}},
+                "map": {"type": "object", "additionalProperties": {"type": "integer", "description": long}},
+                "either": {"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]}
+            },
+            "x-kubernetes-validations": [{"rule": "self.list.size() < 3", "message": long}]
+        });
+        let mut crd = CustomResourceDefinition::default();
+        crd.spec.versions = vec![CustomResourceDefinitionVersion {
+            schema: Some(CustomResourceValidation { open_api_v3_schema: serde_json::from_value(schema.clone()).ok() }),
+            ..Default::default()
+        }];
+        truncate_descriptions(&mut crd, 12);
+        let cut = serde_json::to_string(&crd.spec.versions[0].schema).unwrap();
+        let expected = serde_json::to_string(&json!({"openAPIV3Schema": schema})).unwrap().replace(long, "Short one.");
+        // The rule's message is no description: it stays whole.
+        let expected = expected.replacen("\"message\":\"Short one.\"", &format!("\"message\":\"{long}\""), 1);
+        assert_eq!(cut, expected);
+        truncate_descriptions(&mut crd, 0);
+        assert!(!serde_json::to_string(&crd).unwrap().contains("description"));
+    }
 
     #[test]
     fn truncates_at_a_sentence_like_controller_gen() {
