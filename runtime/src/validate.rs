@@ -53,10 +53,13 @@ pub trait Validate: CustomResourceExt + Serialize {
 }
 
 /// The storage version's schema of a CRD, parsed once into the typed IR, which the
-/// structural checks and the CEL evaluator read.
+/// structural checks and the CEL evaluator read, with its CEL rules compiled on first
+/// use and kept.
 #[derive(Debug, Clone, Default)]
 pub struct Validator {
     node: Node,
+    #[cfg(feature = "cel")]
+    programs: kubegen_cel::eval::Programs,
 }
 
 impl Validator {
@@ -66,7 +69,7 @@ impl Validator {
             return Validator::default();
         };
         let json = serde_json::to_value(schema).unwrap_or(Value::Null);
-        Validator { node: Node::from_value(&json).unwrap_or_default() }
+        Validator { node: Node::from_value(&json).unwrap_or_default(), ..Validator::default() }
     }
 
     /// Validates a JSON object as the API server would (`old`: the stored object, on an update).
@@ -86,7 +89,7 @@ impl Validator {
             }
             required(&self.node, fields, "", &mut out);
         }
-        cel(&self.node, &object, old, &mut out);
+        self.cel(&object, old, &mut out);
         if out.is_empty() { Ok(()) } else { Err(Violations(out)) }
     }
 }
@@ -96,19 +99,21 @@ pub fn validate_value(crd: &CustomResourceDefinition, object: &Value, old: Optio
     Validator::for_crd(crd).validate(object, old)
 }
 
-#[cfg(feature = "cel")]
-fn cel(node: &Node, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
-    // The server reads the stored object defaulted, as it validates the new one.
-    let old = old.map(|old| {
-        let mut old = old.clone();
-        apply_defaults(node, &mut old);
-        old
-    });
-    for v in kubegen_cel::eval::validate(node, object, old.as_ref()) {
-        let message = if v.field_path.is_empty() { v.message } else { format!("{}: {}", v.field_path, v.message) };
-        out.push(Violation { path: v.field_path, message });
+impl Validator {
+    #[cfg(feature = "cel")]
+    fn cel(&self, object: &Value, old: Option<&Value>, out: &mut Vec<Violation>) {
+        // The server reads the stored object defaulted, as it validates the new one.
+        let old = old.map(|old| {
+            let mut old = old.clone();
+            apply_defaults(&self.node, &mut old);
+            old
+        });
+        for v in kubegen_cel::eval::validate_with(&self.programs, &self.node, object, old.as_ref()) {
+            let message = if v.field_path.is_empty() { v.message } else { format!("{}: {}", v.field_path, v.message) };
+            out.push(Violation { path: v.field_path, message });
+        }
     }
-}
 
-#[cfg(not(feature = "cel"))]
-fn cel(_: &Node, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}
+    #[cfg(not(feature = "cel"))]
+    fn cel(&self, _: &Value, _: Option<&Value>, _: &mut Vec<Violation>) {}
+}

@@ -50,12 +50,12 @@ mod value;
 mod tests;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use cel::common::types::{CelBool, CelOptional, CelString};
 use cel::common::value::{CowVal, Val};
 use cel::context::VariableResolver;
-use cel::{Context, ExecutionError, Program};
+use cel::{Context, Env, ExecutionError, Program};
 use kubegen_core::schema::node::Node;
 use serde_json::Value as Json;
 
@@ -83,17 +83,47 @@ pub struct Violation {
 /// other `metadata` field is, as on the server. For a schema that is not a resource's,
 /// see [`validate_node`].
 pub fn validate(schema: &Node, object: &Json, old: Option<&Json>) -> Vec<Violation> {
-    run(schema, object, old, true)
+    run(&Programs::default(), schema, object, old, true)
+}
+
+/// As [`validate`], compiling each rule once into `programs` and reusing it on every
+/// later call: a kind's validator keeps one for its lifetime.
+pub fn validate_with(programs: &Programs, schema: &Node, object: &Json, old: Option<&Json>) -> Vec<Violation> {
+    run(programs, schema, object, old, true)
+}
+
+/// Compiled rules by their source, kept between evaluations. Compiling is most of what
+/// one evaluation of a short rule costs.
+#[derive(Debug, Default)]
+pub struct Programs(Mutex<HashMap<String, Result<Arc<Program>, String>>>);
+
+impl Clone for Programs {
+    fn clone(&self) -> Self {
+        Programs(Mutex::new(self.0.lock().map(|m| m.clone()).unwrap_or_default()))
+    }
+}
+
+impl Programs {
+    fn get(&self, env: &Env, source: &str) -> Result<Arc<Program>, String> {
+        // A panic while the lock was held left a whole map behind: still usable.
+        let mut programs = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(p) = programs.get(source) {
+            return p.clone();
+        }
+        let compiled = env.compile(source).map(Arc::new).map_err(|e| e.to_string());
+        programs.insert(source.to_string(), compiled.clone());
+        compiled
+    }
 }
 
 /// As [`validate`], for the schema of any node: its root is not a resource's, so its
 /// fields are exactly the schema's.
 pub fn validate_node(schema: &Node, object: &Json, old: Option<&Json>) -> Vec<Violation> {
-    run(schema, object, old, false)
+    run(&Programs::default(), schema, object, old, false)
 }
 
-fn run(schema: &Node, object: &Json, old: Option<&Json>, resource_root: bool) -> Vec<Violation> {
-    let mut w = Walker { env: env::env(), programs: HashMap::new(), out: Vec::new() };
+fn run(programs: &Programs, schema: &Node, object: &Json, old: Option<&Json>, resource_root: bool) -> Vec<Violation> {
+    let mut w = Walker { env: env::env(), programs, out: Vec::new() };
     let ratchet = Ratchet { current: old.map(|old| Corr { new: object, old, schema }), nearest: None };
     let decl = schema::has_cel_type(schema).then_some(Decl { schema, root: resource_root });
     w.walk(schema, schema, object, old, "", resource_root, decl, ratchet);
@@ -345,9 +375,9 @@ impl<'a> Decl<'a> {
     }
 }
 
-struct Walker {
+struct Walker<'p> {
     env: Arc<cel::Env>,
-    programs: HashMap<String, Result<Arc<Program>, String>>,
+    programs: &'p Programs,
     out: Vec<Violation>,
 }
 
@@ -451,14 +481,9 @@ impl<'a> Rule<'a> {
 /// The most bytes a `messageExpression` may produce (`MaxEvaluatedMessageExpressionSizeBytes`).
 const MAX_MESSAGE_BYTES: usize = 5 * 1024;
 
-impl Walker {
+impl Walker<'_> {
     fn program(&mut self, source: &str) -> Result<Arc<Program>, String> {
-        if let Some(p) = self.programs.get(source) {
-            return p.clone();
-        }
-        let compiled = self.env.compile(source).map(Arc::new).map_err(|e| e.to_string());
-        self.programs.insert(source.to_string(), compiled.clone());
-        compiled
+        self.programs.get(&self.env, source)
     }
 
     fn eval<'v>(&self, program: &Program, vars: &'v Vars<'v>) -> Result<Box<dyn Val + 'v>, ExecutionError> {
