@@ -4,7 +4,8 @@
 
 pub use kubegen_core::schema::MARKERS_KEY;
 use kubegen_core::schema::markers::NodeMarkers;
-use serde_json::{Map, Value};
+use kubegen_core::schema::node::Node;
+use serde_json::Value;
 
 /// Applies a node's serialized markers to `node`, in order: Kubernetes' table first, then
 /// the type's, then the field's, so the field's facts win. Returns the `required`
@@ -14,20 +15,16 @@ use serde_json::{Map, Value};
 /// CEL rules come out as controller-gen writes them, the field's before its type's: a
 /// type folded into this node (`Option<T>`) brought its rules already, and they go after
 /// this node's; [`field_rules_first`] orders a field's and its type's markers on one node.
-pub fn apply(node: &mut Map<String, Value>, all: Vec<Value>) -> Option<bool> {
-    let mut typed = super::structural::typed(std::mem::take(node));
-    let inner_rules = typed.validations.take();
+pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
+    let inner_rules = node.validations.take();
     let mut required = None;
     for doc in all {
         if let Ok(doc) = serde_json::from_value::<NodeMarkers>(doc) {
-            required = doc.apply(&mut typed).or(required);
+            required = doc.apply(node).or(required);
         }
     }
     if let Some(inner) = inner_rules {
-        typed.validations.get_or_insert_with(Vec::new).extend(inner);
-    }
-    if let Value::Object(map) = typed.to_value() {
-        *node = map;
+        node.validations.get_or_insert_with(Vec::new).extend(inner);
     }
     required
 }

@@ -17,7 +17,9 @@
 //!
 //! The conversion is total: it never panics and never fails.
 
-use kubegen_core::schema::node::Node;
+use std::collections::BTreeMap;
+
+use kubegen_core::schema::node::{Additional, Node};
 use serde_json::{Map, Value, json};
 
 use super::markers;
@@ -112,16 +114,14 @@ pub use kubegen_core::schema::{CLOSED_KEY, REF_KEY};
 /// Converts a whole schema into the typed IR. The result has no `$ref`, no `null` types
 /// and no private keys other than the client model's references.
 pub fn structural(schema: Value) -> Node {
-    match convert(schema).0 {
-        Value::Object(map) => typed(map),
-        _ => Node { preserve_unknown_fields: Some(true), ..Node::default() },
-    }
+    convert(schema).0
 }
 
-/// A node this pass built, as the typed IR. The pass writes only keys the IR has, with
-/// their types: a key the IR would not keep is a debug assertion (which every golden and
-/// zoo test runs through), never a silent loss; a node that would not read back accepts
-/// everything rather than lose a constraint silently.
+/// Keys this pass copied from schemars' JSON (already in their OpenAPI form), as the
+/// typed IR. The pass copies only keys the IR has, with their types: a key the IR would
+/// not keep is a debug assertion (which every golden and zoo test runs through), never a
+/// silent loss; keys that would not read back accept everything rather than lose a
+/// constraint silently.
 pub(super) fn typed(map: Map<String, Value>) -> Node {
     let mut dropped = Vec::new();
     match serde_ignored::deserialize(Value::Object(map), |path| dropped.push(path.to_string())) {
@@ -131,14 +131,14 @@ pub(super) fn typed(map: Map<String, Value>) -> Node {
         }
         Err(e) => {
             debug_assert!(false, "the structural pass wrote a node the IR cannot read: {e}");
-            Node { preserve_unknown_fields: Some(true), ..Node::default() }
+            preserve_unknown()
         }
     }
 }
 
 /// Converts one node; the second value is a `required`/`optional` marker on it, which
 /// the parent object applies to its `required` list.
-fn convert(node: Value) -> (Value, Option<bool>) {
+fn convert(node: Value) -> (Node, Option<bool>) {
     let mut obj = match node {
         Value::Object(obj) => obj,
         // `true` (anything) and any other non-object: accept every value.
@@ -151,32 +151,44 @@ fn convert(node: Value) -> (Value, Option<bool>) {
         Some(Value::Array(all)) => markers::apply(&mut out, all),
         _ => None,
     };
-    (Value::Object(out), required)
+    (out, required)
 }
 
-fn preserve_unknown() -> Value {
-    json!({ "x-kubernetes-preserve-unknown-fields": true })
+fn preserve_unknown() -> Node {
+    Node { preserve_unknown_fields: Some(true), ..Node::default() }
 }
 
-fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::new();
+fn int_or_string() -> Node {
+    Node {
+        int_or_string: Some(true),
+        any_of: Some(vec![Node::of_type("integer"), Node::of_type("string")]),
+        ..Node::default()
+    }
+}
 
+/// A node this pass built, as JSON, for the folding of `oneOf`/`anyOf` variants.
+fn json(node: Node) -> Map<String, Value> {
+    match node.to_value() {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn shape(mut obj: Map<String, Value>) -> Node {
     if let Some(name) = obj.remove(REF_KEY) {
+        let mut out = Map::new();
         out.insert(REF_KEY.into(), name);
         for key in ["description", "title", "default", "example", "nullable"] {
             if let Some(v) = obj.remove(key) {
                 out.insert(key.into(), v);
             }
         }
-        return out;
+        return typed(out);
     }
     // A `$ref` that survived inlining is a recursive type: a structural schema is finite.
     if obj.contains_key("$ref") {
-        if let Some(description) = obj.remove("description") {
-            out.insert("description".into(), description);
-        }
-        out.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
-        return out;
+        let description = obj.remove("description").and_then(|d| d.as_str().map(String::from));
+        return Node { description, ..preserve_unknown() };
     }
 
     if let Some(c) = obj.remove("const") {
@@ -188,15 +200,16 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
         obj.entry("example").or_insert_with(|| examples.swap_remove(0));
     }
 
+    let mut own = Map::new();
     for key in PASSTHROUGH {
         if let Some(v) = obj.remove(*key) {
-            out.insert((*key).into(), v);
+            own.insert((*key).into(), v);
         }
     }
     // An `Option` of a unit enum lists `null` among its values; the field is optional,
     // not nullable, so null is no value of it (controller-gen never lists it either).
-    if out.get("nullable") != Some(&Value::Bool(true))
-        && let Some(Value::Array(values)) = out.get_mut("enum")
+    if own.get("nullable") != Some(&Value::Bool(true))
+        && let Some(Value::Array(values)) = own.get_mut("enum")
     {
         values.retain(|v| !v.is_null());
     }
@@ -204,44 +217,42 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     // of a `String` it is "", which servers before 1.2x read as null and refuse. Both say
     // nothing serde needs: the field is optional either way. (A marker's default is
     // applied after this and kept.)
-    if matches!(out.get("default"), Some(Value::Null)) || out.get("default") == Some(&Value::String(String::new())) {
-        out.remove("default");
+    if matches!(own.get("default"), Some(Value::Null)) || own.get("default") == Some(&Value::String(String::new())) {
+        own.remove("default");
     }
     // Other serde defaults stay schema defaults: the server then fills in for every
     // client what serde fills in for Rust ones, and CEL rules see the field (`[]`, `{}`).
     // Inside an object default (`#[serde(default)]` on a struct-typed field), a `null`
     // member is an unset `Option`, which the server would read as a value and refuse on
     // a non-nullable field: it goes.
-    if let Some(default) = out.get_mut("default") {
+    if let Some(default) = own.get_mut("default") {
         drop_null_members(default);
     }
     // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
     for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
-        if let Some(v @ Value::Number(_)) = out.get(flag).cloned() {
-            out.insert(bound.into(), v);
-            out.insert(flag.into(), true.into());
+        if let Some(v @ Value::Number(_)) = own.get(flag).cloned() {
+            own.insert(bound.into(), v);
+            own.insert(flag.into(), true.into());
         }
     }
-    if let Some(Value::String(format)) = out.get("format")
+    if let Some(Value::String(format)) = own.get("format")
         && !KNOWN_FORMATS.contains(&format.as_str())
     {
-        out.remove("format");
+        own.remove("format");
     }
+    let mut out = typed(own);
 
     // `allOf` parts all hold at once: merge them into this node.
     if let Some(Value::Array(parts)) = obj.remove("allOf") {
         for part in parts {
-            let (part, _) = convert(part);
-            if let Value::Object(part) = part {
-                merge_into(&mut out, part);
-            }
+            merge_into(&mut out, convert(part).0);
         }
     }
 
     for junctor in ["oneOf", "anyOf"] {
         if let Some(Value::Array(branches)) = obj.remove(junctor) {
             let merged = union(branches, junctor == "oneOf");
-            merge_into(&mut out, merged);
+            merge_into(&mut out, typed(merged));
         }
     }
 
@@ -253,31 +264,25 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
             _ => Vec::new(),
         };
         let (props, required) = convert_properties(props, required);
-        let existing = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(existing) = existing {
-            for (name, schema) in props {
-                existing.insert(name, schema);
-            }
-        }
+        out.properties.get_or_insert_with(BTreeMap::new).extend(props);
         if !required.is_empty() {
-            out.insert("required".into(), required.into());
+            out.required = Some(required);
         }
-        out.entry("type").or_insert_with(|| "object".into());
-    } else if let Some(required) = obj.remove("required") {
-        out.insert("required".into(), required);
+        out.type_.get_or_insert_with(|| "object".into());
+    } else if let Some(Value::Array(required)) = obj.remove("required") {
+        out.required = Some(required.into_iter().filter_map(|v| v.as_str().map(String::from)).collect());
     }
 
     match obj.remove("additionalProperties") {
         None | Some(Value::Bool(false)) => {}
-        Some(Value::Bool(true)) => set_preserve_unknown(&mut out),
+        Some(Value::Bool(true)) => out.preserve_unknown_fields = Some(true),
         Some(schema) => {
-            if out.contains_key("properties") {
+            if out.properties.is_some() {
                 // Known fields plus a flattened map: the server can only keep the rest.
-                set_preserve_unknown(&mut out);
+                out.preserve_unknown_fields = Some(true);
             } else {
-                let (schema, _) = convert(schema);
-                out.insert("additionalProperties".into(), schema);
-                out.entry("type").or_insert_with(|| "object".into());
+                out.additional_properties = Some(Additional::Schema(Box::new(convert(schema).0)));
+                out.type_.get_or_insert_with(|| "object".into());
             }
         }
     }
@@ -285,29 +290,27 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     let items = obj.remove("prefixItems").or_else(|| obj.remove("items"));
     match items {
         Some(Value::Array(tuple)) => {
-            let len = tuple.len();
-            let converted: Vec<Value> = tuple.into_iter().map(|t| convert(t).0).collect();
+            let len = tuple.len() as u64;
+            let converted: Vec<Node> = tuple.into_iter().map(|t| convert(t).0).collect();
             let items = match converted.first() {
                 Some(first) if converted.iter().all(|c| c == first) => first.clone(),
                 _ => preserve_unknown(),
             };
-            out.insert("items".into(), items);
-            out.insert("minItems".into(), len.into());
-            out.insert("maxItems".into(), len.into());
+            out.items = Some(Box::new(items));
+            out.min_items = Some(len);
+            out.max_items = Some(len);
         }
-        Some(schema) => {
-            out.insert("items".into(), convert(schema).0);
-        }
+        Some(schema) => out.items = Some(Box::new(convert(schema).0)),
         None => {}
     }
-    if out.get("type").and_then(Value::as_str) == Some("array") && !out.contains_key("items") {
-        out.insert("items".into(), preserve_unknown());
+    if out.type_.as_deref() == Some("array") && out.items.is_none() {
+        out.items = Some(Box::new(preserve_unknown()));
     }
 
     // The API server refuses `uniqueItems: true` (quadratic to check); a set of scalars
     // says the same through `x-kubernetes-list-type: set`.
     if obj.remove("uniqueItems") == Some(Value::Bool(true)) && items_are_scalar(&out) {
-        out.entry("x-kubernetes-list-type").or_insert_with(|| "set".into());
+        out.list_type.get_or_insert_with(|| "set".into());
     }
 
     // An object with nothing declared inside (k8s-openapi's FieldsV1, RawExtension, an
@@ -315,19 +318,17 @@ fn shape(mut obj: Map<String, Value>) -> Map<String, Value> {
     // it is known to be empty.
     let closed = obj.remove(CLOSED_KEY) == Some(Value::Bool(true));
     if !closed
-        && out.get("type").and_then(Value::as_str) == Some("object")
-        && !out.contains_key("properties")
-        && !out.contains_key("additionalProperties")
+        && out.type_.as_deref() == Some("object")
+        && out.properties.is_none()
+        && out.additional_properties.is_none()
     {
-        set_preserve_unknown(&mut out);
+        out.preserve_unknown_fields = Some(true);
     }
 
     if !has_type(&out) {
         match infer_enum_type(&out) {
-            Some(t) => {
-                out.insert("type".into(), t.into());
-            }
-            None => set_preserve_unknown(&mut out),
+            Some(t) => out.type_ = Some(t.into()),
+            None => out.preserve_unknown_fields = Some(true),
         }
     }
     out
@@ -345,26 +346,19 @@ fn drop_null_members(value: &mut Value) {
     }
 }
 
-fn has_type(out: &Map<String, Value>) -> bool {
-    out.contains_key("type")
-        || out.contains_key(REF_KEY)
-        || out.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true))
-        || out.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true))
+fn has_type(out: &Node) -> bool {
+    out.type_.is_some()
+        || out.reference.is_some()
+        || out.int_or_string == Some(true)
+        || out.preserve_unknown_fields == Some(true)
 }
 
-fn set_preserve_unknown(out: &mut Map<String, Value>) {
-    out.insert("x-kubernetes-preserve-unknown-fields".into(), true.into());
+fn items_are_scalar(out: &Node) -> bool {
+    matches!(out.items.as_ref().and_then(|i| i.type_.as_deref()), Some("string" | "integer" | "number" | "boolean"))
 }
 
-fn items_are_scalar(out: &Map<String, Value>) -> bool {
-    matches!(
-        out.get("items").and_then(|i| i.get("type")).and_then(Value::as_str),
-        Some("string" | "integer" | "number" | "boolean")
-    )
-}
-
-fn infer_enum_type(out: &Map<String, Value>) -> Option<&'static str> {
-    let values = out.get("enum")?.as_array()?;
+fn infer_enum_type(out: &Node) -> Option<&'static str> {
+    let values = out.enum_.as_ref()?;
     let kind = |v: &Value| match v {
         Value::String(_) => Some("string"),
         Value::Bool(_) => Some("boolean"),
@@ -378,7 +372,7 @@ fn infer_enum_type(out: &Map<String, Value>) -> Option<&'static str> {
 
 /// `type` may be a list in JSON Schema. `null` goes (an `Option` is optional, not
 /// nullable); integer with string is int-or-string; anything wider accepts everything.
-fn normalize_type(out: &mut Map<String, Value>, ty: Option<Value>) {
+fn normalize_type(out: &mut Node, ty: Option<Value>) {
     let types: Vec<String> = match ty {
         None => return,
         Some(Value::String(t)) => vec![t],
@@ -393,25 +387,19 @@ fn normalize_type(out: &mut Map<String, Value>, ty: Option<Value>) {
     }
     match types.as_slice() {
         [] => {}
-        [one] => {
-            out.insert("type".into(), one.as_str().into());
+        [one] => out.type_ = Some(one.clone()),
+        [a, b] if a == "integer" && b == "string" => {
+            let either = int_or_string();
+            out.int_or_string = either.int_or_string;
+            out.any_of = either.any_of;
         }
-        [a, b] if a == "integer" && b == "string" => set_int_or_string(out),
-        [a, b] if a == "integer" && b == "number" => {
-            out.insert("type".into(), "number".into());
-        }
-        _ => set_preserve_unknown(out),
+        [a, b] if a == "integer" && b == "number" => out.type_ = Some("number".into()),
+        _ => out.preserve_unknown_fields = Some(true),
     }
 }
 
-fn set_int_or_string(out: &mut Map<String, Value>) {
-    out.remove("type");
-    out.insert("x-kubernetes-int-or-string".into(), true.into());
-    out.insert("anyOf".into(), json!([{ "type": "integer" }, { "type": "string" }]));
-}
-
-fn convert_properties(props: Map<String, Value>, required: Vec<String>) -> (Map<String, Value>, Vec<String>) {
-    let mut out = Map::new();
+fn convert_properties(props: Map<String, Value>, required: Vec<String>) -> (BTreeMap<String, Node>, Vec<String>) {
+    let mut out = BTreeMap::new();
     let mut required: Vec<String> = required;
     for (name, schema) in props {
         let (schema, marker) = convert(schema);
@@ -438,7 +426,7 @@ fn union(branches: Vec<Value>, exclusive: bool) -> Map<String, Value> {
     let branches: Vec<Map<String, Value>> = branches
         .into_iter()
         .filter(|b| !is_null_branch(b))
-        .filter_map(|b| match convert(b).0 {
+        .filter_map(|b| match convert(b).0.to_value() {
             Value::Object(m) => Some(m),
             _ => None,
         })
@@ -488,13 +476,7 @@ fn union(branches: Vec<Value>, exclusive: bool) -> Map<String, Value> {
     let mut kinds: Vec<&str> = types.iter().map(|t| t.as_deref().unwrap_or("")).collect();
     kinds.sort();
     kinds.dedup();
-    let mut out = Map::new();
-    if kinds == ["integer", "string"] {
-        set_int_or_string(&mut out);
-    } else {
-        set_preserve_unknown(&mut out);
-    }
-    out
+    if kinds == ["integer", "string"] { json(int_or_string()) } else { json(preserve_unknown()) }
 }
 
 /// A variant's own description and title belong to the variant, not to the merged node.
@@ -547,7 +529,7 @@ fn merge_property(a: Value, b: Value) -> Value {
         return a;
     }
     let (Value::Object(mut a), Value::Object(b)) = (a, b) else {
-        return preserve_unknown();
+        return preserve_unknown().to_value();
     };
     let ty = |m: &Map<String, Value>| m.get("type").and_then(Value::as_str).map(String::from);
     match (ty(&a), ty(&b)) {
@@ -581,15 +563,14 @@ fn merge_property(a: Value, b: Value) -> Value {
             Value::Object(out)
         }
         (Some(x), Some(y)) if (x == "integer" && y == "string") || (x == "string" && y == "integer") => {
-            let mut out = Map::new();
+            let mut out = json(int_or_string());
             if let Some(d) = a.remove("description") {
                 out.insert("description".into(), d);
             }
-            set_int_or_string(&mut out);
             Value::Object(out)
         }
         _ => {
-            let mut out = preserve_unknown().as_object().cloned().unwrap_or_default();
+            let mut out = json(preserve_unknown());
             if let Some(d) = a.remove("description") {
                 out.insert("description".into(), d);
             }
@@ -634,7 +615,8 @@ fn value_validations(branch: &Map<String, Value>, skeleton: &Map<String, Value>)
 
 /// Merges a converted node into `out`; what `out` already says (its own description,
 /// markers) wins.
-fn merge_into(out: &mut Map<String, Value>, other: Map<String, Value>) {
+fn merge_into(node: &mut Node, other: Node) {
+    let (mut out, other) = (json(std::mem::take(node)), json(other));
     for (k, v) in other {
         match (k.as_str(), out.get_mut(&k)) {
             ("properties", Some(Value::Object(existing))) => {
@@ -659,6 +641,7 @@ fn merge_into(out: &mut Map<String, Value>, other: Map<String, Value>) {
             }
         }
     }
+    *node = typed(out);
 }
 
 #[cfg(test)]
