@@ -195,6 +195,180 @@ impl Node {
         }
     }
 
+    /// Takes from `other` what this node does not say: every fact this node lacks, the
+    /// properties it does not declare, the required names it does not list. What this
+    /// node already says wins (an `allOf` part or a folded variant merged into a field).
+    pub fn fill_from(&mut self, other: Node) {
+        let Node {
+            type_,
+            format,
+            title,
+            description,
+            nullable,
+            default,
+            example,
+            enum_,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            min_length,
+            max_length,
+            pattern,
+            min_items,
+            max_items,
+            unique_items,
+            min_properties,
+            max_properties,
+            required,
+            properties,
+            additional_properties,
+            items,
+            all_of,
+            any_of,
+            one_of,
+            not,
+            external_docs,
+            preserve_unknown_fields,
+            int_or_string,
+            embedded_resource,
+            list_type,
+            list_map_keys,
+            map_type,
+            validations,
+            reference,
+        } = other;
+        if self.type_.is_none() {
+            self.type_ = type_;
+        }
+        if self.format.is_none() {
+            self.format = format;
+        }
+        if self.title.is_none() {
+            self.title = title;
+        }
+        if self.description.is_none() {
+            self.description = description;
+        }
+        if self.nullable.is_none() {
+            self.nullable = nullable;
+        }
+        if self.default.is_none() {
+            self.default = default;
+        }
+        if self.example.is_none() {
+            self.example = example;
+        }
+        if self.enum_.is_none() {
+            self.enum_ = enum_;
+        }
+        if self.minimum.is_none() {
+            self.minimum = minimum;
+        }
+        if self.maximum.is_none() {
+            self.maximum = maximum;
+        }
+        if self.exclusive_minimum.is_none() {
+            self.exclusive_minimum = exclusive_minimum;
+        }
+        if self.exclusive_maximum.is_none() {
+            self.exclusive_maximum = exclusive_maximum;
+        }
+        if self.multiple_of.is_none() {
+            self.multiple_of = multiple_of;
+        }
+        if self.min_length.is_none() {
+            self.min_length = min_length;
+        }
+        if self.max_length.is_none() {
+            self.max_length = max_length;
+        }
+        if self.pattern.is_none() {
+            self.pattern = pattern;
+        }
+        if self.min_items.is_none() {
+            self.min_items = min_items;
+        }
+        if self.max_items.is_none() {
+            self.max_items = max_items;
+        }
+        if self.unique_items.is_none() {
+            self.unique_items = unique_items;
+        }
+        if self.min_properties.is_none() {
+            self.min_properties = min_properties;
+        }
+        if self.max_properties.is_none() {
+            self.max_properties = max_properties;
+        }
+        if self.additional_properties.is_none() {
+            self.additional_properties = additional_properties;
+        }
+        if self.items.is_none() {
+            self.items = items;
+        }
+        if self.all_of.is_none() {
+            self.all_of = all_of;
+        }
+        if self.any_of.is_none() {
+            self.any_of = any_of;
+        }
+        if self.one_of.is_none() {
+            self.one_of = one_of;
+        }
+        if self.not.is_none() {
+            self.not = not;
+        }
+        if self.external_docs.is_none() {
+            self.external_docs = external_docs;
+        }
+        if self.preserve_unknown_fields.is_none() {
+            self.preserve_unknown_fields = preserve_unknown_fields;
+        }
+        if self.int_or_string.is_none() {
+            self.int_or_string = int_or_string;
+        }
+        if self.embedded_resource.is_none() {
+            self.embedded_resource = embedded_resource;
+        }
+        if self.list_type.is_none() {
+            self.list_type = list_type;
+        }
+        if self.list_map_keys.is_none() {
+            self.list_map_keys = list_map_keys;
+        }
+        if self.map_type.is_none() {
+            self.map_type = map_type;
+        }
+        if self.validations.is_none() {
+            self.validations = validations;
+        }
+        if self.reference.is_none() {
+            self.reference = reference;
+        }
+        match (&mut self.properties, properties) {
+            (Some(mine), Some(theirs)) => {
+                for (name, node) in theirs {
+                    mine.entry(name).or_insert(node);
+                }
+            }
+            (mine @ None, theirs) => *mine = theirs,
+            _ => {}
+        }
+        match (&mut self.required, required) {
+            (Some(mine), Some(theirs)) => {
+                for name in theirs {
+                    if !mine.contains(&name) {
+                        mine.push(name);
+                    }
+                }
+            }
+            (mine @ None, theirs) => *mine = theirs,
+            _ => {}
+        }
+    }
+
     /// A node of one `type` and nothing else.
     pub fn of_type(type_: &str) -> Node {
         Node { type_: Some(type_.into()), ..Node::default() }
@@ -258,6 +432,28 @@ mod tests {
                 "[Property(\"b\")] -",
                 "[Property(\"b\"), AdditionalProperties] integer",
             ]
+        );
+    }
+
+    #[test]
+    fn filling_keeps_what_the_node_says_and_adds_what_it_lacks() {
+        let mut mine = Node::from_value(&json!({
+            "description": "mine", "required": ["a"],
+            "properties": {"a": {"type": "string"}}
+        }))
+        .expect("a schema");
+        let theirs = Node::from_value(&json!({
+            "description": "theirs", "type": "object", "maxProperties": 3, "required": ["b", "a"],
+            "properties": {"a": {"type": "integer"}, "b": {"type": "boolean"}}
+        }))
+        .expect("a schema");
+        mine.fill_from(theirs);
+        assert_eq!(
+            mine.to_value(),
+            json!({
+                "description": "mine", "type": "object", "maxProperties": 3, "required": ["a", "b"],
+                "properties": {"a": {"type": "string"}, "b": {"type": "boolean"}}
+            })
         );
     }
 }

@@ -18,12 +18,12 @@ use std::collections::BTreeMap;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceColumnDefinition, CustomResourceDefinition, CustomResourceDefinitionNames,
     CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, CustomResourceSubresourceScale,
-    CustomResourceSubresourceStatus, CustomResourceSubresources, CustomResourceValidation, JSONSchemaProps,
-    SelectableField,
+    CustomResourceSubresourceStatus, CustomResourceSubresources, CustomResourceValidation, JSON, JSONSchemaProps,
+    JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, SelectableField, ValidationRule,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kubegen_core::schema::markers::Rule;
-use kubegen_core::schema::node::Node;
+use kubegen_core::schema::node::{Additional, Node};
 use serde_json::{Map, Value};
 
 /// Everything the resource-level markers say, as the derive resolved them.
@@ -207,11 +207,66 @@ pub fn build_crd(def: &ResourceDef, root: RootSchema, root_rules: Vec<Rule>) -> 
     }
 }
 
-/// The IR lowered to apiextensions' `JSONSchemaProps`: the IR reads and writes the same
-/// JSON, and every key it holds is one `JSONSchemaProps` has, with its type.
+/// The IR lowered to apiextensions' `JSONSchemaProps`, field by field: every key the IR
+/// holds is one `JSONSchemaProps` has (the client model's references never reach a CRD).
 pub fn lower(node: &Node) -> JSONSchemaProps {
-    match serde_json::from_value(node.to_value()) {
-        Ok(schema) => schema,
-        Err(e) => unreachable!("the schema IR does not fit JSONSchemaProps: {e}"),
+    debug_assert!(node.reference.is_none(), "a CRD's schema holds no model references");
+    let many = |nodes: &Option<Vec<Node>>| nodes.as_ref().map(|n| n.iter().map(lower).collect());
+    let count = |n: Option<u64>| n.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
+    let number = |n: &Option<serde_json::Number>| n.as_ref().and_then(serde_json::Number::as_f64);
+    JSONSchemaProps {
+        type_: node.type_.clone(),
+        format: node.format.clone(),
+        title: node.title.clone(),
+        description: node.description.clone(),
+        nullable: node.nullable,
+        default: node.default.clone().map(JSON),
+        example: node.example.clone().map(JSON),
+        enum_: node.enum_.as_ref().map(|values| values.iter().cloned().map(JSON).collect()),
+        minimum: number(&node.minimum),
+        maximum: number(&node.maximum),
+        exclusive_minimum: node.exclusive_minimum,
+        exclusive_maximum: node.exclusive_maximum,
+        multiple_of: number(&node.multiple_of),
+        min_length: count(node.min_length),
+        max_length: count(node.max_length),
+        pattern: node.pattern.clone(),
+        min_items: count(node.min_items),
+        max_items: count(node.max_items),
+        unique_items: node.unique_items,
+        min_properties: count(node.min_properties),
+        max_properties: count(node.max_properties),
+        required: node.required.clone(),
+        properties: node.properties.as_ref().map(|p| p.iter().map(|(k, v)| (k.clone(), lower(v))).collect()),
+        additional_properties: node.additional_properties.as_ref().map(|a| match a {
+            Additional::Allowed(b) => JSONSchemaPropsOrBool::Bool(*b),
+            Additional::Schema(values) => JSONSchemaPropsOrBool::Schema(Box::new(lower(values))),
+        }),
+        items: node.items.as_ref().map(|items| JSONSchemaPropsOrArray::Schema(Box::new(lower(items)))),
+        all_of: many(&node.all_of),
+        any_of: many(&node.any_of),
+        one_of: many(&node.one_of),
+        not: node.not.as_ref().map(|not| Box::new(lower(not))),
+        external_docs: node.external_docs.clone().and_then(|docs| serde_json::from_value(docs).ok()),
+        x_kubernetes_preserve_unknown_fields: node.preserve_unknown_fields,
+        x_kubernetes_int_or_string: node.int_or_string,
+        x_kubernetes_embedded_resource: node.embedded_resource,
+        x_kubernetes_list_type: node.list_type.clone(),
+        x_kubernetes_list_map_keys: node.list_map_keys.clone(),
+        x_kubernetes_map_type: node.map_type.clone(),
+        x_kubernetes_validations: node.validations.as_ref().map(|rules| {
+            rules
+                .iter()
+                .map(|r| ValidationRule {
+                    rule: r.rule.clone(),
+                    message: r.message.clone(),
+                    message_expression: r.message_expression.clone(),
+                    reason: r.reason.clone(),
+                    field_path: r.field_path.clone(),
+                    optional_old_self: r.optional_old_self,
+                })
+                .collect()
+        }),
+        ..JSONSchemaProps::default()
     }
 }

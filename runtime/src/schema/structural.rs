@@ -20,6 +20,8 @@
 use std::collections::BTreeMap;
 
 use kubegen_core::schema::node::{Additional, Node};
+#[cfg(not(debug_assertions))]
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::markers;
@@ -123,17 +125,21 @@ pub fn structural(schema: Value) -> Node {
 /// silent loss; keys that would not read back accept everything rather than lose a
 /// constraint silently.
 pub(super) fn typed(map: Map<String, Value>) -> Node {
-    let mut dropped = Vec::new();
-    match serde_ignored::deserialize(Value::Object(map), |path| dropped.push(path.to_string())) {
-        Ok(node) => {
-            debug_assert!(dropped.is_empty(), "the structural pass wrote keys the IR does not keep: {dropped:?}");
-            node
-        }
-        Err(e) => {
-            debug_assert!(false, "the structural pass wrote a node the IR cannot read: {e}");
-            preserve_unknown()
-        }
-    }
+    let value = Value::Object(map);
+    // Debug builds (every test) name what would be dropped; release builds only read.
+    #[cfg(debug_assertions)]
+    let read = {
+        let mut dropped = Vec::new();
+        let read = serde_ignored::deserialize(value, |path| dropped.push(path.to_string()));
+        assert!(dropped.is_empty(), "the structural pass wrote keys the IR does not keep: {dropped:?}");
+        read
+    };
+    #[cfg(not(debug_assertions))]
+    let read = Node::deserialize(value);
+    read.unwrap_or_else(|e| {
+        debug_assert!(false, "the structural pass wrote a node the IR cannot read: {e}");
+        preserve_unknown()
+    })
 }
 
 /// Converts one node; the second value is a `required`/`optional` marker on it, which
@@ -245,14 +251,15 @@ fn shape(mut obj: Map<String, Value>) -> Node {
     // `allOf` parts all hold at once: merge them into this node.
     if let Some(Value::Array(parts)) = obj.remove("allOf") {
         for part in parts {
-            merge_into(&mut out, convert(part).0);
+            // What this node says itself (its description, markers) wins.
+            out.fill_from(convert(part).0);
         }
     }
 
     for junctor in ["oneOf", "anyOf"] {
         if let Some(Value::Array(branches)) = obj.remove(junctor) {
             let merged = union(branches, junctor == "oneOf");
-            merge_into(&mut out, typed(merged));
+            out.fill_from(merged);
         }
     }
 
@@ -422,21 +429,19 @@ fn is_null_branch(b: &Value) -> bool {
 }
 
 /// Folds the branches of a `oneOf` (`exclusive`) or `anyOf` into one structural node.
-fn union(branches: Vec<Value>, exclusive: bool) -> Map<String, Value> {
-    let branches: Vec<Map<String, Value>> = branches
-        .into_iter()
-        .filter(|b| !is_null_branch(b))
-        .filter_map(|b| match convert(b).0.to_value() {
-            Value::Object(m) => Some(m),
-            _ => None,
-        })
-        .collect();
+fn union(branches: Vec<Value>, exclusive: bool) -> Node {
+    let mut branches: Vec<Value> = branches.into_iter().filter(|b| !is_null_branch(b)).collect();
     match branches.len() {
-        0 => return Map::new(),
-        1 => return branches.into_iter().next().unwrap_or_default(),
+        0 => return Node::default(),
+        // `Option<T>`: T's node, straight.
+        1 => return branches.pop().map(|b| convert(b).0).unwrap_or_default(),
         _ => {}
     }
+    typed(variants(branches.into_iter().map(|b| json(convert(b).0)).collect(), exclusive))
+}
 
+/// Folds two or more variants, converted, into one node's JSON.
+fn variants(branches: Vec<Map<String, Value>>, exclusive: bool) -> Map<String, Value> {
     let ty = |b: &Map<String, Value>| b.get("type").and_then(Value::as_str).map(String::from);
     let types: Vec<Option<String>> = branches.iter().map(ty).collect();
 
@@ -611,37 +616,6 @@ fn value_validations(branch: &Map<String, Value>, skeleton: &Map<String, Value>)
         }
     }
     out
-}
-
-/// Merges a converted node into `out`; what `out` already says (its own description,
-/// markers) wins.
-fn merge_into(node: &mut Node, other: Node) {
-    let (mut out, other) = (json(std::mem::take(node)), json(other));
-    for (k, v) in other {
-        match (k.as_str(), out.get_mut(&k)) {
-            ("properties", Some(Value::Object(existing))) => {
-                if let Value::Object(v) = v {
-                    for (name, schema) in v {
-                        existing.entry(name).or_insert(schema);
-                    }
-                }
-            }
-            ("required", Some(Value::Array(existing))) => {
-                if let Value::Array(v) = v {
-                    for r in v {
-                        if !existing.contains(&r) {
-                            existing.push(r);
-                        }
-                    }
-                }
-            }
-            (_, Some(_)) => {}
-            (_, None) => {
-                out.insert(k, v);
-            }
-        }
-    }
-    *node = typed(out);
 }
 
 #[cfg(test)]
