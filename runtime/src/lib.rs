@@ -30,6 +30,8 @@ pub mod schema;
 #[cfg(feature = "testenv")]
 pub mod testenv;
 pub mod validate;
+#[cfg(feature = "webhook")]
+pub mod webhook;
 
 pub use crd::{MergeError, merge_crds, to_yaml};
 pub use kube_core::CustomResourceExt;

@@ -1,0 +1,234 @@
+//! The HTTPS server: one route per validator or defaulter, AdmissionReview v1 in and
+//! out, HTTP/1.1 only (as controller-runtime's server by default), a body limit, and a
+//! panic in user code answered as a denial.
+
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::marker::PhantomData;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use kube_core::Resource;
+use kube_core::admission::AdmissionResponse;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
+
+use super::admission::{self, Defaulter, Defaulting, Handler, Validating, Validator};
+use super::certs::CertStore;
+
+/// The largest AdmissionReview read: an object and its old version, each up to the API
+/// server's request limit (3 MiB), and the review around them.
+pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
+
+/// kubebuilder's path for a kind's validating webhook: `/validate-<group with dashes>-<version>-<kind>`.
+pub fn validate_path<K: Resource<DynamicType = ()>>() -> String {
+    path::<K>("validate")
+}
+
+/// kubebuilder's path for a kind's defaulting (mutating) webhook: `/mutate-<group with dashes>-<version>-<kind>`.
+pub fn mutate_path<K: Resource<DynamicType = ()>>() -> String {
+    path::<K>("mutate")
+}
+
+fn path<K: Resource<DynamicType = ()>>(what: &str) -> String {
+    format!("/{what}-{}-{}-{}", K::group(&()).replace('.', "-"), K::version(&()), K::kind(&()).to_lowercase())
+}
+
+/// The admission webhooks of any number of kinds, by path.
+#[derive(Clone)]
+pub struct Webhooks {
+    routes: Arc<BTreeMap<String, Arc<dyn Handler>>>,
+}
+
+impl std::fmt::Debug for Webhooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Webhooks").field("paths", &self.routes.keys().collect::<Vec<_>>()).finish()
+    }
+}
+
+impl Webhooks {
+    pub fn new() -> Self {
+        Webhooks { routes: Arc::default() }
+    }
+
+    /// Serves `validator` for `K` at [`validate_path`].
+    pub fn validate<K>(self, validator: impl Validator<K>) -> Self
+    where
+        K: Resource<DynamicType = ()> + DeserializeOwned + Send + Sync + 'static,
+    {
+        self.validate_at(&validate_path::<K>(), validator)
+    }
+
+    /// Serves `validator` for `K` at `path` (a `+kubebuilder:webhook:path=...` of your own).
+    pub fn validate_at<K>(mut self, path: &str, validator: impl Validator<K>) -> Self
+    where
+        K: DeserializeOwned + Send + Sync + 'static,
+    {
+        Arc::make_mut(&mut self.routes)
+            .insert(path.to_string(), Arc::new(Validating { validator, kind: PhantomData::<fn() -> K> }));
+        self
+    }
+
+    /// Serves `defaulter` for `K` at [`mutate_path`].
+    pub fn default<K>(self, defaulter: impl Defaulter<K>) -> Self
+    where
+        K: Resource<DynamicType = ()> + DeserializeOwned + Serialize + Send + Sync + 'static,
+    {
+        self.default_at(&mutate_path::<K>(), defaulter)
+    }
+
+    /// Serves `defaulter` for `K` at `path`.
+    pub fn default_at<K>(mut self, path: &str, defaulter: impl Defaulter<K>) -> Self
+    where
+        K: DeserializeOwned + Serialize + Send + Sync + 'static,
+    {
+        Arc::make_mut(&mut self.routes)
+            .insert(path.to_string(), Arc::new(Defaulting { defaulter, kind: PhantomData::<fn() -> K> }));
+        self
+    }
+
+    /// The paths served, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.routes.keys().map(String::as_str)
+    }
+
+    /// Answers one AdmissionReview body as the server does, with the review to send back;
+    /// `None` when no webhook is served at `path`. For a webhook's own unit tests.
+    pub async fn review(&self, path: &str, body: &[u8]) -> Option<Vec<u8>> {
+        let handler = self.routes.get(path)?.clone();
+        let started = Instant::now();
+        let response = match admission::read_review(body) {
+            Err(invalid) => invalid,
+            Ok((request, raw)) => {
+                let fallback = AdmissionResponse::from(&request);
+                let uid = request.uid.clone();
+                let response = admission::unwinding(handler.admit(request, raw), fallback).await;
+                tracing::debug!(%path, %uid, allowed = response.allowed, elapsed = ?started.elapsed(), "admission");
+                response
+            }
+        };
+        Some(admission::review_json(response))
+    }
+
+    /// Binds `addr` (port 0 picks a free one) and serves over TLS with the certificate
+    /// `certs` holds at each handshake, until the returned server is dropped or shut down.
+    pub async fn serve(self, addr: SocketAddr, certs: CertStore) -> std::io::Result<WebhookServer> {
+        let mut config =
+            rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()
+                .map_err(std::io::Error::other)?
+                .with_no_client_auth()
+                .with_cert_resolver(Arc::new(certs));
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let acceptor = TlsAcceptor::from(Arc::new(config));
+        let listener = TcpListener::bind(addr).await?;
+        let local_addr = listener.local_addr()?;
+        let webhooks = self;
+        // Stopping the server ends its open connections too (the API server keeps them
+        // alive between calls): each finishes the request it is serving, then closes.
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((tcp, peer)) = listener.accept().await else { continue };
+                let (acceptor, webhooks, stopped) = (acceptor.clone(), webhooks.clone(), stopped.clone());
+                tokio::spawn(async move {
+                    let tls = match tokio::time::timeout(Duration::from_secs(10), acceptor.accept(tcp)).await {
+                        Ok(Ok(tls)) => tls,
+                        Ok(Err(e)) => return tracing::debug!(%peer, "webhook TLS handshake failed: {e}"),
+                        Err(_) => return tracing::debug!(%peer, "webhook TLS handshake timed out"),
+                    };
+                    let service = hyper::service::service_fn(move |req| answer(webhooks.clone(), req));
+                    let conn = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(tls), service);
+                    tokio::pin!(conn);
+                    let served = tokio::select! {
+                        served = conn.as_mut() => served,
+                        () = until_stopped(stopped) => {
+                            conn.as_mut().graceful_shutdown();
+                            conn.await
+                        }
+                    };
+                    if let Err(e) = served {
+                        tracing::debug!(%peer, "webhook connection: {e}");
+                    }
+                });
+            }
+        });
+        Ok(WebhookServer { local_addr, task, stop })
+    }
+}
+
+/// A running webhook server; dropping it stops it.
+#[derive(Debug)]
+pub struct WebhookServer {
+    local_addr: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+    stop: tokio::sync::watch::Sender<bool>,
+}
+
+impl WebhookServer {
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+}
+
+impl Drop for WebhookServer {
+    fn drop(&mut self) {
+        self.task.abort();
+        let _ = self.stop.send(true);
+    }
+}
+
+/// Returns once the server is stopped (or dropped).
+async fn until_stopped(mut stopped: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        if *stopped.borrow_and_update() {
+            return;
+        }
+        if stopped.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+fn reply(status: StatusCode, content_type: &str, body: impl Into<Bytes>) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(body.into()));
+    *r.status_mut() = status;
+    if let Ok(v) = content_type.parse() {
+        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+    }
+    r
+}
+
+async fn answer(webhooks: Webhooks, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+    let text = "text/plain; charset=utf-8";
+    let path = req.uri().path().to_string();
+    if !webhooks.routes.contains_key(&path) {
+        let known = webhooks.paths().collect::<Vec<_>>().join(", ");
+        return Ok(reply(StatusCode::NOT_FOUND, text, format!("no webhook at {path}; this server has {known}\n")));
+    }
+    if req.method() != Method::POST {
+        return Ok(reply(StatusCode::METHOD_NOT_ALLOWED, text, "webhooks take POST\n"));
+    }
+    let body = match Limited::new(req.into_body(), BODY_LIMIT).collect().await {
+        Ok(body) => body.to_bytes(),
+        Err(e) => {
+            let message = if e.is::<http_body_util::LengthLimitError>() {
+                format!("the AdmissionReview is larger than {BODY_LIMIT} bytes")
+            } else {
+                format!("the body could not be read: {e}")
+            };
+            let review = admission::review_json(AdmissionResponse::invalid(&message));
+            return Ok(reply(StatusCode::PAYLOAD_TOO_LARGE, "application/json", review));
+        }
+    };
+    let review = webhooks.review(&path, &body).await.unwrap_or_default();
+    Ok(reply(StatusCode::OK, "application/json", review))
+}

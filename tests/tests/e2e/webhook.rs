@@ -1,0 +1,311 @@
+//! Admission webhooks on the real API server: kubegen's webhook server runs in the test
+//! on 127.0.0.1 with a CA and serving certificate it made itself, the test registers a
+//! validating and a mutating configuration for Foos in its own namespace, and the API
+//! server calls them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use foo_controller::{Foo, FooSpec};
+use k8s_openapi::ByteString;
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ValidatingWebhook,
+    ValidatingWebhookConfiguration, WebhookClientConfig,
+};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
+use kube::api::{Api, DeleteParams, ObjectMeta, PostParams};
+use kubegen::webhook::{
+    Authority, CertStore, Defaulter, Denial, FieldError, Request, Validator, Verdict, Webhooks, mutate_path,
+    validate_path,
+};
+
+use tokio_rustls::rustls;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+
+use super::cluster::{self, kubectl, kubectl_ok};
+
+/// Foos may not be renamed, warn about legacy names, echo a dry run, and panic on request.
+struct FooRules {
+    saw_dry_run: Arc<AtomicBool>,
+}
+
+impl Validator<Foo> for FooRules {
+    async fn validate_create(&self, foo: &Foo, request: &Request) -> Verdict {
+        if foo.spec.deployment_name == "panic-now" {
+            panic!("asked to panic by {}", foo.spec.deployment_name);
+        }
+        let mut warnings = Vec::new();
+        if request.dry_run {
+            self.saw_dry_run.store(true, Ordering::SeqCst);
+            warnings.push("kubegen webhook: a dry run".to_string());
+        }
+        if foo.spec.deployment_name.contains("legacy") {
+            warnings.push(format!("deploymentName {} is a legacy name", foo.spec.deployment_name));
+        }
+        Ok(warnings)
+    }
+
+    async fn validate_update(&self, old: &Foo, new: &Foo, _: &Request) -> Verdict {
+        if old.spec.deployment_name != new.spec.deployment_name {
+            return Err(Denial::invalid(vec![FieldError::forbidden(
+                "spec.deploymentName",
+                format!("cannot change once set (was {})", old.spec.deployment_name),
+            )]));
+        }
+        Ok(Vec::new())
+    }
+}
+
+/// Big Foos get three replicas.
+struct BigFoos;
+
+impl Defaulter<Foo> for BigFoos {
+    async fn default(&self, foo: &mut Foo, _: &Request) -> Result<(), Denial> {
+        if foo.spec.deployment_name.starts_with("big-") {
+            foo.spec.replicas = Some(3);
+        }
+        Ok(())
+    }
+}
+
+fn rules() -> Vec<RuleWithOperations> {
+    vec![RuleWithOperations {
+        operations: Some(vec!["CREATE".into(), "UPDATE".into()]),
+        api_groups: Some(vec!["samplecontroller.k8s.io".into()]),
+        api_versions: Some(vec!["v1alpha1".into()]),
+        resources: Some(vec!["foos".into()]),
+        scope: Some("Namespaced".into()),
+    }]
+}
+
+fn client_config(port: u16, path: &str, ca: &str) -> WebhookClientConfig {
+    WebhookClientConfig {
+        url: Some(format!("https://127.0.0.1:{port}{path}")),
+        ca_bundle: Some(ByteString(ca.as_bytes().to_vec())),
+        service: None,
+    }
+}
+
+fn only(ns: &str) -> Option<LabelSelector> {
+    Some(LabelSelector {
+        match_labels: Some([("kubernetes.io/metadata.name".to_string(), ns.to_string())].into()),
+        ..Default::default()
+    })
+}
+
+fn foo(name: &str, deployment: &str) -> Foo {
+    let mut foo = Foo::new(name, FooSpec { deployment_name: deployment.into(), replicas: None });
+    foo.metadata = ObjectMeta { name: Some(name.into()), ..Default::default() };
+    foo
+}
+
+// kubectl blocks its thread: the webhook server answers from another one.
+/// The certificate a new TLS connection to the server is shown, verified against `ca_pem`.
+async fn presented(port: u16, ca_pem: &str) -> Vec<u8> {
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(ca_pem.as_bytes()) {
+        roots.add(cert.expect("the CA's PEM")).expect("a root");
+    }
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.expect("connect");
+    let name = ServerName::IpAddress(std::net::Ipv4Addr::LOCALHOST.into());
+    let tls =
+        tokio_rustls::TlsConnector::from(Arc::new(config)).connect(name, tcp).await.expect("the CA vouches for it");
+    tls.get_ref().1.peer_certificates().expect("a certificate")[0].to_vec()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn the_api_server_calls_kubegens_webhooks() {
+    let ns = cluster::namespace("e2e-webhook");
+    let client = cluster::client().await;
+
+    let ca = Authority::new("kubegen-e2e-webhook", Default::default()).expect("a CA");
+    let certs = CertStore::new(&ca.issue(&["127.0.0.1".into()]).expect("a serving certificate")).expect("certs");
+    let saw_dry_run = Arc::new(AtomicBool::new(false));
+    let server = Webhooks::new()
+        .validate::<Foo>(FooRules { saw_dry_run: saw_dry_run.clone() })
+        .default::<Foo>(BigFoos)
+        .serve(([127, 0, 0, 1], 0).into(), certs.clone())
+        .await
+        .expect("the webhook server starts");
+    let port = server.local_addr().port();
+
+    let name = format!("kubegen-e2e-{ns}");
+    let validating = ValidatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+        webhooks: Some(vec![ValidatingWebhook {
+            name: "vfoo.samplecontroller.k8s.io".into(),
+            client_config: client_config(port, &validate_path::<Foo>(), ca.ca_pem()),
+            rules: Some(rules()),
+            namespace_selector: only(&ns),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            timeout_seconds: Some(10),
+            ..Default::default()
+        }]),
+    };
+    let mutating = MutatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+        webhooks: Some(vec![MutatingWebhook {
+            name: "mfoo.samplecontroller.k8s.io".into(),
+            client_config: client_config(port, &mutate_path::<Foo>(), ca.ca_pem()),
+            rules: Some(rules()),
+            namespace_selector: only(&ns),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            timeout_seconds: Some(10),
+            ..Default::default()
+        }]),
+    };
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let mapi: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
+    vapi.create(&PostParams::default(), &validating).await.expect("register the validating webhook");
+    mapi.create(&PostParams::default(), &mutating).await.expect("register the mutating webhook");
+
+    let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
+    // The configurations take effect once the API server's informers see them.
+    let mut created = None;
+    for _ in 0..100 {
+        let _ = foos.delete("big-one", &DeleteParams::default()).await;
+        if let Ok(f) = foos.create(&PostParams::default(), &foo("big-one", "big-web")).await
+            && f.spec.replicas == Some(3)
+        {
+            created = Some(f);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let created = created.expect("the defaulter's replicas are visible after create");
+    assert_eq!(created.spec.replicas, Some(3));
+
+    // Not big: the schema's default stands.
+    let small = foos.create(&PostParams::default(), &foo("small", "web")).await.expect("create small");
+    assert_eq!(small.spec.replicas, Some(1));
+
+    // A rename is denied with the validator's message and field path.
+    let err = kubectl(
+        &["patch", "foo", "small", "-n", &ns, "--type=merge", "-p", r#"{"spec":{"deploymentName":"other"}}"#],
+        None,
+    );
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(!err.status.success(), "the rename was admitted");
+    assert!(stderr.contains("spec.deploymentName") && stderr.contains("cannot change once set (was web)"), "{stderr}");
+
+    // Warnings reach kubectl.
+    let out = kubectl(
+        &["apply", "-n", &ns, "-f", "-"],
+        Some(
+            "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {name: old}\nspec: {deploymentName: legacy-web}\n",
+        ),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Warning: deploymentName legacy-web is a legacy name"));
+
+    // A dry run reaches the validator flagged as one.
+    let out = kubectl(
+        &["create", "--dry-run=server", "-n", &ns, "-f", "-"],
+        Some(
+            "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {name: dry}\nspec: {deploymentName: web}\n",
+        ),
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("kubegen webhook: a dry run"));
+    assert!(saw_dry_run.load(Ordering::SeqCst));
+
+    // A panic in the validator is a denial naming it, and the server keeps serving.
+    let err = kubectl(
+        &["create", "-n", &ns, "-f", "-"],
+        Some(
+            "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {name: boom}\nspec: {deploymentName: panic-now}\n",
+        ),
+    );
+    assert!(!err.status.success());
+    assert!(String::from_utf8_lossy(&err.stderr).contains("the webhook failed: asked to panic by panic-now"));
+    foos.create(&PostParams::default(), &foo("after-panic", "web")).await.expect("served after a panic");
+
+    // Latency of a create through both webhooks, against one in a namespace they do not
+    // match (printed; `--nocapture` shows it).
+    let plain_ns = cluster::namespace("e2e-webhook-plain");
+    let plain: Api<Foo> = Api::namespaced(client.clone(), &plain_ns);
+    let timed = |api: Api<Foo>, prefix: &'static str| async move {
+        let mut took = Vec::new();
+        for i in 0..100 {
+            let started = std::time::Instant::now();
+            api.create(&PostParams::default(), &foo(&format!("{prefix}-{i}"), "web")).await.expect("create");
+            took.push(started.elapsed());
+        }
+        took.sort();
+        (took[49], took[98])
+    };
+    let (hooked50, hooked99) = timed(foos.clone(), "lat").await;
+    let (plain50, plain99) = timed(plain, "lat").await;
+    println!(
+        "create through kubegen's mutating + validating webhooks: p50 {hooked50:.2?}, p99 {hooked99:.2?}; without: p50 {plain50:.2?}, p99 {plain99:.2?}"
+    );
+    kubectl_ok(&["delete", "namespace", &plain_ns, "--wait=false"], None);
+
+    // The serving certificate rotated while Foos are created: no request fails.
+    let creating = {
+        let foos = foos.clone();
+        tokio::spawn(async move {
+            for i in 0..40 {
+                foos.create(&PostParams::default(), &foo(&format!("rot-{i}"), "web"))
+                    .await
+                    .map_err(|e| format!("rot-{i}: {e}"))?;
+            }
+            Ok::<_, String>(())
+        })
+    };
+    for _ in 0..8 {
+        certs.replace(&ca.issue(&["127.0.0.1".into()]).expect("a new serving certificate")).expect("rotate");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    creating.await.expect("the creating task").expect("every create during rotation succeeds");
+    // A new connection is shown the newest certificate, which the CA the API server
+    // holds still vouches for.
+    let last = ca.issue(&["127.0.0.1".into()]).expect("a last serving certificate");
+    certs.replace(&last).expect("rotate");
+    let shown = presented(port, ca.ca_pem()).await;
+    let issued: Vec<u8> =
+        CertificateDer::pem_slice_iter(last.cert_pem.as_bytes()).next().expect("a certificate").expect("PEM").to_vec();
+    assert_eq!(shown, issued, "the server still presents an old certificate");
+
+    // The webhook down: `failurePolicy: Fail` refuses, `Ignore` admits.
+    drop(server);
+    let err = foos.create(&PostParams::default(), &foo("down", "web")).await.expect_err("admitted without its webhook");
+    assert!(err.to_string().contains("failed calling webhook"), "{err}");
+    for kind in ["validatingwebhookconfiguration", "mutatingwebhookconfiguration"] {
+        kubectl_ok(
+            &[
+                "patch",
+                kind,
+                &name,
+                "--type=json",
+                "-p",
+                r#"[{"op":"replace","path":"/webhooks/0/failurePolicy","value":"Ignore"}]"#,
+            ],
+            None,
+        );
+    }
+    let mut admitted = false;
+    for _ in 0..100 {
+        if foos.create(&PostParams::default(), &foo("down", "web")).await.is_ok() {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(admitted, "failurePolicy: Ignore still refused with the webhook down");
+
+    let _ = vapi.delete(&name, &DeleteParams::default()).await;
+    let _ = mapi.delete(&name, &DeleteParams::default()).await;
+    kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
+}

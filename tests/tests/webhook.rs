@@ -1,0 +1,135 @@
+//! The webhook's answers to AdmissionReview bodies, in-process (the API server's calls
+//! are the e2e tier's `webhook.rs`): the ready-made schema validator, a defaulter's
+//! patch that leaves fields the Rust type does not know alone, malformed bodies and a
+//! panicking validator.
+
+use foo_controller::Foo;
+use kubegen::webhook::{
+    Defaulter, Denial, Request, SchemaValidator, Validator, Verdict, Webhooks, mutate_path, validate_path,
+};
+use serde_json::{Value, json};
+
+fn review(operation: &str, object: Value, old: Option<Value>) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "request": {
+            "uid": "7a3c", "operation": operation,
+            "kind": {"group": "samplecontroller.k8s.io", "version": "v1alpha1", "kind": "Foo"},
+            "resource": {"group": "samplecontroller.k8s.io", "version": "v1alpha1", "resource": "foos"},
+            "name": "a", "namespace": "ns",
+            "userInfo": {"username": "alice", "groups": ["devs"]},
+            "object": object, "oldObject": old, "dryRun": false
+        }
+    }))
+    .expect("a review")
+}
+
+fn foo(spec: Value) -> Value {
+    json!({"apiVersion": "samplecontroller.k8s.io/v1alpha1", "kind": "Foo", "metadata": {"name": "a", "namespace": "ns"}, "spec": spec})
+}
+
+async fn answer(webhooks: &Webhooks, path: &str, body: &[u8]) -> Value {
+    let out = webhooks.review(path, body).await.expect("a webhook at the path");
+    let out: Value = serde_json::from_slice(&out).expect("a JSON answer");
+    assert_eq!(out["apiVersion"], "admission.k8s.io/v1", "{out}");
+    out["response"].clone()
+}
+
+#[tokio::test]
+async fn the_schema_validator_denies_what_the_crd_refuses_with_the_field() {
+    let webhooks = Webhooks::new().validate::<Foo>(SchemaValidator);
+    let ok = answer(
+        &webhooks,
+        &validate_path::<Foo>(),
+        &review("CREATE", foo(json!({"deploymentName": "web", "replicas": 3})), None),
+    )
+    .await;
+    assert_eq!(ok["allowed"], true, "{ok}");
+    assert_eq!(ok["uid"], "7a3c");
+    let denied = answer(
+        &webhooks,
+        &validate_path::<Foo>(),
+        &review("CREATE", foo(json!({"deploymentName": "web", "replicas": 11})), None),
+    )
+    .await;
+    assert_eq!(denied["allowed"], false, "{denied}");
+    assert_eq!(denied["status"]["code"], 422, "{denied}");
+    assert_eq!(denied["status"]["details"]["causes"][0]["field"], "spec.replicas", "{denied}");
+    assert!(denied["status"]["message"].as_str().unwrap_or_default().contains("spec.replicas"), "{denied}");
+}
+
+struct Named;
+
+impl Defaulter<Foo> for Named {
+    async fn default(&self, foo: &mut Foo, request: &Request) -> Result<(), Denial> {
+        if foo.spec.replicas.is_none() {
+            foo.spec.replicas = Some(2);
+        }
+        foo.metadata
+            .labels
+            .get_or_insert_default()
+            .insert("created-by".into(), request.user_info.username.clone().unwrap_or_default());
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_defaulter_patches_only_what_it_changed() {
+    let webhooks = Webhooks::new().default::<Foo>(Named);
+    // `extra` is a field Foo does not know (a newer CRD version's, say): the patch must
+    // leave it, not remove it.
+    let sent = foo(json!({"deploymentName": "web", "extra": {"keep": [1, 2]}}));
+    let out = answer(&webhooks, &mutate_path::<Foo>(), &review("CREATE", sent.clone(), None)).await;
+    assert_eq!(out["allowed"], true, "{out}");
+    assert_eq!(out["patchType"], "JSONPatch", "{out}");
+    // Go's []byte: kube-core writes it as an array of bytes, which the API server's
+    // decoder reads as well as base64.
+    let patch: Vec<u8> = match &out["patch"] {
+        Value::String(_) => serde_json::from_value::<k8s_openapi::ByteString>(out["patch"].clone()).map(|b| b.0),
+        other => serde_json::from_value(other.clone()),
+    }
+    .expect("the patch's bytes");
+    let patch: json_patch::Patch = serde_json::from_slice(&patch).expect("a JSONPatch");
+    let mut patched = sent.clone();
+    json_patch::patch(&mut patched, &patch).expect("the patch applies to the object as sent");
+    assert_eq!(patched["spec"]["replicas"], 2);
+    assert_eq!(patched["spec"]["extra"], json!({"keep": [1, 2]}));
+    assert_eq!(patched["metadata"]["labels"]["created-by"], "alice");
+
+    // Nothing to change: no patch at all.
+    let done = foo(json!({"deploymentName": "web", "replicas": 4}));
+    let mut done = done;
+    done["metadata"]["labels"] = json!({"created-by": "alice"});
+    let out = answer(&webhooks, &mutate_path::<Foo>(), &review("CREATE", done, None)).await;
+    assert!(out.get("patch").is_none(), "{out}");
+}
+
+struct Panics;
+
+impl Validator<Foo> for Panics {
+    async fn validate_create(&self, _: &Foo, _: &Request) -> Verdict {
+        panic!("the validator broke")
+    }
+}
+
+#[tokio::test]
+async fn malformed_bodies_and_panics_are_answered() {
+    let webhooks = Webhooks::new().validate::<Foo>(Panics);
+    let path = validate_path::<Foo>();
+    let out = answer(&webhooks, &path, &review("CREATE", foo(json!({"deploymentName": "web"})), None)).await;
+    assert_eq!(out["allowed"], false);
+    assert!(out["status"]["message"].as_str().unwrap_or_default().contains("the validator broke"), "{out}");
+    assert_eq!(out["uid"], "7a3c");
+
+    for body in [&b"{"[..], br#"{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {}}"#] {
+        let out = answer(&webhooks, &path, body).await;
+        assert_eq!(out["allowed"], false, "{out}");
+        assert_eq!(out["status"]["reason"], "InvalidRequest", "{out}");
+    }
+    // An object that is no Foo.
+    let out = answer(&webhooks, &path, &review("CREATE", json!({"spec": "not an object"}), None)).await;
+    assert_eq!(out["allowed"], false, "{out}");
+    assert_eq!(out["status"]["code"], 400, "{out}");
+    assert!(webhooks.review("/nowhere", b"{}").await.is_none());
+}
