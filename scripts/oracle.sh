@@ -23,9 +23,9 @@ fi
 
 echo "--- hand-written Go twins"
 out=$ROOT/target/oracle
-rm -rf "$out/crd" "$out/rbac"
-(cd tests/oracle/go && "$gen" crd rbac:roleName=manager-role paths=./... \
-  "output:crd:dir=$out/crd" "output:rbac:dir=$out/rbac")
+rm -rf "$out/crd" "$out/rbac" "$out/webhook"
+(cd tests/oracle/go && "$gen" crd rbac:roleName=manager-role webhook paths=./... \
+  "output:crd:dir=$out/crd" "output:rbac:dir=$out/rbac" "output:webhook:dir=$out/webhook")
 KUBEGEN_ORACLE_DIR=$out cargo test -q -p kubegen-tests --test oracle -- --ignored --nocapture
 
 echo "--- the generated Go package"

@@ -79,6 +79,30 @@ impl Generator for Rbac {
     }
 }
 
+/// `<out>/webhook/manifests.yaml` from the webhook markers, as controller-gen writes it:
+/// the mutating configuration, then the validating one. No markers, no file.
+pub struct WebhookManifests {
+    pub out: PathBuf,
+}
+
+impl Generator for WebhookManifests {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let (markers, names) = project.webhooks()?;
+        let (mutating, validating) = kubegen::webhook::manifests::configurations(markers, names)?;
+        if mutating.is_none() && validating.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut yaml = project.header.clone();
+        if let Some(m) = &mutating {
+            yaml.push_str(&kubegen::to_yaml(m).context("rendering webhook/manifests.yaml")?);
+        }
+        if let Some(v) = &validating {
+            yaml.push_str(&kubegen::to_yaml(v).context("rendering webhook/manifests.yaml")?);
+        }
+        Ok(vec![Output::generated(self.out.join("webhook/manifests.yaml"), yaml)])
+    }
+}
+
 /// The rest of kubebuilder's `config/`: kustomizations listing every CRD and sample,
 /// and, written once and then the user's, RBAC bindings, the manager and the samples.
 pub struct Layout {

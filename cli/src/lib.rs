@@ -246,10 +246,15 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let out = project.path(&args.out);
     let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len };
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
+    let webhooks = generate::WebhookManifests { out: out.clone() };
     let layout = generate::Layout { out, role_name: args.role_name.clone() };
-    generate::run(&project, &[&crds, &rbac, &layout], args.check, "manifest", |p| {
+    generate::run(&project, &[&crds, &rbac, &webhooks, &layout], args.check, "manifest", |p| {
+        let hooks = match p.webhooks()?.0.len() {
+            0 => String::new(),
+            n => format!(", {}", output::count(n, "webhook")),
+        };
         Ok(format!(
-            "{}, {}",
+            "{}, {}{hooks}",
             output::count(p.kinds()?.len(), "kind"),
             output::count(p.rbac_rules()?.len(), "RBAC rule")
         ))

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen::rbac::RbacRule;
+use kubegen::webhook::manifests::WebhookMarker;
 use kubegen_core::kind::Options;
 
 use crate::settings::Settings;
@@ -24,7 +25,7 @@ pub struct Project {
     options: Options,
     kinds: OnceCell<Vec<Kind>>,
     crds: OnceCell<Vec<CustomResourceDefinition>>,
-    rules: OnceCell<Vec<RbacRule>>,
+    scan: OnceCell<sources::Scan>,
 }
 
 /// How a command loads the project: its `--manifest-path`, `-p`, `--header` and schema options.
@@ -48,7 +49,7 @@ impl Project {
             options: load.options,
             kinds: OnceCell::new(),
             crds: OnceCell::new(),
-            rules: OnceCell::new(),
+            scan: OnceCell::new(),
         })
     }
 
@@ -92,8 +93,20 @@ impl Project {
     /// The `+kubebuilder:rbac` markers and `#[kubegen::rbac]` attributes of every member
     /// that depends on kubegen; warnings go to stderr once.
     pub fn rbac_rules(&self) -> Result<&[RbacRule]> {
-        if let Some(rules) = self.rules.get() {
-            return Ok(rules);
+        Ok(&self.scan()?.rules)
+    }
+
+    /// The `+kubebuilder:webhook` markers and `#[kubegen::webhook]` attributes, with the
+    /// configuration names `+kubebuilder:webhookconfiguration` gives (mutating, validating).
+    pub fn webhooks(&self) -> Result<(&[WebhookMarker], (Option<&str>, Option<&str>))> {
+        let scan = self.scan()?;
+        let (m, v) = &scan.webhook_configurations;
+        Ok((&scan.webhooks, (m.as_deref(), v.as_deref())))
+    }
+
+    fn scan(&self) -> Result<&sources::Scan> {
+        if let Some(scan) = self.scan.get() {
+            return Ok(scan);
         }
         let files: Vec<PathBuf> = self.workspace.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
         let scan = sources::scan(&files, self.root())?;
@@ -106,6 +119,6 @@ impl Project {
         for warning in scan.warnings.iter().chain(&singular) {
             eprintln!("warning: {warning}");
         }
-        Ok(self.rules.get_or_init(|| scan.rules))
+        Ok(self.scan.get_or_init(|| scan))
     }
 }

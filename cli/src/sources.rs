@@ -1,13 +1,17 @@
-//! RBAC markers from a workspace's sources, read as text — no user code runs.
-//! `// +kubebuilder:rbac:...` in any comment (`//`, `///`, `//!`, as a Go file has them)
-//! and the typed `#[kubegen::rbac(...)]` attribute.
+//! RBAC and webhook markers from a workspace's sources, read as text — no user code
+//! runs. `// +kubebuilder:rbac:...` and `// +kubebuilder:webhook:...` in any comment
+//! (`//`, `///`, `//!`, as a Go file has them) and the typed `#[kubegen::rbac(...)]` and
+//! `#[kubegen::webhook(...)]` attributes.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use kubegen::rbac::RbacRule;
+use kubegen::webhook::manifests::WebhookMarker;
 
 const MARKER: &str = "+kubebuilder:rbac:";
+const WEBHOOK: &str = "+kubebuilder:webhook:";
+const WEBHOOK_CONFIGURATION: &str = "+kubebuilder:webhookconfiguration:";
 
 /// Every `.rs` file under `dir/src`, sorted.
 pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -46,11 +50,15 @@ const TYPE_MARKERS: &[&str] = &[
 ];
 
 /// `+kubebuilder:` markers that mean something in a plain `//` comment.
-const COMMENT_MARKERS: &[&str] = &["rbac", "scaffold"];
+const COMMENT_MARKERS: &[&str] = &["rbac", "scaffold", "webhook", "webhookconfiguration"];
 
-/// What the sources say: RBAC rules, and warnings about markers nothing reads.
+/// What the sources say: RBAC rules, webhooks, and warnings about markers nothing reads.
+#[derive(Default)]
 pub struct Scan {
     pub rules: Vec<RbacRule>,
+    pub webhooks: Vec<WebhookMarker>,
+    /// `+kubebuilder:webhookconfiguration` names: (mutating, validating).
+    pub webhook_configurations: (Option<String>, Option<String>),
     pub warnings: Vec<String>,
 }
 
@@ -139,6 +147,8 @@ fn ignored_marker(comment: &str) -> Option<String> {
 /// Every rule in `files`; a bad marker is an error naming its file and line.
 pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     let mut found = Vec::new();
+    let mut webhooks = Vec::new();
+    let mut configurations = (None, None);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut recorder_at = None;
@@ -163,12 +173,30 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
                         Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
                     }
                 }
+                if let Some(args) = comment.strip_prefix(WEBHOOK) {
+                    match WebhookMarker::parse_marker(args.trim_end()) {
+                        Ok(webhook) => webhooks.push(webhook),
+                        Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
+                    }
+                }
+                if let Some(args) = comment.strip_prefix(WEBHOOK_CONFIGURATION) {
+                    match kubegen_core::webhook::parse_configuration_marker(args.trim_end()) {
+                        Ok((true, name)) => configurations.0 = Some(name),
+                        Ok((false, name)) => configurations.1 = Some(name),
+                        Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
+                    }
+                }
             }
         }
         match syn::parse_file(&text) {
             Ok(parsed) => {
-                let mut visitor =
-                    TypedRbac { found: &mut found, errors: &mut errors, aliases: &mut aliases, file: &shown };
+                let mut visitor = TypedRbac {
+                    found: &mut found,
+                    webhooks: &mut webhooks,
+                    errors: &mut errors,
+                    aliases: &mut aliases,
+                    file: &shown,
+                };
                 syn::visit::visit_file(&mut visitor, &parsed);
             }
             // The package's own build reports the syntax error better than we could.
@@ -176,20 +204,21 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
         }
     }
     if !errors.is_empty() {
-        bail!("bad RBAC markers:\n  {}", errors.join("\n  "));
+        bail!("bad RBAC or webhook markers:\n  {}", errors.join("\n  "));
     }
     if !aliases.is_empty() {
         bail!("markers on a type alias are never applied:\n  {}", aliases.join("\n  "));
     }
-    let mut scan = Scan { rules: found, warnings };
+    let mut scan = Scan { rules: found, webhooks, webhook_configurations: configurations, warnings };
     scan.check_events(recorder_at);
     Ok(scan)
 }
 
-/// Finds `#[kubegen::rbac(...)]` (or `#[rbac(...)]` after `use kubegen::rbac`) on any
-/// item, however deeply nested.
+/// Finds `#[kubegen::rbac(...)]` and `#[kubegen::webhook(...)]` (or `#[rbac(...)]`,
+/// `#[webhook(...)]` after a `use`) on any item, however deeply nested.
 struct TypedRbac<'a> {
     found: &'a mut Vec<RbacRule>,
+    webhooks: &'a mut Vec<WebhookMarker>,
     errors: &'a mut Vec<String>,
     /// Schema markers in a `type` alias's doc comment: a Go type alias carries them, a
     /// Rust alias has no derive to read them.
@@ -223,9 +252,19 @@ impl<'ast> syn::visit::Visit<'ast> for TypedRbac<'_> {
 
     fn visit_attribute(&mut self, attr: &'ast syn::Attribute) {
         let path = attr.path();
-        let is_rbac = path.segments.last().is_some_and(|s| s.ident == "rbac")
-            && (path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "kubegen"));
-        if !is_rbac {
+        let ours = |name: &str| {
+            path.segments.last().is_some_and(|s| s.ident == name)
+                && (path.segments.len() == 1 || (path.segments.len() == 2 && path.segments[0].ident == "kubegen"))
+        };
+        if ours("webhook") {
+            let line = attr.pound_token.span.start().line;
+            match typed_webhook(&attr.meta) {
+                Ok(webhook) => self.webhooks.push(webhook),
+                Err(e) => self.errors.push(format!("{}:{line}: {e}", self.file)),
+            }
+            return;
+        }
+        if !ours("rbac") {
             return;
         }
         let line = attr.pound_token.span.start().line;
@@ -272,6 +311,31 @@ fn typed_rule(meta: &syn::Meta) -> Result<RbacRule> {
     Ok(rule)
 }
 
+/// `kubegen::webhook(path = "...", verbs = ["create"], ...)` into a webhook; the
+/// attribute macro has already checked it at compile time, with the same parser.
+fn typed_webhook(meta: &syn::Meta) -> Result<WebhookMarker> {
+    use kubegen_core::webhook::Typed;
+    let syn::Meta::List(list) = meta else { bail!("write #[kubegen::webhook(name = \"...\", ...)]") };
+    let mut pairs = Vec::new();
+    list.parse_nested_meta(|m| {
+        let key = m.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+        let expr: syn::Expr = m.value()?.parse()?;
+        let string = |e: &syn::Expr| match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        };
+        let value = match &expr {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) => Typed::Bool(b.value),
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => Typed::Int(n.base10_parse()?),
+            syn::Expr::Array(a) => Typed::List(a.elems.iter().filter_map(string).collect()),
+            e => Typed::Str(string(e).unwrap_or_default()),
+        };
+        pairs.push((key, value));
+        Ok(())
+    })?;
+    Ok(kubegen_core::webhook::from_typed(pairs)?)
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -305,6 +369,25 @@ mod tests {
         std::fs::write(&file, "// fine\n// +kubebuilder:rbac:groups=apps,resources=pods,verbs=fetch\n").expect("write");
         let err = super::scan(&[file], &dir).err().expect("an error").to_string();
         assert!(err.contains("bad.rs:2: `fetch` is not a verb the API server knows"), "{err}");
+    }
+
+    #[test]
+    fn webhooks_are_read_in_both_spellings_and_a_bad_one_names_its_line() {
+        let dir = std::env::temp_dir().join(format!("kubegen-webhooks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        let file = dir.join("hooks.rs");
+        let text = "//! +kubebuilder:webhook:path=/v,mutating=false,failurePolicy=fail,sideEffects=None,groups=a.io,resources=bs,verbs=create,versions=v1,name=vb.a.io,admissionReviewVersions=v1\n// +kubebuilder:webhookconfiguration:mutating=true,name=my-mutating\n#[kubegen::webhook(path = \"/m\", mutating = true, failure_policy = \"ignore\", side_effects = \"NoneOnDryRun\", groups = [\"a.io\"], resources = [\"bs\"], verbs = [\"create\", \"update\"], versions = [\"v1\"], name = \"mb.a.io\", admission_review_versions = [\"v1\"], timeout_seconds = 5)]\npub struct Hooks;\n";
+        std::fs::write(&file, text).expect("write");
+        let scan = super::scan(&[file.clone()], &dir).expect("markers parse");
+        let names: Vec<(&str, bool)> = scan.webhooks.iter().map(|w| (w.name.as_str(), w.mutating)).collect();
+        assert_eq!(names, [("vb.a.io", false), ("mb.a.io", true)]);
+        assert_eq!(scan.webhooks[1].failure_policy, "Ignore");
+        assert_eq!(scan.webhooks[1].timeout_seconds, Some(5));
+        assert_eq!(scan.webhook_configurations.0.as_deref(), Some("my-mutating"));
+
+        std::fs::write(&file, "// +kubebuilder:webhook:path=/v,mutating=false,failurePolicy=fail,sideEffects=None,groups=a.io,resources=bs,verbs=create,versions=v1,name=vb,admissionReviewVersions=v1\n").expect("write");
+        let err = super::scan(&[file], &dir).err().expect("an error").to_string();
+        assert!(err.contains("hooks.rs:1: `name=vb` must be a lowercase DNS name of at least three segments"), "{err}");
     }
 
     #[test]

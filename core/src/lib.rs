@@ -1,6 +1,6 @@
 //! The facts that kubegen's derive, runtime and command line all use, kept once: the
 //! marker registry (every marker's spellings, argument shape and target), the plural
-//! rules of resource names, the RBAC verbs, Kubernetes' own marker tables, the kind
+//! rules of resource names, the RBAC verbs, the webhook markers' parser, Kubernetes' own marker tables, the kind
 //! record the manifests helper prints and the CLI reads, and the store of test-environment
 //! binaries `codegen-cli envtest` fills and `kubegen::testenv` reads.
 //!
@@ -15,3 +15,4 @@ pub mod markers;
 pub mod plural;
 pub mod rbac;
 pub mod schema;
+pub mod webhook;

@@ -30,13 +30,12 @@ pub mod schema;
 #[cfg(feature = "testenv")]
 pub mod testenv;
 pub mod validate;
-#[cfg(feature = "webhook")]
 pub mod webhook;
 
 pub use crd::{MergeError, merge_crds, to_yaml};
 pub use kube_core::CustomResourceExt;
 pub use kube_core::{Message, Reason, Rule};
-pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
+pub use kubegen_derive::{CustomResource, KubeSchema, rbac, webhook};
 pub use validate::{Validate, Violation, Violations};
 
 /// A kind's CRD with explicit schema options (`codegen-cli manifests`' flags);

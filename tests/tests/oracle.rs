@@ -87,6 +87,18 @@ fn kubegen_rbac_matches_controller_gen() {
     assert_eq!(ours, theirs, "config/rbac/role.yaml differs from controller-gen's");
 }
 
+/// `controller-gen webhook` over the same `+kubebuilder:webhook` markers writes the very
+/// file kubegen writes from the comment marker and the typed attribute.
+#[test]
+#[ignore = "needs controller-gen's output: scripts/oracle.sh"]
+fn kubegen_webhook_manifests_match_controller_gen() {
+    let theirs =
+        std::fs::read_to_string(oracle_dir().join("webhook/manifests.yaml")).expect("controller-gen's webhooks");
+    let ours =
+        std::fs::read_to_string(root().join("config/webhook/manifests.yaml")).expect("config/webhook/manifests.yaml");
+    assert_eq!(ours, theirs, "config/webhook/manifests.yaml differs from controller-gen's");
+}
+
 #[test]
 #[ignore = "needs controller-gen's output: scripts/oracle.sh"]
 fn kubegen_crds_match_controller_gen() {

@@ -20,6 +20,25 @@ use serde::{Deserialize, Serialize};
 #[kubegen::rbac(groups = ["events.k8s.io"], resources = ["events"], verbs = ["create", "patch"])]
 pub const FIELD_MANAGER: &str = "foo-controller";
 
+/// The admission webhooks Foos are registered for, written to
+/// `config/webhook/manifests.yaml` in both spellings: a validating one as controller-gen
+/// reads it, and a defaulting one as the typed attribute (both served by
+/// `kubegen::webhook` at kubebuilder's paths; docs/webhooks.md).
+/// +kubebuilder:webhook:path=/validate-samplecontroller-k8s-io-v1alpha1-foo,mutating=false,failurePolicy=fail,sideEffects=None,groups=samplecontroller.k8s.io,resources=foos,verbs=create;update,versions=v1alpha1,name=vfoo-v1alpha1.kb.io,admissionReviewVersions=v1
+#[kubegen::webhook(
+    path = "/mutate-samplecontroller-k8s-io-v1alpha1-foo",
+    mutating = true,
+    failure_policy = "fail",
+    side_effects = "None",
+    groups = ["samplecontroller.k8s.io"],
+    resources = ["foos"],
+    verbs = ["create", "update"],
+    versions = ["v1alpha1"],
+    name = "mfoo-v1alpha1.kb.io",
+    admission_review_versions = ["v1"]
+)]
+pub const WEBHOOK_SERVICE: &str = "webhook-service";
+
 /// FooSpec is the spec for a Foo resource.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kube(

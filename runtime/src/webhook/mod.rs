@@ -1,7 +1,8 @@
-//! Admission webhooks (feature `webhook`): validating and defaulting admission for any
-//! number of kinds, served over HTTPS by the runtime, with certificates it can make and
-//! rotate itself — controller-runtime's webhook server and `admission.Validator`/
-//! `Defaulter`, typed.
+//! Admission webhooks: validating and defaulting admission for any number of kinds,
+//! served over HTTPS by the runtime with certificates it can make and rotate itself
+//! (feature `webhook`) — controller-runtime's webhook server and `admission.Validator`/
+//! `Defaulter`, typed — and the configurations `codegen-cli manifests` writes from
+//! `+kubebuilder:webhook` markers ([`manifests`], always built).
 //!
 //! ```no_run
 //! # use kubegen::webhook::{Authority, CertStore, Request, Validator, Verdict, Webhooks, Denial, FieldError};
@@ -25,11 +26,19 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "webhook")]
 mod admission;
+#[cfg(feature = "webhook")]
 mod certs;
+pub mod manifests;
+#[cfg(feature = "webhook")]
 mod server;
 
+#[cfg(feature = "webhook")]
 pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, UserInfo, Validator, Verdict};
+#[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
+#[cfg(feature = "webhook")]
 pub use kube_core::admission::Operation;
+#[cfg(feature = "webhook")]
 pub use server::{BODY_LIMIT, WebhookServer, Webhooks, mutate_path, validate_path};
