@@ -30,6 +30,8 @@
 mod admission;
 #[cfg(feature = "webhook")]
 mod certs;
+#[cfg(feature = "webhook")]
+mod managed;
 pub mod manifests;
 #[cfg(feature = "webhook")]
 mod server;
@@ -40,5 +42,7 @@ pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, Use
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
 #[cfg(feature = "webhook")]
 pub use kube_core::admission::Operation;
+#[cfg(feature = "webhook")]
+pub use managed::{ManagedCerts, ManagedError};
 #[cfg(feature = "webhook")]
 pub use server::{BODY_LIMIT, WebhookServer, Webhooks, mutate_path, validate_path};

@@ -309,3 +309,125 @@ async fn the_api_server_calls_kubegens_webhooks() {
     let _ = mapi.delete(&name, &DeleteParams::default()).await;
     kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
 }
+
+/// Certificates without cert-manager: the first replica creates the Secret and patches
+/// the CA into the configuration's `caBundle`, a second reads the same CA, and a renewal
+/// in the Secret reaches the serving replica without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn certificates_the_webhook_manages_itself() {
+    use std::time::Duration;
+
+    use k8s_openapi::api::core::v1::Secret;
+    use kubegen::webhook::ManagedCerts;
+
+    let ns = cluster::namespace("e2e-webhook-certs");
+    let client = cluster::client().await;
+    let name = format!("kubegen-e2e-certs-{ns}");
+    let mut managed = ManagedCerts::new(&ns, "webhook-certs", vec!["127.0.0.1".into()]);
+    managed.validating = vec![name.clone()];
+    managed.every = Duration::from_millis(300);
+    let (certs, first) = managed.clone().start(client.clone()).await.expect("the first replica's certificates");
+    let saw_dry_run = Arc::new(AtomicBool::new(false));
+    let server = Webhooks::new()
+        .validate::<Foo>(FooRules { saw_dry_run })
+        .serve(([127, 0, 0, 1], 0).into(), certs.clone())
+        .await
+        .expect("the webhook server starts");
+    let port = server.local_addr().port();
+
+    // Registered without a caBundle: the manager sets it.
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let mut config = WebhookClientConfig {
+        url: Some(format!("https://127.0.0.1:{port}{}", validate_path::<Foo>())),
+        ..Default::default()
+    };
+    config.ca_bundle = None;
+    vapi.create(
+        &PostParams::default(),
+        &ValidatingWebhookConfiguration {
+            metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+            webhooks: Some(vec![ValidatingWebhook {
+                name: "vfoo.samplecontroller.k8s.io".into(),
+                client_config: config,
+                rules: Some(rules()),
+                namespace_selector: only(&ns),
+                side_effects: "None".into(),
+                admission_review_versions: vec!["v1".into()],
+                failure_policy: Some("Fail".into()),
+                timeout_seconds: Some(10),
+                ..Default::default()
+            }]),
+        },
+    )
+    .await
+    .expect("register the validating webhook");
+
+    let secrets: Api<Secret> = Api::namespaced(client.clone(), &ns);
+    let ca_of = |s: &Secret| s.data.as_ref().and_then(|d| d.get("ca.crt")).map(|b| b.0.clone()).unwrap_or_default();
+    let tls_of = |s: &Secret| s.data.as_ref().and_then(|d| d.get("tls.crt")).map(|b| b.0.clone()).unwrap_or_default();
+    let secret = secrets.get("webhook-certs").await.expect("the Secret the first replica made");
+    let ca = ca_of(&secret);
+    let mut injected = false;
+    for _ in 0..100 {
+        let c = vapi.get(&name).await.expect("the configuration");
+        if c.webhooks.iter().flatten().all(|w| w.client_config.ca_bundle.as_ref().map(|b| &b.0) == Some(&ca)) {
+            injected = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(injected, "the CA never reached the configuration's caBundle");
+
+    let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
+    let mut admitted = false;
+    for i in 0..100 {
+        if foos.create(&PostParams::default(), &foo(&format!("managed-{i}"), "web")).await.is_ok() {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(admitted, "the API server never trusted the managed certificate");
+
+    // A second replica reads the same CA instead of making its own.
+    let (_, second) = managed.clone().start(client.clone()).await.expect("the second replica's certificates");
+    assert_eq!(ca_of(&secrets.get("webhook-certs").await.expect("the Secret")), ca);
+    second.abort();
+
+    // A replica that finds the certificate due renews it in the Secret; the serving
+    // replica presents the new one without a restart, under the same CA.
+    let mut renewing = managed.clone();
+    renewing.renew_before = renewing.validity.serving;
+    let (_, renewer) = renewing.start(client.clone()).await.expect("the renewing replica");
+    let before = tls_of(&secret);
+    let mut renewed = None;
+    for _ in 0..100 {
+        let now = secrets.get("webhook-certs").await.expect("the Secret");
+        if tls_of(&now) != before {
+            renewed = Some(now);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    renewer.abort();
+    let renewed = renewed.expect("the serving certificate was never renewed");
+    assert_eq!(ca_of(&renewed), ca, "a renewal keeps the CA");
+    let latest = tls_of(&secrets.get("webhook-certs").await.expect("the Secret"));
+    let latest: Vec<u8> = CertificateDer::pem_slice_iter(&latest).next().expect("a certificate").expect("PEM").to_vec();
+    let mut reloaded = false;
+    for _ in 0..50 {
+        if presented(port, &String::from_utf8_lossy(&ca)).await == latest {
+            reloaded = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(reloaded, "the serving replica still presents an old certificate");
+    foos.create(&PostParams::default(), &foo("after-renewal", "web")).await.expect("admitted after the renewal");
+
+    first.abort();
+    drop(server);
+    let _ = vapi.delete(&name, &DeleteParams::default()).await;
+    kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
+}
