@@ -6,6 +6,7 @@
 
 use serde_json::Value;
 
+use crate::markers::args::{list, split_args, unquote};
 use crate::markers::registry::suggest;
 
 /// The operations a webhook rule takes (`verbs=create;update`), as the API names them.
@@ -123,48 +124,6 @@ fn snake(argument: &str) -> String {
         .chars()
         .flat_map(|c| if c.is_ascii_uppercase() { vec!['_', c.to_ascii_lowercase()] } else { vec![c] })
         .collect()
-}
-
-/// Splits `a=1,b={x,y},c=`x,y`` at the commas between arguments.
-fn split_args(args: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let (mut depth, mut quote, mut current) = (0i32, None::<char>, String::new());
-    for c in args.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '`') => quote = Some(c),
-            (None, '{' | '[') => depth += 1,
-            (None, '}' | ']') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                out.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    out.push(current);
-    out
-}
-
-fn unquote(value: &str) -> String {
-    let v = value.trim();
-    for q in ['"', '`'] {
-        if let Some(inner) = v.strip_prefix(q).and_then(|v| v.strip_suffix(q)) {
-            return inner.to_string();
-        }
-    }
-    v.to_string()
-}
-
-fn list(value: &str) -> Vec<String> {
-    let value = value.trim();
-    let parts: Vec<&str> = match value.strip_prefix('{').and_then(|v| v.strip_suffix('}')) {
-        Some(inner) => inner.split(',').collect(),
-        None => value.split(';').collect(),
-    };
-    parts.into_iter().map(str::trim).filter(|p| !p.is_empty()).map(unquote).collect()
 }
 
 fn one_of(key: &str, value: &str, allowed: &[&str]) -> Result<String, WebhookMarkerError> {

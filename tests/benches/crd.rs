@@ -12,29 +12,19 @@ fn bench(
     name: &str,
     f: fn() -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
 ) {
-    // Warm up, then run for about a second.
-    for _ in 0..10 {
-        black_box(f());
-    }
-    let start = Instant::now();
-    let mut calls = 0u32;
-    while start.elapsed() < Duration::from_secs(1) {
-        black_box(f());
-        calls += 1;
-    }
-    let per_call = start.elapsed() / calls;
+    let (per_call, calls) = per_call(Duration::from_secs(1), || f());
     let yaml = kubegen::to_yaml(&f()).map(|y| y.len()).unwrap_or(0);
     println!("{name:<12} {per_call:>12.2?} per crd() call  ({calls} calls, {yaml} bytes of YAML)");
 }
 
-/// Time per call of `f`, run for about half a second after a warm-up.
-fn per_call<T>(mut f: impl FnMut() -> T) -> (Duration, u32) {
+/// Time per call of `f`, run for about `how_long` after a warm-up.
+fn per_call<T>(how_long: Duration, mut f: impl FnMut() -> T) -> (Duration, u32) {
     for _ in 0..3 {
         black_box(f());
     }
     let start = Instant::now();
     let mut calls = 0u32;
-    while start.elapsed() < Duration::from_millis(500) {
+    while start.elapsed() < how_long {
         black_box(f());
         calls += 1;
     }
@@ -48,8 +38,9 @@ fn bench_validate(
     use kubegen::validate::Validator;
     let object = kubegen::crd::sample_object(&crd);
     let kept = Validator::for_crd(&crd);
-    let (kept_time, _) = per_call(|| kept.validate(&object, None));
-    let (fresh_time, _) = per_call(|| Validator::for_crd(&crd).validate(&object, None));
+    let half = Duration::from_millis(500);
+    let (kept_time, _) = per_call(half, || kept.validate(&object, None));
+    let (fresh_time, _) = per_call(half, || Validator::for_crd(&crd).validate(&object, None));
     println!(
         "{name:<12} {kept_time:>12.2?} per validate() of its sample with the kind's kept validator, {fresh_time:.2?} with one built per call"
     );

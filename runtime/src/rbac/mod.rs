@@ -7,6 +7,7 @@ mod merge;
 
 pub use merge::{RoleObject, generate_roles};
 
+use kubegen_core::markers::args::{list, split_args};
 pub use kubegen_core::rbac::VERBS;
 
 /// One `+kubebuilder:rbac` marker.
@@ -36,22 +37,6 @@ pub enum RbacError {
     UnknownVerb { verb: String },
     #[error("`{0}` is not `key=value`")]
     Malformed(String),
-}
-
-fn list(value: &str) -> Vec<String> {
-    let value = value.trim();
-    let inner = value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
-    let parts: Vec<&str> = match inner {
-        Some(inner) => inner.split(',').collect(),
-        None => value.split(';').collect(),
-    };
-    // An empty item counts only when quoted: `groups=""` is the core group.
-    parts
-        .into_iter()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| p.trim_matches('"').trim_matches('`').to_string())
-        .collect()
 }
 
 impl RbacRule {
@@ -93,26 +78,6 @@ impl RbacRule {
 }
 
 /// Splits at commas outside `{...}` and quotes.
-fn split_args(s: &str) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut cur = String::new();
-    let (mut depth, mut quoted) = (0usize, false);
-    for c in s.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '{' if !quoted => depth += 1,
-            '}' if !quoted => depth = depth.saturating_sub(1),
-            ',' if !quoted && depth == 0 => {
-                parts.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    parts.push(cur);
-    parts
-}
 
 #[cfg(test)]
 mod tests {

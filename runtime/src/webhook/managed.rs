@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use k8s_openapi::ByteString;
-use k8s_openapi::api::admissionregistration::v1::{MutatingWebhookConfiguration, ValidatingWebhookConfiguration};
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhookConfiguration, ValidatingWebhookConfiguration, WebhookClientConfig,
+};
 use k8s_openapi::api::core::v1::Secret;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ObjectMeta, PostParams};
@@ -199,38 +201,14 @@ impl ManagedCerts {
 /// configuration not applied) is left for the next look.
 async fn inject(client: &kube::Client, managed: &ManagedCerts, ca: &str) {
     let bundle = ByteString(ca.as_bytes().to_vec());
-    let replace = PostParams::default();
-    let mutating: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
-    for name in &managed.mutating {
-        if let Ok(Some(mut c)) = mutating.get_opt(name).await {
-            let hooks = c.webhooks.iter_mut().flatten();
-            let mut changed = false;
-            for h in hooks {
-                if h.client_config.ca_bundle.as_ref() != Some(&bundle) {
-                    h.client_config.ca_bundle = Some(bundle.clone());
-                    changed = true;
-                }
-            }
-            if changed && let Err(e) = mutating.replace(name, &replace, &c).await {
-                tracing::debug!(%name, "caBundle not set yet: {e}");
-            }
-        }
-    }
-    let validating: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
-    for name in &managed.validating {
-        if let Ok(Some(mut c)) = validating.get_opt(name).await {
-            let mut changed = false;
-            for h in c.webhooks.iter_mut().flatten() {
-                if h.client_config.ca_bundle.as_ref() != Some(&bundle) {
-                    h.client_config.ca_bundle = Some(bundle.clone());
-                    changed = true;
-                }
-            }
-            if changed && let Err(e) = validating.replace(name, &replace, &c).await {
-                tracing::debug!(%name, "caBundle not set yet: {e}");
-            }
-        }
-    }
+    set_bundle::<MutatingWebhookConfiguration>(client, &managed.mutating, &bundle, |c| {
+        c.webhooks.iter_mut().flatten().map(|h| &mut h.client_config).collect()
+    })
+    .await;
+    set_bundle::<ValidatingWebhookConfiguration>(client, &managed.validating, &bundle, |c| {
+        c.webhooks.iter_mut().flatten().map(|h| &mut h.client_config).collect()
+    })
+    .await;
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
     for name in &managed.crds {
         if let Ok(Some(mut crd)) = crds.get_opt(name).await
@@ -239,9 +217,38 @@ async fn inject(client: &kube::Client, managed: &ManagedCerts, ca: &str) {
             && config.ca_bundle.as_ref() != Some(&bundle)
         {
             config.ca_bundle = Some(bundle.clone());
-            if let Err(e) = crds.replace(name, &replace, &crd).await {
+            if let Err(e) = crds.replace(name, &PostParams::default(), &crd).await {
                 tracing::debug!(%name, "caBundle not set yet: {e}");
             }
+        }
+    }
+}
+
+/// The `caBundle` of every client config `configs` finds in each named object.
+async fn set_bundle<K>(
+    client: &kube::Client,
+    names: &[String],
+    bundle: &ByteString,
+    configs: impl Fn(&mut K) -> Vec<&mut WebhookClientConfig>,
+) where
+    K: kube::Resource<DynamicType = (), Scope = k8s_openapi::ClusterResourceScope>
+        + Clone
+        + std::fmt::Debug
+        + serde::Serialize
+        + serde::de::DeserializeOwned,
+{
+    let api: Api<K> = Api::all(client.clone());
+    for name in names {
+        let Ok(Some(mut object)) = api.get_opt(name).await else { continue };
+        let mut changed = false;
+        for config in configs(&mut object) {
+            if config.ca_bundle.as_ref() != Some(bundle) {
+                config.ca_bundle = Some(bundle.clone());
+                changed = true;
+            }
+        }
+        if changed && let Err(e) = api.replace(name, &PostParams::default(), &object).await {
+            tracing::debug!(%name, "caBundle not set yet: {e}");
         }
     }
 }
