@@ -133,3 +133,48 @@ async fn malformed_bodies_and_panics_are_answered() {
     assert_eq!(out["status"]["code"], 400, "{out}");
     assert!(webhooks.review("/nowhere", b"{}").await.is_none());
 }
+
+#[tokio::test]
+async fn a_conversion_review_is_answered_and_a_failure_names_the_object() {
+    use kubegen::webhook::Conversion;
+    let webhooks = Webhooks::new().convert(Conversion::<Foo>::hub());
+    let review = |desired: &str| {
+        serde_json::to_vec(&json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+            "request": {"uid": "c0n", "desiredAPIVersion": desired, "objects": [foo(json!({"deploymentName": "web"}))]}
+        }))
+        .expect("a review")
+    };
+    let answer = |body: Vec<u8>| {
+        let webhooks = webhooks.clone();
+        async move {
+            let out = webhooks.review("/convert", &body).await.expect("a webhook at /convert");
+            let out: Value = serde_json::from_slice(&out).expect("a JSON answer");
+            assert_eq!(out["apiVersion"], "apiextensions.k8s.io/v1", "{out}");
+            out["response"].clone()
+        }
+    };
+    // To its own version: unchanged.
+    let same = answer(review("samplecontroller.k8s.io/v1alpha1")).await;
+    assert_eq!(same["result"]["status"], "Success", "{same}");
+    assert_eq!(same["uid"], "c0n");
+    assert_eq!(same["convertedObjects"][0]["spec"]["deploymentName"], "web");
+    // To a version nobody converts to: a failure naming the object and the versions.
+    let failed = answer(review("samplecontroller.k8s.io/v9")).await;
+    assert_eq!(failed["result"]["status"], "Failure", "{failed}");
+    let message = failed["result"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("Foo ns/a") && message.contains("samplecontroller.k8s.io/v9 is not a version"),
+        "{message}"
+    );
+    // Bodies that are no ConversionReview v1.
+    for body in [
+        &b"["[..],
+        br#"{"apiVersion": "apiextensions.k8s.io/v1beta1", "kind": "ConversionReview"}"#,
+        br#"{"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview"}"#,
+    ] {
+        let out = answer(body.to_vec()).await;
+        assert_eq!(out["result"]["status"], "Failure", "{out}");
+        assert_eq!(out["result"]["code"], 400, "{out}");
+    }
+}

@@ -31,6 +31,8 @@ mod admission;
 #[cfg(feature = "webhook")]
 mod certs;
 #[cfg(feature = "webhook")]
+mod conversion;
+#[cfg(feature = "webhook")]
 mod managed;
 pub mod manifests;
 #[cfg(feature = "webhook")]
@@ -40,6 +42,8 @@ mod server;
 pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, UserInfo, Validator, Verdict};
 #[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
+#[cfg(feature = "webhook")]
+pub use conversion::Conversion;
 #[cfg(feature = "webhook")]
 pub use kube_core::admission::Operation;
 #[cfg(feature = "webhook")]

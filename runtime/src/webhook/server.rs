@@ -22,6 +22,7 @@ use tokio_rustls::TlsAcceptor;
 
 use super::admission::{self, Defaulter, Defaulting, Handler, Validating, Validator};
 use super::certs::CertStore;
+use super::conversion::{self, Conversion, Converter};
 
 /// The largest AdmissionReview read: an object and its old version, each up to the API
 /// server's request limit (3 MiB), and the review around them.
@@ -41,10 +42,17 @@ fn path<K: Resource<DynamicType = ()>>(what: &str) -> String {
     format!("/{what}-{}-{}-{}", K::group(&()).replace('.', "-"), K::version(&()), K::kind(&()).to_lowercase())
 }
 
-/// The admission webhooks of any number of kinds, by path.
+/// What a path serves.
+#[derive(Clone)]
+enum Route {
+    Admission(Arc<dyn Handler>),
+    Conversion(Arc<dyn Converter>),
+}
+
+/// The admission and conversion webhooks of any number of kinds, by path.
 #[derive(Clone)]
 pub struct Webhooks {
-    routes: Arc<BTreeMap<String, Arc<dyn Handler>>>,
+    routes: Arc<BTreeMap<String, Route>>,
 }
 
 impl std::fmt::Debug for Webhooks {
@@ -71,8 +79,8 @@ impl Webhooks {
     where
         K: DeserializeOwned + Send + Sync + 'static,
     {
-        Arc::make_mut(&mut self.routes)
-            .insert(path.to_string(), Arc::new(Validating { validator, kind: PhantomData::<fn() -> K> }));
+        let handler = Arc::new(Validating { validator, kind: PhantomData::<fn() -> K> });
+        Arc::make_mut(&mut self.routes).insert(path.to_string(), Route::Admission(handler));
         self
     }
 
@@ -89,8 +97,25 @@ impl Webhooks {
     where
         K: DeserializeOwned + Serialize + Send + Sync + 'static,
     {
-        Arc::make_mut(&mut self.routes)
-            .insert(path.to_string(), Arc::new(Defaulting { defaulter, kind: PhantomData::<fn() -> K> }));
+        let handler = Arc::new(Defaulting { defaulter, kind: PhantomData::<fn() -> K> });
+        Arc::make_mut(&mut self.routes).insert(path.to_string(), Route::Admission(handler));
+        self
+    }
+
+    /// Serves `conversion` at `/convert`, the path kubebuilder's CRD patches name.
+    pub fn convert<H>(self, conversion: Conversion<H>) -> Self
+    where
+        H: Resource<DynamicType = ()> + Serialize + DeserializeOwned + 'static,
+    {
+        self.convert_at("/convert", conversion)
+    }
+
+    /// Serves `conversion` at `path` (one per kind when several kinds convert).
+    pub fn convert_at<H>(mut self, path: &str, conversion: Conversion<H>) -> Self
+    where
+        H: Resource<DynamicType = ()> + Serialize + DeserializeOwned + 'static,
+    {
+        Arc::make_mut(&mut self.routes).insert(path.to_string(), Route::Conversion(Arc::new(conversion)));
         self
     }
 
@@ -99,10 +124,13 @@ impl Webhooks {
         self.routes.keys().map(String::as_str)
     }
 
-    /// Answers one AdmissionReview body as the server does, with the review to send back;
+    /// Answers one AdmissionReview (or ConversionReview) body as the server does, with the review to send back;
     /// `None` when no webhook is served at `path`. For a webhook's own unit tests.
     pub async fn review(&self, path: &str, body: &[u8]) -> Option<Vec<u8>> {
-        let handler = self.routes.get(path)?.clone();
+        let handler = match self.routes.get(path)? {
+            Route::Conversion(converter) => return Some(conversion::review(converter.as_ref(), body)),
+            Route::Admission(handler) => handler.clone(),
+        };
         let started = Instant::now();
         let response = match admission::read_review(body) {
             Err(invalid) => invalid,

@@ -481,6 +481,7 @@ fn marker_families_on_the_server() {
 }
 
 mod controller;
+mod conversion;
 mod webhook;
 
 use controller::WAIT;
