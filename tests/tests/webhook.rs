@@ -178,3 +178,72 @@ async fn a_conversion_review_is_answered_and_a_failure_names_the_object() {
         assert_eq!(out["result"]["code"], 400, "{out}");
     }
 }
+
+/// The server itself, over TLS: a body over the limit, a GET and an unknown path are
+/// answered with what went wrong, and the server keeps serving.
+#[tokio::test]
+async fn the_server_answers_what_it_cannot_take() {
+    use std::sync::Arc;
+
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    use hyper_util::rt::TokioIo;
+    use kubegen::webhook::{Authority, BODY_LIMIT, CertStore};
+    use tokio_rustls::rustls;
+    use tokio_rustls::rustls::pki_types::pem::PemObject;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+
+    let ca = Authority::new("kubegen-test-webhook", Default::default()).expect("a CA");
+    let certs = CertStore::new(&ca.issue(&["127.0.0.1".into()]).expect("a certificate")).expect("certs");
+    let server = Webhooks::new()
+        .validate::<Foo>(SchemaValidator)
+        .serve(([127, 0, 0, 1], 0).into(), certs)
+        .await
+        .expect("the server starts");
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(ca.ca_pem().as_bytes()) {
+        roots.add(cert.expect("PEM")).expect("a root");
+    }
+    let config = Arc::new(
+        rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    );
+    let send = |method: &'static str, path: String, body: Vec<u8>| {
+        let config = config.clone();
+        let addr = server.local_addr();
+        async move {
+            let tcp = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let name = ServerName::IpAddress(std::net::Ipv4Addr::LOCALHOST.into());
+            let tls = tokio_rustls::TlsConnector::from(config).connect(name, tcp).await.expect("TLS");
+            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.expect("HTTP/1.1");
+            tokio::spawn(conn);
+            let request = hyper::Request::builder()
+                .method(method)
+                .uri(path)
+                .header("host", "127.0.0.1")
+                .header("content-type", "application/json")
+                .body(Full::new(Bytes::from(body)))
+                .expect("a request");
+            let response = sender.send_request(request).await.expect("a response");
+            let status = response.status().as_u16();
+            let body = response.into_body().collect().await.expect("a body").to_bytes();
+            (status, String::from_utf8_lossy(&body).into_owned())
+        }
+    };
+    let path = validate_path::<Foo>();
+    let (status, body) = send("POST", path.clone(), vec![b' '; BODY_LIMIT + 1]).await;
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than"), "{body}");
+    let (status, _) = send("GET", path.clone(), Vec::new()).await;
+    assert_eq!(status, 405);
+    let (status, body) = send("POST", "/nowhere".into(), b"{}".to_vec()).await;
+    assert_eq!(status, 404);
+    assert!(body.contains(&path), "the answer names the paths served: {body}");
+    // Still serving.
+    let (status, body) = send("POST", path, review("CREATE", foo(json!({"deploymentName": "web"})), None)).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("\"allowed\":true"), "{body}");
+}
