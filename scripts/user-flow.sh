@@ -50,10 +50,11 @@ cargo metadata -q --format-version 1 --manifest-path "$WORK/gitdep/Cargo.toml" >
 ! grep -q . "$WORK/gitdep/stderr" || { cat "$WORK/gitdep/stderr" >&2; fail "cargo complained about the repository"; }
 grep -q '"name":"kubegen-cli"' "$WORK/gitdep/metadata.json" || fail "kubegen-cli not found in the git repository"
 
-stage "codegen-cli init + create api"
+stage "codegen-cli init + create api + create webhook"
 mkdir "$WORK/memcached-operator" && cd "$WORK/memcached-operator"
 codegen-cli init --domain example.com
 codegen-cli create api --group cache --version v1alpha1 --kind Memcached
+codegen-cli create webhook --group cache --version v1alpha1 --kind Memcached --defaulting --programmatic-validation
 grep -q 'kubegen = { package = "kubegen-rs", path = ' Cargo.toml || fail "init did not depend on this checkout"
 cargo fmt --check || fail "the scaffold is not rustfmt-clean"
 # Pins the versions this repository builds with, so the shared target dir is reused.
@@ -87,6 +88,11 @@ KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/te
 stage "codegen-cli manifests (the installed binary, as the README's step by step runs it), then cargo run -p codegen-cli -- manifests --check"
 codegen-cli manifests 2> "$WORK/manifests.log" || { cat "$WORK/manifests.log" >&2; fail "codegen-cli manifests failed"; }
 cargo run -q -p codegen-cli -- manifests --check
+for hook in mmemcached-v1alpha1.kb.io vmemcached-v1alpha1.kb.io; do
+  grep -q "name: $hook" config/webhook/manifests.yaml || fail "config/webhook/manifests.yaml lacks $hook"
+done
+kubectl kustomize config/webhook > "$WORK/webhook.yaml" || fail "config/webhook does not build"
+grep -q "name: webhook-service" "$WORK/webhook.yaml" || fail "config/webhook has no Service"
 
 stage "cargo build <-> cargo run -p codegen-cli -- manifests, twice: the second round compiles nothing"
 cargo build -q

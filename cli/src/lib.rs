@@ -18,7 +18,7 @@ mod workspace;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -87,6 +87,67 @@ enum Create {
     /// controller to the manager in `src/main.rs`, and scaffolds the kind's editor and
     /// viewer ClusterRoles under config/rbac. Then run `cargo run -p codegen-cli -- manifests`.
     Api(CreateApiArgs),
+    /// Add a kind's admission webhooks (kubebuilder's `create webhook`)
+    ///
+    /// Writes `src/webhook/<kind>.rs` (a defaulter and/or a validator with their
+    /// `+kubebuilder:webhook` markers), serves them from `src/main.rs` on :9443 with the
+    /// certificate cert-manager mounts, enables kubegen's `webhook` feature, and scaffolds
+    /// config/webhook (the Service and kustomization). Then run `cargo run -p codegen-cli
+    /// -- manifests` to write config/webhook/manifests.yaml.
+    Webhook(CreateWebhookArgs),
+}
+
+#[derive(Args)]
+struct CreateWebhookArgs {
+    /// The kind's group, without the domain, as `create api` took it.
+    #[arg(long)]
+    group: String,
+    /// The kind's version.
+    #[arg(long)]
+    version: String,
+    /// The kind.
+    #[arg(long)]
+    kind: String,
+    /// A defaulting (mutating) webhook.
+    #[arg(long)]
+    defaulting: bool,
+    /// A validating webhook.
+    #[arg(long)]
+    programmatic_validation: bool,
+    /// A conversion webhook (not scaffolded yet: see docs/webhooks.md, `Conversion`).
+    #[arg(long)]
+    conversion: bool,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+}
+
+fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
+    if args.conversion {
+        bail!(
+            "--conversion is not scaffolded yet: serve `kubegen::webhook::Conversion::<Hub>::hub().spoke::<Spoke>()` at /convert and set the CRD's spec.conversion (docs/webhooks.md)"
+        );
+    }
+    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    let settings = ws.settings()?;
+    let root_crate = ws.root_crate.as_deref().with_context(|| {
+        format!("the workspace at {} has no library package at its root: `create webhook` adds to the layout `codegen-cli init` writes", ws.root.display())
+    })?;
+    let written = scaffold::create_webhook(
+        &ws.root,
+        root_crate,
+        settings.domain.as_deref(),
+        &args.group,
+        &args.version,
+        &args.kind,
+        args.defaulting,
+        args.programmatic_validation,
+    )?;
+    for path in &written {
+        eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
+    }
+    eprintln!("next: fill in the webhooks, then `cargo run -p codegen-cli -- manifests`");
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -270,6 +331,7 @@ pub fn main() -> ExitCode {
         Command::Init(args) => init(args),
         Command::Envtest(args) => envtest::run(args),
         Command::Create(Create::Api(args)) => create_api(args),
+        Command::Create(Create::Webhook(args)) => create_webhook(args),
     };
     match result {
         Ok(code) => code,

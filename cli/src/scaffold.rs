@@ -135,6 +135,33 @@ struct ViewerRole<'a> {
     plural: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "scaffold/webhook.rs", escape = "none")]
+struct KindWebhook<'a> {
+    kind: &'a str,
+    kind_lower: &'a str,
+    group: &'a str,
+    /// The group as kubebuilder's webhook paths write it: dots as dashes.
+    group_path: &'a str,
+    group_module: &'a str,
+    version: &'a str,
+    plural: &'a str,
+    defaulting: bool,
+    validation: bool,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/webhook_service.yaml", escape = "none")]
+struct WebhookService;
+
+#[derive(Template)]
+#[template(path = "scaffold/webhook_kustomization.yaml", escape = "none")]
+struct WebhookKustomization;
+
+#[derive(Template)]
+#[template(path = "scaffold/webhook_kustomizeconfig.yaml", escape = "none")]
+struct WebhookKustomizeConfig;
+
 /// Where the scaffolded workspace gets kubegen from.
 pub enum Source {
     /// A checkout of kubegen's repository.
@@ -450,6 +477,145 @@ pub fn create_api(
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
+/// `codegen-cli create webhook`: the kind's defaulter and/or validator with their
+/// `+kubebuilder:webhook` markers in `src/webhook/<kind>.rs`, the server in `src/main.rs`
+/// (on :9443, with the certificate cert-manager mounts), the `webhook` feature on
+/// kubegen, and `config/webhook/` (the Service, and the kustomization around the
+/// manifests `codegen-cli manifests` writes).
+pub fn create_webhook(
+    root: &Path,
+    crate_name: &str,
+    domain: Option<&str>,
+    group: &str,
+    version: &str,
+    kind: &str,
+    defaulting: bool,
+    validation: bool,
+) -> Result<Vec<PathBuf>> {
+    check_kind(kind)?;
+    check_version(version)?;
+    if !defaulting && !validation {
+        bail!("say which webhooks: --defaulting, --programmatic-validation, or both");
+    }
+    let full_group = match domain {
+        Some(d) if !d.is_empty() => format!("{group}.{d}"),
+        _ => group.to_string(),
+    };
+    let module = snake(kind);
+    let group_module = group.replace('-', "_");
+    let types_path = root.join(format!("src/api/{group_module}/{version}/{module}.rs"));
+    if !types_path.exists() {
+        bail!(
+            "{} does not exist: scaffold the kind first, `codegen-cli create api --group {group} --version {version} --kind {kind}`",
+            types_path.display()
+        );
+    }
+    let webhook_path = root.join(format!("src/webhook/{module}.rs"));
+    if webhook_path.exists() {
+        bail!("{} exists: {kind}'s webhooks are already scaffolded", webhook_path.display());
+    }
+    let kind_lower = kind.to_lowercase();
+    let plural = kubegen_core::plural::pluralize(&kind_lower);
+    let webhook = KindWebhook {
+        kind,
+        kind_lower: &kind_lower,
+        group: &full_group,
+        group_path: &full_group.replace('.', "-"),
+        group_module: &group_module,
+        version,
+        plural: &plural,
+        defaulting,
+        validation,
+    };
+    let mut outputs =
+        vec![Output { path: webhook_path, contents: render(&webhook, "the kind's webhooks")?, overwrite: false }];
+    outputs.push(module_line(root, "src/webhook/mod.rs", &format!("pub mod {module};"))?);
+    outputs.push(module_line(root, "src/lib.rs", "pub mod webhook;")?);
+
+    // The server, in the manager's process: the first kind adds it, the others add to it.
+    let main_path = root.join("src/main.rs");
+    let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
+    let add = format!("    let webhooks = {crate_name}::webhook::{module}::add(webhooks);\n");
+    let main = if let Some(at) = main.find(WEBHOOKS_MARKER) {
+        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        format!("{}{add}{}", &main[..line_start], &main[line_start..])
+    } else {
+        let at = main.find("manager.run()").with_context(|| {
+            format!(
+                "{} has no `manager.run()`: add {kind}'s webhooks to a `kubegen::webhook::Webhooks` yourself",
+                main_path.display()
+            )
+        })?;
+        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let block = format!(
+            "    // The admission webhooks, on :9443 with the serving certificate cert-manager mounts\n    // where kubebuilder's does; without one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let certs = std::path::Path::new(\"/tmp/k8s-webhook-server/serving-certs\");\n    let _webhook_server = if certs.join(\"tls.crt\").exists() {{\n        let certs = kubegen::webhook::CertStore::from_dir(certs, std::time::Duration::from_secs(10))?;\n        Some(webhooks.serve(([0, 0, 0, 0], 9443).into(), certs).await?)\n    }} else {{\n        tracing::warn!(\"no serving certificate in {{}}: the webhooks are not served\", certs.display());\n        None\n    }};\n"
+        );
+        format!("{}{block}{}", &main[..line_start], &main[line_start..])
+    };
+    outputs.push(Output { path: main_path, contents: main, overwrite: true });
+
+    // kubegen's `webhook` feature, on the operator's dependency.
+    let manifest_path = root.join("Cargo.toml");
+    let manifest =
+        std::fs::read_to_string(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
+    if let Some(manifest) = with_webhook_feature(&manifest) {
+        outputs.push(Output { path: manifest_path, contents: manifest, overwrite: true });
+    }
+
+    let config = root.join("config/webhook");
+    outputs.push(Output {
+        path: config.join("service.yaml"),
+        contents: render(&WebhookService, "the webhook Service")?,
+        overwrite: false,
+    });
+    outputs.push(Output {
+        path: config.join("kustomization.yaml"),
+        contents: render(&WebhookKustomization, "the webhook kustomization")?,
+        overwrite: false,
+    });
+    outputs.push(Output {
+        path: config.join("kustomizeconfig.yaml"),
+        contents: render(&WebhookKustomizeConfig, "the webhook kustomizeconfig")?,
+        overwrite: false,
+    });
+    write_formatted(&outputs)?;
+    Ok(outputs.into_iter().map(|o| o.path).collect())
+}
+
+const WEBHOOKS_MARKER: &str = "// +kubegen:scaffold:webhooks";
+
+/// The workspace manifest with `features = ["webhook"]` on the `[dependencies]` entry of
+/// kubegen; `None` when it is there already or the entry is not the one `init` writes.
+fn with_webhook_feature(manifest: &str) -> Option<String> {
+    let mut section = "";
+    let mut out = String::new();
+    let mut changed = false;
+    for line in manifest.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            section = if trimmed == "[dependencies]" { "dependencies" } else { "other" };
+        }
+        if section == "dependencies" && !changed && trimmed.starts_with("kubegen = {") && trimmed.ends_with('}') {
+            if trimmed.contains("\"webhook\"") {
+                return None;
+            }
+            let entry = match trimmed.find("features = [") {
+                Some(at) => {
+                    let at = at + "features = [".len();
+                    format!("{}\"webhook\", {}", &trimmed[..at], &trimmed[at..])
+                }
+                None => format!("{}, features = [\"webhook\"] }}", trimmed.trim_end_matches('}').trim_end()),
+            };
+            out.push_str(&entry);
+            out.push('\n');
+            changed = true;
+            continue;
+        }
+        out.push_str(line);
+    }
+    changed.then_some(out)
+}
+
 /// `path` (relative to `root`) with `line` appended when missing; the file is created
 /// with a doc line when it does not exist.
 fn module_line(root: &Path, path: &str, line: &str) -> Result<Output> {
@@ -489,5 +655,47 @@ mod tests {
             let err = check_project_name(bad).unwrap_err().to_string();
             assert!(err.contains("RFC 1123 label") && err.contains("--project-name"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn create_webhook_adds_the_kinds_webhooks_the_server_and_the_feature() {
+        let dir = std::env::temp_dir().join(format!("kubegen-create-webhook-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen"))).expect("init");
+        for kind in ["Cart", "Order"] {
+            create_api(&dir, "shop", Some("example.com"), "sales", "v1", kind, true).expect("create api");
+        }
+        let err = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", false, false).unwrap_err();
+        assert!(err.to_string().contains("--defaulting, --programmatic-validation"), "{err}");
+        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", true, true).expect("create webhook");
+        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Order", false, true).expect("a second kind");
+        let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect(p);
+        let cart = read("src/webhook/cart.rs");
+        assert!(cart.contains("+kubebuilder:webhook:path=/mutate-sales-example-com-v1-cart,mutating=true"), "{cart}");
+        assert!(
+            cart.contains("+kubebuilder:webhook:path=/validate-sales-example-com-v1-cart,mutating=false"),
+            "{cart}"
+        );
+        for marker in cart.lines().filter_map(|l| l.trim().strip_prefix("/// +kubebuilder:webhook:")) {
+            assert!(kubegen_core::webhook::WebhookMarker::parse_marker(marker).is_ok(), "{marker}");
+        }
+        let order = read("src/webhook/order.rs");
+        assert!(!order.contains("Defaulter") && order.contains("OrderValidator"), "{order}");
+        let main = read("src/main.rs");
+        assert_eq!(main.matches("Webhooks::new()").count(), 1, "{main}");
+        assert!(
+            main.contains("shop::webhook::cart::add(webhooks)") && main.contains("shop::webhook::order::add(webhooks)")
+        );
+        assert!(main.find("webhooks.serve(").expect("served") < main.find("manager.run()").expect("the manager"));
+        assert!(read("Cargo.toml").contains(r#"features = ["webhook"] }"#), "{}", read("Cargo.toml"));
+        assert_eq!(read("Cargo.toml").matches("\"webhook\"").count(), 1);
+        assert!(read("src/lib.rs").contains("pub mod webhook;"));
+        assert!(read("src/webhook/mod.rs").contains("pub mod cart;\npub mod order;"));
+        assert!(read("config/webhook/kustomization.yaml").contains("- manifests.yaml"));
+        assert!(read("config/webhook/service.yaml").contains("targetPort: 9443"));
+        let again = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", true, false).unwrap_err();
+        assert!(again.to_string().contains("already scaffolded"), "{again}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
