@@ -99,15 +99,8 @@ enum Create {
 
 #[derive(Args)]
 struct CreateWebhookArgs {
-    /// The kind's group, without the domain, as `create api` took it.
-    #[arg(long)]
-    group: String,
-    /// The kind's version.
-    #[arg(long)]
-    version: String,
-    /// The kind.
-    #[arg(long)]
-    kind: String,
+    #[command(flatten)]
+    kind: KindArgs,
     /// A defaulting (mutating) webhook.
     #[arg(long)]
     defaulting: bool,
@@ -128,25 +121,38 @@ fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
             "--conversion is not scaffolded yet: serve `kubegen::webhook::Conversion::<Hub>::hub().spoke::<Spoke>()` at /convert and set the CRD's spec.conversion (docs/webhooks.md)"
         );
     }
-    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    scaffold_in(args.manifest_path.as_deref(), "create webhook", "fill in the webhooks", |root, crate_name, domain| {
+        scaffold::create_webhook(
+            root,
+            crate_name,
+            domain,
+            &args.kind.group,
+            &args.kind.version,
+            &args.kind.kind,
+            args.defaulting,
+            args.programmatic_validation,
+        )
+    })
+}
+
+/// Runs a `create` scaffold in the workspace `init` wrote: its root package and domain
+/// in; the files written listed, then what to do next.
+fn scaffold_in(
+    manifest_path: Option<&Path>,
+    command: &str,
+    next: &str,
+    scaffold: impl FnOnce(&Path, &str, Option<&str>) -> Result<Vec<PathBuf>>,
+) -> Result<ExitCode> {
+    let ws = workspace::Workspace::load(manifest_path, &[])?;
     let settings = ws.settings()?;
     let root_crate = ws.root_crate.as_deref().with_context(|| {
-        format!("the workspace at {} has no library package at its root: `create webhook` adds to the layout `codegen-cli init` writes", ws.root.display())
+        format!("the workspace at {} has no library package at its root: `{command}` adds to the layout `codegen-cli init` writes", ws.root.display())
     })?;
-    let written = scaffold::create_webhook(
-        &ws.root,
-        root_crate,
-        settings.domain.as_deref(),
-        &args.group,
-        &args.version,
-        &args.kind,
-        args.defaulting,
-        args.programmatic_validation,
-    )?;
+    let written = scaffold(&ws.root, root_crate, settings.domain.as_deref())?;
     for path in &written {
         eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
     }
-    eprintln!("next: fill in the webhooks, then `cargo run -p codegen-cli -- manifests`");
+    eprintln!("next: {next}, then `cargo run -p codegen-cli -- manifests`");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -173,8 +179,9 @@ struct InitArgs {
     kubegen_version: Option<String>,
 }
 
+/// The kind a `create` command scaffolds for.
 #[derive(Args)]
-struct CreateApiArgs {
+struct KindArgs {
     /// The group, without the domain: `cache` makes `cache.<domain>`.
     #[arg(long)]
     group: String,
@@ -184,6 +191,12 @@ struct CreateApiArgs {
     /// The kind, in UpperCamelCase: `Memcached`.
     #[arg(long)]
     kind: String,
+}
+
+#[derive(Args)]
+struct CreateApiArgs {
+    #[command(flatten)]
+    kind: KindArgs,
     /// Objects live in a namespace (the default).
     #[arg(long, conflicts_with = "cluster")]
     namespaced: bool,
@@ -245,25 +258,10 @@ fn init(args: InitArgs) -> Result<ExitCode> {
 }
 
 fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
-    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
-    let settings = ws.settings()?;
-    let root_crate = ws.root_crate.as_deref().with_context(|| {
-        format!("the workspace at {} has no library package at its root: `create api` adds to the layout `codegen-cli init` writes", ws.root.display())
-    })?;
-    let written = scaffold::create_api(
-        &ws.root,
-        root_crate,
-        settings.domain.as_deref(),
-        &args.group,
-        &args.version,
-        &args.kind,
-        !args.cluster,
-    )?;
-    for path in &written {
-        eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
-    }
-    eprintln!("next: edit the types, then `cargo run -p codegen-cli -- manifests`");
-    Ok(ExitCode::SUCCESS)
+    scaffold_in(args.manifest_path.as_deref(), "create api", "edit the types", |root, crate_name, domain| {
+        let k = &args.kind;
+        scaffold::create_api(root, crate_name, domain, &k.group, &k.version, &k.kind, !args.cluster)
+    })
 }
 
 #[derive(Args)]

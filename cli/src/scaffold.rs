@@ -85,6 +85,36 @@ struct KindNames {
     namespaced: bool,
 }
 
+impl KindNames {
+    /// The kind's names from the command line's, each checked: a kind in UpperCamelCase,
+    /// a Kubernetes version, a group that is a DNS label, and modules that are no keyword.
+    fn new(domain: Option<&str>, group: &str, version: &str, kind: &str, namespaced: bool) -> Result<Self> {
+        check_kind(kind)?;
+        check_version(version)?;
+        if !is_dns_label(group) || !group.starts_with(|c: char| c.is_ascii_lowercase()) {
+            bail!("--group `{group}` is not a DNS label: write lowercase letters, digits and `-`, e.g. `cache`");
+        }
+        let module = snake(kind);
+        let group_module = group.replace('-', "_");
+        for name in [&module, &group_module] {
+            if KEYWORDS.contains(&name.as_str()) {
+                bail!("`{name}` is a Rust keyword and cannot name a module: pick another --kind or --group");
+            }
+        }
+        Ok(KindNames {
+            kind_lower: kind.to_lowercase(),
+            module,
+            group: match domain {
+                Some(d) if !d.is_empty() => format!("{group}.{d}"),
+                _ => group.to_string(),
+            },
+            group_module,
+            plural: kubegen_core::plural::pluralize(&kind.to_lowercase()),
+            namespaced,
+        })
+    }
+}
+
 #[derive(Template)]
 #[template(path = "scaffold/types.rs", escape = "none")]
 struct Types<'a> {
@@ -350,30 +380,7 @@ pub fn create_api(
     kind: &str,
     namespaced: bool,
 ) -> Result<Vec<PathBuf>> {
-    check_kind(kind)?;
-    check_version(version)?;
-    if !is_dns_label(group) || !group.starts_with(|c: char| c.is_ascii_lowercase()) {
-        bail!("--group `{group}` is not a DNS label: write lowercase letters, digits and `-`, e.g. `cache`");
-    }
-    let full_group = match domain {
-        Some(d) if !d.is_empty() => format!("{group}.{d}"),
-        _ => group.to_string(),
-    };
-    let module = snake(kind);
-    let group_module = group.replace('-', "_");
-    for name in [&module, &group_module] {
-        if KEYWORDS.contains(&name.as_str()) {
-            bail!("`{name}` is a Rust keyword and cannot name a module: pick another --kind or --group");
-        }
-    }
-    let names = KindNames {
-        kind_lower: kind.to_lowercase(),
-        module,
-        group: full_group,
-        group_module,
-        plural: kubegen_core::plural::pluralize(&kind.to_lowercase()),
-        namespaced,
-    };
+    let names = KindNames::new(domain, group, version, kind, namespaced)?;
     let types_path = root.join(format!("src/api/{}/{}/{}.rs", names.group_module, version, names.module));
     if types_path.exists() {
         bail!("{} exists: {kind} {version} is already scaffolded", types_path.display());
@@ -492,17 +499,11 @@ pub fn create_webhook(
     defaulting: bool,
     validation: bool,
 ) -> Result<Vec<PathBuf>> {
-    check_kind(kind)?;
-    check_version(version)?;
     if !defaulting && !validation {
         bail!("say which webhooks: --defaulting, --programmatic-validation, or both");
     }
-    let full_group = match domain {
-        Some(d) if !d.is_empty() => format!("{group}.{d}"),
-        _ => group.to_string(),
-    };
-    let module = snake(kind);
-    let group_module = group.replace('-', "_");
+    let KindNames { kind_lower, module, group: full_group, group_module, plural, .. } =
+        KindNames::new(domain, group, version, kind, true)?;
     let types_path = root.join(format!("src/api/{group_module}/{version}/{module}.rs"));
     if !types_path.exists() {
         bail!(
@@ -514,8 +515,6 @@ pub fn create_webhook(
     if webhook_path.exists() {
         bail!("{} exists: {kind}'s webhooks are already scaffolded", webhook_path.display());
     }
-    let kind_lower = kind.to_lowercase();
-    let plural = kubegen_core::plural::pluralize(&kind_lower);
     let webhook = KindWebhook {
         kind,
         kind_lower: &kind_lower,
