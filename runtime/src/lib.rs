@@ -132,14 +132,22 @@ pub mod __private {
         }
     }
 
-    /// Hands a node's markers (JSON, checked by the derive) to the structural pass.
-    pub struct Markers(pub &'static str);
+    pub use kubegen_core::schema::markers;
 
-    impl schemars::transform::Transform for Markers {
+    /// Hands a node's markers, built by the function the derive wrote from the markers it
+    /// checked, to the structural pass.
+    pub struct TypedMarkers(pub fn() -> markers::NodeMarkers);
+
+    impl schemars::transform::Transform for TypedMarkers {
         fn transform(&mut self, schema: &mut schemars::Schema) {
-            if let Ok(markers) = serde_json::from_str::<serde_json::Value>(self.0) {
+            if let Ok(markers) = serde_json::to_value((self.0)()) {
                 push_markers(schema, markers);
             }
         }
+    }
+
+    /// A finite float of a marker as a JSON number (the derive read it from one).
+    pub fn float(f: f64) -> serde_json::Number {
+        serde_json::Number::from_f64(f).unwrap_or_else(|| serde_json::Number::from(0))
     }
 }

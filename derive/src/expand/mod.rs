@@ -1,3 +1,4 @@
 pub mod apply;
 pub mod resource;
 pub mod schema;
+mod typed;

@@ -1001,7 +1001,7 @@ mod tests {
 }
 
 /// A CEL rule the derive checked, as the expression that builds it.
-fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenStream {
+pub(super) fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenStream {
     let text = |s: &Option<String>| match s {
         Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
         None => quote!(::core::option::Option::None),

@@ -10,6 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Attribute, Data, DeriveInput, Fields};
 
+use super::typed::typed_markers;
 use crate::errors::Errors;
 use crate::markers::registry::Target;
 use crate::markers::{Parsed, parse_attrs};
@@ -21,17 +22,20 @@ fn keep(attr: &Attribute) -> bool {
     ["serde", "schemars", "cfg", "validate", "garde"].iter().any(|k| attr.path().is_ident(k))
 }
 
-fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> TokenStream {
+fn node_attrs(
+    parsed: &Parsed,
+    ty: Option<&syn::Type>,
+    place: &str,
+    fns: &mut Vec<TokenStream>,
+    errors: &mut Errors,
+) -> TokenStream {
     let mut out = TokenStream::new();
     if let Some(d) = &parsed.description {
         out.extend(quote!(#[schemars(description = #d)]));
     }
     if let Some(lowered) = schema_markers(parsed, ty, place, errors) {
         if !lowered.markers.is_empty() {
-            // The typed markers cross to the runtime as their serde JSON: one string
-            // literal per node keeps the generated code small.
-            let json = serde_json::to_string(&lowered.markers).unwrap_or_default();
-            out.extend(quote!(#[schemars(transform = ::kubegen::__private::Markers(#json))]));
+            out.extend(typed_markers(&lowered.markers, fns));
         }
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
         // The path carries the marker's span, so an unknown constant is reported there.
@@ -82,8 +86,8 @@ fn is_type_meta(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TypeMeta"))
 }
 
-fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
-    let one = |f: &syn::Field, errors: &mut Errors| {
+fn mirror_fields(fields: &Fields, fns: &mut Vec<TokenStream>, errors: &mut Errors) -> TokenStream {
+    let mut one = |f: &syn::Field, errors: &mut Errors| {
         let place = match &f.ident {
             Some(i) => format!("on field `{i}`"),
             None => "on a tuple field".to_string(),
@@ -94,7 +98,7 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
             Some(i) => format!("field `{i}`"),
             None => "the field".to_string(),
         };
-        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
+        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, fns, errors);
         // Go's inlined `metav1.TypeMeta`: apiVersion and kind, which every object has and
         // the API server describes itself; the CRD's schema leaves them to it.
         if crate::serde_attrs::has(&f.attrs, "flatten") && is_type_meta(&f.ty) {
@@ -122,13 +126,19 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
 /// Rules and checks that need the struct's fields together: an optional immutable field
 /// is immutable once set (a rule on the struct, as controller-gen writes it); one-of
 /// groups name optional fields; CEL rules on the struct name fields it has.
-fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
+fn struct_rules(
+    input: &DeriveInput,
+    fields: &Fields,
+    type_markers: &Parsed,
+    fns: &mut Vec<TokenStream>,
+    errors: &mut Errors,
+) -> TokenStream {
     let Fields::Named(named) = fields else { return quote!() };
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
     let flattened = named.named.iter().any(|f| crate::serde_attrs::has(&f.attrs, "flatten"));
     let mut wire: Vec<(String, bool)> = Vec::new();
-    let mut rules: Vec<serde_json::Value> = Vec::new();
+    let mut rules: Vec<kubegen_core::schema::markers::Rule> = Vec::new();
     let mut cel_fields = Vec::new();
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
@@ -142,10 +152,11 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
             || parsed.get("optional").is_some_and(|m| m.flag());
         if optional && parsed.get("immutable").is_some_and(|m| m.flag()) {
             let cel = kubegen_cel::names::escape(&name).unwrap_or_else(|| name.clone());
-            rules.push(serde_json::json!({
-                "rule": format!("!has(oldSelf.{cel}) || has(self.{cel})"),
-                "message": format!("field {name} is immutable once set"),
-            }));
+            rules.push(kubegen_core::schema::markers::Rule {
+                rule: format!("!has(oldSelf.{cel}) || has(self.{cel})"),
+                message: Some(format!("field {name} is immutable once set")),
+                ..Default::default()
+            });
         }
         let field_schema = if parsed.foreign_schema {
             crate::cel::unknown()
@@ -202,8 +213,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
     if rules.is_empty() {
         return quote!();
     }
-    let doc = serde_json::json!({ "rules": rules }).to_string();
-    quote!(#[schemars(transform = ::kubegen::__private::Markers(#doc))])
+    typed_markers(&kubegen_core::schema::markers::NodeMarkers { rules, ..Default::default() }, fns)
 }
 
 /// The schema derive for `input`. `type_markers` are the already parsed markers of the
@@ -215,10 +225,11 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let generics = &input.generics;
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
-    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
+    let mut fns = Vec::new();
+    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), &mut fns, errors);
     shapes::check(input, errors);
     if let Data::Struct(s) = &input.data {
-        type_attrs.extend(struct_rules(input, &s.fields, type_markers, errors));
+        type_attrs.extend(struct_rules(input, &s.fields, type_markers, &mut fns, errors));
         // `struct FooStatus {}` holds nothing, as controller-gen's closed `type: object`
         // says; without the mark the structural pass keeps an empty object open.
         if matches!(&s.fields, Fields::Named(n) if n.named.is_empty()) {
@@ -229,7 +240,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
 
     let (body, default_impl) = match &input.data {
         Data::Struct(s) => {
-            let fields = mirror_fields(&s.fields, errors);
+            let fields = mirror_fields(&s.fields, &mut fns, errors);
             let semi = if matches!(s.fields, Fields::Named(_)) { quote!() } else { quote!(;) };
             // `#[serde(default)]` on the container makes schemars read each field's
             // default off `Default::default()`: give the mirror the user's values.
@@ -265,9 +276,9 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                     let place = format!("on variant `{}`", v.ident);
                     let parsed = parse_attrs(&v.attrs, &[], &place, errors);
                     let kept = v.attrs.iter().filter(|a| keep(a));
-                    let extra = node_attrs(&parsed, None, &place, errors);
+                    let extra = node_attrs(&parsed, None, &place, &mut fns, errors);
                     let ident = &v.ident;
-                    let fields = mirror_fields(&v.fields, errors);
+                    let fields = mirror_fields(&v.fields, &mut fns, errors);
                     let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
                     quote!(#(#kept)* #extra #ident #fields #discriminant)
                 })
@@ -285,6 +296,8 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
 
     quote! {
         const _: () = {
+            #(#fns)*
+
             #[derive(::kubegen::__private::schemars::JsonSchema)]
             #[schemars(crate = "::kubegen::__private::schemars", rename = #name_str)]
             #[allow(dead_code, non_camel_case_types)]
