@@ -1,20 +1,29 @@
-//! Admission webhooks: validating and defaulting admission for any number of kinds,
-//! served over HTTPS by the runtime with certificates it can make and rotate itself
-//! (feature `webhook`) — controller-runtime's webhook server and `admission.Validator`/
-//! `Defaulter`, typed — and the configurations `codegen-cli manifests` writes from
-//! `+kubebuilder:webhook` markers ([`manifests`], always built).
+//! Admission and conversion webhooks: validating and defaulting admission, and
+//! conversion through a hub version, for any number of kinds, served over HTTPS by the
+//! runtime with certificates it can make and rotate itself (feature `webhook`) —
+//! controller-runtime's webhook server, `admission.Validator`/`Defaulter` and
+//! `Hub`/`Convertible`, typed — and the configurations `codegen-cli manifests` writes
+//! from `+kubebuilder:webhook` markers ([`manifests`], always built).
 //!
 //! ```no_run
-//! # use kubegen::webhook::{Authority, CertStore, Request, Validator, Verdict, Webhooks, Denial, FieldError};
-//! # #[derive(Clone, serde::Deserialize)] struct Foo;
-//! # impl kube_core::Resource for Foo { type DynamicType = (); type Scope = kube_core::NamespaceResourceScope;
-//! #   fn kind(_: &()) -> std::borrow::Cow<'_, str> { "Foo".into() } fn group(_: &()) -> std::borrow::Cow<'_, str> { "example.com".into() }
-//! #   fn version(_: &()) -> std::borrow::Cow<'_, str> { "v1".into() } fn plural(_: &()) -> std::borrow::Cow<'_, str> { "foos".into() }
-//! #   fn meta(&self) -> &kube_core::ObjectMeta { unimplemented!() } fn meta_mut(&mut self) -> &mut kube_core::ObjectMeta { unimplemented!() } }
+//! use kubegen::CustomResource;
+//! use kubegen::webhook::{Authority, CertStore, Denial, FieldError, Request, Validator, Verdict, Webhooks};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+//! #[kube(group = "example.com", version = "v1", kind = "Foo", namespaced)]
+//! pub struct FooSpec {
+//!     pub deployment_name: String,
+//! }
+//!
+//! /// A Foo's Deployment keeps its name.
 //! struct NoRename;
 //!
 //! impl Validator<Foo> for NoRename {
 //!     async fn validate_update(&self, old: &Foo, new: &Foo, _: &Request) -> Verdict {
+//!         if old.spec.deployment_name != new.spec.deployment_name {
+//!             return Err(Denial::invalid(vec![FieldError::forbidden("spec.deploymentName", "cannot change")]));
+//!         }
 //!         Ok(Vec::new())
 //!     }
 //! }
