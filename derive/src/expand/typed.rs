@@ -52,87 +52,66 @@ fn text(s: &str) -> TokenStream {
 
 fn set_tokens(set: &Set) -> TokenStream {
     let p = quote!(::kubegen::__private::markers);
-    match set {
-        Set::Type(s) => {
-            let s = text(s);
-            quote!(#p::Set::Type(#s))
-        }
-        Set::Pattern(s) => {
-            let s = text(s);
-            quote!(#p::Set::Pattern(#s))
-        }
-        Set::Format(s) => {
-            let s = text(s);
-            quote!(#p::Set::Format(#s))
-        }
-        Set::Title(s) => {
-            let s = text(s);
-            quote!(#p::Set::Title(#s))
-        }
-        Set::Description(s) => {
-            let s = text(s);
-            quote!(#p::Set::Description(#s))
-        }
-        Set::Minimum(n) => {
-            let n = number(n);
-            quote!(#p::Set::Minimum(#n))
-        }
-        Set::Maximum(n) => {
-            let n = number(n);
-            quote!(#p::Set::Maximum(#n))
-        }
-        Set::MultipleOf(n) => {
-            let n = number(n);
-            quote!(#p::Set::MultipleOf(#n))
-        }
-        Set::ExclusiveMinimum(b) => quote!(#p::Set::ExclusiveMinimum(#b)),
-        Set::ExclusiveMaximum(b) => quote!(#p::Set::ExclusiveMaximum(#b)),
-        Set::Nullable(b) => quote!(#p::Set::Nullable(#b)),
-        Set::PreserveUnknownFields(b) => quote!(#p::Set::PreserveUnknownFields(#b)),
-        Set::EmbeddedResource(b) => quote!(#p::Set::EmbeddedResource(#b)),
-        Set::MinLength(n) => quote!(#p::Set::MinLength(#n)),
-        Set::MaxLength(n) => quote!(#p::Set::MaxLength(#n)),
-        Set::MinItems(n) => quote!(#p::Set::MinItems(#n)),
-        Set::MaxItems(n) => quote!(#p::Set::MaxItems(#n)),
-        Set::MinProperties(n) => quote!(#p::Set::MinProperties(#n)),
-        Set::MaxProperties(n) => quote!(#p::Set::MaxProperties(#n)),
+    // The variant's name and its payload; unit variants have none.
+    let (variant, payload): (&str, Option<TokenStream>) = match set {
+        Set::Type(s) => ("Type", Some(text(s))),
+        Set::Pattern(s) => ("Pattern", Some(text(s))),
+        Set::Format(s) => ("Format", Some(text(s))),
+        Set::Title(s) => ("Title", Some(text(s))),
+        Set::Description(s) => ("Description", Some(text(s))),
+        Set::Minimum(n) => ("Minimum", Some(number(n))),
+        Set::Maximum(n) => ("Maximum", Some(number(n))),
+        Set::MultipleOf(n) => ("MultipleOf", Some(number(n))),
+        Set::ExclusiveMinimum(b) => ("ExclusiveMinimum", Some(quote!(#b))),
+        Set::ExclusiveMaximum(b) => ("ExclusiveMaximum", Some(quote!(#b))),
+        Set::Nullable(b) => ("Nullable", Some(quote!(#b))),
+        Set::PreserveUnknownFields(b) => ("PreserveUnknownFields", Some(quote!(#b))),
+        Set::EmbeddedResource(b) => ("EmbeddedResource", Some(quote!(#b))),
+        Set::MinLength(n) => ("MinLength", Some(quote!(#n))),
+        Set::MaxLength(n) => ("MaxLength", Some(quote!(#n))),
+        Set::MinItems(n) => ("MinItems", Some(quote!(#n))),
+        Set::MaxItems(n) => ("MaxItems", Some(quote!(#n))),
+        Set::MinProperties(n) => ("MinProperties", Some(quote!(#n))),
+        Set::MaxProperties(n) => ("MaxProperties", Some(quote!(#n))),
         Set::Enum(values) => {
             let values = values.iter().map(value);
-            quote!(#p::Set::Enum(::std::vec![#(#values),*]))
+            ("Enum", Some(quote!(::std::vec![#(#values),*])))
         }
         Set::ListType(t) => {
-            let t = match t {
-                ListType::Atomic => quote!(Atomic),
-                ListType::Set => quote!(Set),
-                ListType::Map => quote!(Map),
-            };
-            quote!(#p::Set::ListType(#p::ListType::#t))
+            let t = format_ident!(
+                "{}",
+                match t {
+                    ListType::Atomic => "Atomic",
+                    ListType::Set => "Set",
+                    ListType::Map => "Map",
+                }
+            );
+            ("ListType", Some(quote!(#p::ListType::#t)))
         }
         Set::MapType(t) => {
-            let t = match t {
-                MapType::Atomic => quote!(Atomic),
-                MapType::Granular => quote!(Granular),
-            };
-            quote!(#p::Set::MapType(#p::MapType::#t))
+            let t = format_ident!(
+                "{}",
+                match t {
+                    MapType::Atomic => "Atomic",
+                    MapType::Granular => "Granular",
+                }
+            );
+            ("MapType", Some(quote!(#p::MapType::#t)))
         }
         Set::ListMapKeys(keys) => {
             let keys = keys.iter().map(|k| text(k));
-            quote!(#p::Set::ListMapKeys(::std::vec![#(#keys),*]))
+            ("ListMapKeys", Some(quote!(::std::vec![#(#keys),*])))
         }
-        Set::IntOrString => quote!(#p::Set::IntOrString),
-        Set::NonEmpty => quote!(#p::Set::NonEmpty),
-        Set::Default(v) => {
-            let v = value(v);
-            quote!(#p::Set::Default(#v))
-        }
-        Set::Example(v) => {
-            let v = value(v);
-            quote!(#p::Set::Example(#v))
-        }
-        Set::ExternalDocs(docs) => {
-            let docs = map(docs);
-            quote!(#p::Set::ExternalDocs(#docs))
-        }
+        Set::IntOrString => ("IntOrString", None),
+        Set::NonEmpty => ("NonEmpty", None),
+        Set::Default(v) => ("Default", Some(value(v))),
+        Set::Example(v) => ("Example", Some(value(v))),
+        Set::ExternalDocs(docs) => ("ExternalDocs", Some(map(docs))),
+    };
+    let variant = format_ident!("{variant}");
+    match payload {
+        Some(payload) => quote!(#p::Set::#variant(#payload)),
+        None => quote!(#p::Set::#variant),
     }
 }
 
