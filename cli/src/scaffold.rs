@@ -621,7 +621,7 @@ fn module_line(root: &Path, path: &str, line: &str) -> Result<Output> {
     let full = root.join(path);
     let mut text = match std::fs::read_to_string(&full) {
         Ok(text) => text,
-        Err(_) => "//! One module per version (or kind); `codegen-cli create api` adds them.\n\n".to_string(),
+        Err(_) => "//! One module per version (or kind); `codegen-cli create` adds them.\n\n".to_string(),
     };
     if !text.contains(line) {
         if !text.ends_with('\n') {
