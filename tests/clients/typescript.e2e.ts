@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { KubeApiError, zooV1, type Applied } from "./index.js";
+// Written by tests/tests/agreement.rs (typescript_takes_every_value_inside).
+import { inside } from "./agreement.js";
 
 const kc = new KubeConfig();
 kc.loadFromFile(process.env.KUBECONFIG ?? "");
@@ -91,6 +93,24 @@ await fleets.create(namespace, { ...fleet, metadata: { name: "two", labels: { te
 await fleets.delete(namespace, "one");
 await fleets.deleteCollection(namespace, { labelSelector: "team=ts" });
 await assert.rejects(fleets.get(namespace, "two"), (e: unknown) => e instanceof KubeApiError && e.code === 404);
+
+// Every value the agreement matrix says the server accepts, through the generated client
+// and back: created, read, written back unchanged (a read-modify-write) and read again —
+// the client neither refuses it nor changes what the server kept.
+const accords = new zooV1.AccordClient(kc);
+// The fields sent, as the server answered them (it may add its defaults beside them).
+const kept = (object: zooV1.Accord, spec: zooV1.AccordSpec) =>
+  Object.fromEntries(Object.keys(spec).map((key) => [key, (object.spec as Record<string, unknown>)[key]]));
+for (const [i, spec] of inside.entries()) {
+  const sent: zooV1.Accord = { apiVersion: "zoo.kubegen.dev/v1", kind: "Accord", metadata: { name: `agree-${i}` }, spec };
+  const created = await accords.create(namespace, sent);
+  assert.deepEqual(kept(created, spec), spec, "create keeps the value");
+  const read = await accords.get(namespace, `agree-${i}`);
+  assert.deepEqual(kept(read, spec), spec, "get reads it back");
+  const replaced = await accords.replace(namespace, read);
+  assert.deepEqual(kept(replaced, spec), spec, "a read-modify-write keeps it");
+}
+console.log(`typescript client: ${inside.length} agreement values kept through create, get and replace`);
 
 // A cluster-scoped kind takes no namespace; its scale subresource.
 const pavilions = new zooV1.PavilionClient(kc);
