@@ -69,6 +69,8 @@ struct ManagerKustomization;
 #[template(path = "default_kustomization.yaml")]
 struct DefaultKustomization<'a> {
     project: &'a str,
+    /// `codegen-cli create webhook` has scaffolded config/webhook: wire it in.
+    webhooks: bool,
 }
 
 /// A header file's text as YAML comments, for the top of every generated file.
@@ -169,7 +171,10 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
     files.push(scaffold("default/metrics_service.yaml", rendered(&MetricsService, "default/metrics_service.yaml")?));
     files.push(scaffold(
         "default/kustomization.yaml",
-        rendered(&DefaultKustomization { project: i.project }, "default/kustomization.yaml")?,
+        rendered(
+            &DefaultKustomization { project: i.project, webhooks: out.join("webhook/kustomization.yaml").exists() },
+            "default/kustomization.yaml",
+        )?,
     ));
 
     let names: Vec<String> = i.samples.iter().map(|(name, _)| name.clone()).collect();

@@ -192,6 +192,30 @@ struct WebhookKustomization;
 #[template(path = "scaffold/webhook_kustomizeconfig.yaml", escape = "none")]
 struct WebhookKustomizeConfig;
 
+#[derive(Template)]
+#[template(path = "scaffold/certmanager_issuer.yaml", escape = "none")]
+struct CertManagerIssuer;
+
+#[derive(Template)]
+#[template(path = "scaffold/certmanager_certificate.yaml", escape = "none")]
+struct CertManagerCertificate;
+
+#[derive(Template)]
+#[template(path = "scaffold/certmanager_kustomization.yaml", escape = "none")]
+struct CertManagerKustomization;
+
+#[derive(Template)]
+#[template(path = "scaffold/certmanager_kustomizeconfig.yaml", escape = "none")]
+struct CertManagerKustomizeConfig;
+
+#[derive(Template)]
+#[template(path = "scaffold/default_manager_webhook_patch.yaml", escape = "none")]
+struct ManagerWebhookPatch;
+
+#[derive(Template)]
+#[template(path = "scaffold/default_webhook_wiring.yaml", escape = "none")]
+struct WebhookWiring;
+
 /// Where the scaffolded workspace gets kubegen from.
 pub enum Source {
     /// A checkout of kubegen's repository.
@@ -577,11 +601,65 @@ pub fn create_webhook(
         contents: render(&WebhookKustomizeConfig, "the webhook kustomizeconfig")?,
         overwrite: false,
     });
+    outputs.extend(webhook_wiring(&root.join("config"))?);
     write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
 const WEBHOOKS_MARKER: &str = "// +kubegen:scaffold:webhooks";
+
+/// config/certmanager (the Issuer and the serving Certificate), the manager's webhook
+/// patch, and config/default wired to both: as kubebuilder's `create webhook` leaves
+/// them. config/default/kustomization.yaml gains the wiring here when `manifests` has
+/// scaffolded it already, and is scaffolded with it otherwise.
+fn webhook_wiring(config: &Path) -> Result<Vec<Output>> {
+    let scaffolded = |path: &str, contents: String| Output { path: config.join(path), contents, overwrite: false };
+    let mut outputs = vec![
+        scaffolded("certmanager/issuer.yaml", render(&CertManagerIssuer, "the cert-manager Issuer")?),
+        scaffolded("certmanager/certificate.yaml", render(&CertManagerCertificate, "the serving Certificate")?),
+        scaffolded(
+            "certmanager/kustomization.yaml",
+            render(&CertManagerKustomization, "the certmanager kustomization")?,
+        ),
+        scaffolded(
+            "certmanager/kustomizeconfig.yaml",
+            render(&CertManagerKustomizeConfig, "the certmanager kustomizeconfig")?,
+        ),
+        scaffolded("default/manager_webhook_patch.yaml", render(&ManagerWebhookPatch, "the manager's webhook patch")?),
+    ];
+    let default = config.join("default/kustomization.yaml");
+    if let Ok(text) = std::fs::read_to_string(&default)
+        && let Some(wired) = with_webhook_wiring(&text, &render(&WebhookWiring, "the webhook wiring")?)
+            .with_context(|| format!("wiring the webhooks into {}", default.display()))?
+    {
+        outputs.push(Output { path: default, contents: wired, overwrite: true });
+    }
+    Ok(outputs)
+}
+
+/// config/default/kustomization.yaml with ../webhook and ../certmanager among its
+/// resources and `wiring` (the patches and replacements) after them; `None` when it
+/// lists ../webhook already. An edited file this cannot extend safely is an error that
+/// says what to add.
+fn with_webhook_wiring(text: &str, wiring: &str) -> Result<Option<String>> {
+    if text.lines().any(|l| l.trim() == "- ../webhook") {
+        return Ok(None);
+    }
+    let by_hand = "add `- ../webhook` and `- ../certmanager` to its resources, and the patches and replacements of kubegen's cli/templates/scaffold/default_webhook_wiring.yaml, yourself";
+    if let Some(key) = text.lines().find(|l| l.starts_with("patches:") || l.starts_with("replacements:")) {
+        bail!("it has a `{key}` list of its own: {by_hand}");
+    }
+    let Some(at) = text.find("\n- ../manager\n") else {
+        bail!("it lists no `- ../manager` resource: {by_hand}");
+    };
+    let at = at + "\n- ../manager\n".len();
+    let mut out = format!("{}- ../webhook\n- ../certmanager\n{}", &text[..at], &text[at..]);
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(wiring);
+    Ok(Some(out))
+}
 
 /// The workspace manifest with `features = ["webhook"]` on the `[dependencies]` entry of
 /// kubegen; `None` when it is there already or the entry is not the one `init` writes.
@@ -693,8 +771,59 @@ mod tests {
         assert!(read("src/webhook/mod.rs").contains("pub mod cart;\npub mod order;"));
         assert!(read("config/webhook/kustomization.yaml").contains("- manifests.yaml"));
         assert!(read("config/webhook/service.yaml").contains("targetPort: 9443"));
+        assert!(read("config/certmanager/kustomization.yaml").contains("- certificate.yaml"));
+        assert!(read("config/certmanager/certificate.yaml").contains("secretName: webhook-server-cert"));
+        assert!(read("config/default/manager_webhook_patch.yaml").contains("secretName: webhook-server-cert"));
+        let default = read("config/default/kustomization.yaml");
+        assert_eq!(default.matches("- ../webhook\n").count(), 1, "{default}");
+        assert_eq!(default.matches("replacements:").count(), 1, "{default}");
         let again = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", true, false).unwrap_err();
         assert!(again.to_string().contains("already scaffolded"), "{again}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The wiring `create webhook` adds to an existing config/default/kustomization.yaml
+    /// is what `manifests` scaffolds when config/webhook exists already: either order of
+    /// the two commands leaves the same file.
+    #[test]
+    fn config_default_is_wired_to_the_webhooks_in_either_order() {
+        let config = std::env::temp_dir().join(format!("kubegen-webhook-wiring-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&config);
+        let inputs = |out| layout::Inputs {
+            out,
+            crd_files: &[],
+            samples: &[],
+            role_name: "manager-role",
+            project: "shop",
+            partial: false,
+        };
+        let default = |outputs: Vec<Output>| {
+            outputs.into_iter().find(|o| o.path.ends_with("default/kustomization.yaml")).expect("scaffolded").contents
+        };
+        let plain = default(layout::outputs(&inputs(&config)).expect("layout"));
+        assert!(!plain.contains("webhook"), "{plain}");
+
+        let wiring = render(&WebhookWiring, "wiring").expect("wiring");
+        let added = with_webhook_wiring(&plain, &wiring).expect("wired").expect("changed");
+        assert_eq!(with_webhook_wiring(&added, &wiring).expect("again"), None, "a second kind adds nothing");
+        std::fs::create_dir_all(config.join("webhook")).expect("dir");
+        std::fs::write(config.join("webhook/kustomization.yaml"), "").expect("write");
+        let scaffolded = default(layout::outputs(&inputs(&config)).expect("layout"));
+        assert_eq!(added, scaffolded);
+        for line in [
+            "- ../manager\n- ../webhook\n- ../certmanager\n",
+            "- path: manager_webhook_patch.yaml",
+            "cert-manager.io/inject-ca-from",
+        ] {
+            assert!(added.contains(line), "{line} in {added}");
+        }
+
+        let edited = plain.replace("- ../manager\n", "- ../manager-custom\n");
+        let err = with_webhook_wiring(&edited, &wiring).unwrap_err().to_string();
+        assert!(err.contains("no `- ../manager` resource") && err.contains("- ../certmanager"), "{err}");
+        let err =
+            with_webhook_wiring(&format!("{plain}patches:\n- path: mine.yaml\n"), &wiring).unwrap_err().to_string();
+        assert!(err.contains("a `patches:` list of its own"), "{err}");
+        let _ = std::fs::remove_dir_all(&config);
     }
 }
