@@ -63,6 +63,12 @@ pub struct Validator {
 }
 
 impl Validator {
+    /// The schema it checks against.
+    #[cfg(feature = "webhook-testing")]
+    pub(crate) fn node(&self) -> &Node {
+        &self.node
+    }
+
     pub fn for_crd(crd: &CustomResourceDefinition) -> Self {
         let version = crd.spec.versions.iter().find(|v| v.storage).or_else(|| crd.spec.versions.first());
         let Some(schema) = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref()) else {

@@ -37,6 +37,8 @@
 
 #[cfg(feature = "webhook")]
 mod admission;
+#[cfg(feature = "webhook-testing")]
+mod arbitrary;
 #[cfg(feature = "webhook")]
 mod certs;
 #[cfg(feature = "webhook")]
@@ -52,7 +54,9 @@ pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, Use
 #[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
 #[cfg(feature = "webhook")]
-pub use conversion::Conversion;
+pub use conversion::{Conversion, STASH_ANNOTATION, stash, unstash};
+#[cfg(feature = "webhook-testing")]
+pub use conversion::RoundTrip;
 #[cfg(feature = "webhook")]
 pub use kube_core::admission::Operation;
 #[cfg(feature = "webhook")]
