@@ -55,6 +55,10 @@ mkdir "$WORK/memcached-operator" && cd "$WORK/memcached-operator"
 codegen-cli init --domain example.com
 codegen-cli create api --group cache --version v1alpha1 --kind Memcached
 codegen-cli create webhook --group cache --version v1alpha1 --kind Memcached --defaulting --programmatic-validation
+# A second version, converted through the first (the hub): make test runs the scaffolded
+# round trips of tests/memcached_conversion.rs.
+codegen-cli create api --group cache --version v1 --kind Memcached
+codegen-cli create webhook --group cache --version v1alpha1 --kind Memcached --conversion --spoke v1
 grep -q 'kubegen = { package = "kubegen-rs", path = ' Cargo.toml || fail "init did not depend on this checkout"
 cargo fmt --check || fail "the scaffold is not rustfmt-clean"
 # Pins the versions this repository builds with, so the shared target dir is reused.
@@ -73,6 +77,8 @@ stage "make test ENVTEST_K8S_VERSION=${KUBE_VERSION#v} (manifests, generate, fmt
 make test ENVTEST_K8S_VERSION="${KUBE_VERSION#v}" > "$WORK/test.log" 2>&1 || { cat "$WORK/test.log" >&2; fail "make test failed"; }
 grep -E '^(\[envtest\]|test result)' "$WORK/test.log"
 grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not run and pass"; }
+grep -q '^cache.example.com/v1: 256 spoke and 256 hub objects round-tripped' "$WORK/test.log" \
+  || { cat "$WORK/test.log" >&2; fail "the scaffolded conversion test did not round-trip 256 objects each way"; }
 for ran in 'codegen-cli -- manifests' 'codegen-cli -- clients' 'cargo fmt' 'cargo clippy --workspace' 'codegen-cli -- envtest'; do
   grep -q -- "$ran" "$WORK/test.log" || fail "make test did not run $ran"
 done
@@ -101,7 +107,13 @@ for line in "- memcached-operator-webhook-service.memcached-operator-system.svc"
   "secretName: webhook-server-cert" "containerPort: 9443" "name: memcached-operator-selfsigned-issuer"; do
   grep -qF -- "$line" "$WORK/default.yaml" || fail "config/default lacks '$line'"
 done
-[ "$(grep -c 'cert-manager.io/inject-ca-from' "$WORK/default.yaml")" = 2 ] || fail "not both webhook configurations get the CA"
+[ "$(grep -c 'cert-manager.io/inject-ca-from' "$WORK/default.yaml")" = 3 ] \
+  || fail "not both webhook configurations and the conversion CRD get the CA"
+# The CRD converts through the manager's /convert, on the Service kustomize renamed.
+kubectl kustomize config/crd > "$WORK/crd.yaml" || fail "config/crd does not build"
+grep -q "strategy: Webhook" "$WORK/crd.yaml" || fail "config/crd has no conversion webhook"
+grep -A12 "^  conversion:" "$WORK/default.yaml" | grep -q "name: memcached-operator-webhook-service" \
+  || fail "the CRD's conversion does not name the prefixed webhook Service"
 
 stage "cargo build <-> cargo run -p codegen-cli -- manifests, twice: the second round compiles nothing"
 cargo build -q
@@ -157,6 +169,8 @@ kubectl get validatingwebhookconfiguration memcached-operator-validating-webhook
 # configurations this deploy made go, so the sample is admitted without them.
 kubectl delete validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null
 kubectl delete mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration >/dev/null
+kubectl patch crd memcacheds.cache.example.com --type=json \
+  -p '[{"op": "replace", "path": "/spec/conversion", "value": {"strategy": "None"}}]' >/dev/null
 
 stage "make build-installer IMG=$image; docker-build and docker-push (make -n: no container engine here)"
 make -s build-installer IMG=$image

@@ -23,6 +23,10 @@ struct Header<'a> {
 #[template(path = "crd_kustomization.yaml")]
 struct CrdKustomization<'a> {
     files: &'a [String],
+    /// The YAML files in crd/patches/, by name.
+    patches: &'a [String],
+    /// crd/kustomizeconfig.yaml exists.
+    kustomizeconfig: bool,
 }
 
 #[derive(Template)]
@@ -114,6 +118,24 @@ fn with_listed(path: &Path, prefix: &str, files: &[String], partial: bool) -> Ve
     all
 }
 
+/// The `.yaml` files directly in `dir`, by name, sorted; none when it does not exist.
+fn yaml_files(dir: &Path) -> Result<Vec<String>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let name = entry.with_context(|| format!("reading {}", dir.display()))?.file_name();
+        if let Some(name) = name.to_str().filter(|n| n.ends_with(".yaml") && !n.starts_with('.')) {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
 /// `rbac/role.yaml`: the roles, or an empty ClusterRole (rbac/kustomization.yaml lists
 /// the file, so it is written with no rules too).
 pub fn role_yaml(roles: &[RoleObject], role_name: &str, header: &str) -> Result<String> {
@@ -147,6 +169,8 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
         rendered(
             &CrdKustomization {
                 files: &with_listed(&out.join("crd/kustomization.yaml"), "bases/", i.crd_files, i.partial),
+                patches: &yaml_files(&out.join("crd/patches"))?,
+                kustomizeconfig: out.join("crd/kustomizeconfig.yaml").exists(),
             },
             "crd/kustomization.yaml",
         )?,

@@ -18,7 +18,7 @@ mod workspace;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -87,13 +87,18 @@ enum Create {
     /// controller to the manager in `src/main.rs`, and scaffolds the kind's editor and
     /// viewer ClusterRoles under config/rbac. Then run `cargo run -p codegen-cli -- manifests`.
     Api(CreateApiArgs),
-    /// Add a kind's admission webhooks (kubebuilder's `create webhook`)
+    /// Add a kind's admission or conversion webhooks (kubebuilder's `create webhook`)
     ///
-    /// Writes `src/webhook/<kind>.rs` (a defaulter and/or a validator with their
-    /// `+kubebuilder:webhook` markers), serves them from `src/main.rs` on :9443 with the
-    /// certificate cert-manager mounts, enables kubegen's `webhook` feature, and scaffolds
-    /// config/webhook (the Service and kustomization). Then run `cargo run -p codegen-cli
-    /// -- manifests` to write config/webhook/manifests.yaml.
+    /// Admission (--defaulting, --programmatic-validation): writes `src/webhook/<kind>.rs`
+    /// (a defaulter and/or a validator with their `+kubebuilder:webhook` markers).
+    /// Conversion (--conversion --spoke v2): --version is the hub; writes
+    /// `src/webhook/<kind>_conversion.rs` (each spoke's `TryFrom`s, field by field until
+    /// you change them), `tests/<kind>_conversion.rs` (the round trips on arbitrary
+    /// objects), marks the hub as the storage version when none is, and patches the CRD's
+    /// conversion in config/crd/patches. Both: serves them from `src/main.rs` on :9443 with
+    /// the certificate cert-manager mounts, enables kubegen's `webhook` feature, and
+    /// scaffolds config/webhook, config/certmanager and config/default's wiring. Then run
+    /// `cargo run -p codegen-cli -- manifests`.
     Webhook(CreateWebhookArgs),
 }
 
@@ -107,20 +112,24 @@ struct CreateWebhookArgs {
     /// A validating webhook.
     #[arg(long)]
     programmatic_validation: bool,
-    /// A conversion webhook (not scaffolded yet: see docs/webhooks.md, `Conversion`).
-    #[arg(long)]
+    /// A conversion webhook: --version is the hub, and each --spoke converts through it.
+    #[arg(long, requires = "spoke")]
     conversion: bool,
+    /// With --conversion: the versions that convert through the hub (v2, or v2,v3).
+    #[arg(long, value_name = "VERSION", value_delimiter = ',', requires = "conversion")]
+    spoke: Vec<String>,
     /// Path to the workspace's Cargo.toml.
     #[arg(long, value_name = "PATH")]
     manifest_path: Option<PathBuf>,
 }
 
 fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
-    if args.conversion {
-        bail!(
-            "--conversion is not scaffolded yet: serve `kubegen::webhook::Conversion::<Hub>::hub().spoke::<Spoke>()` at /convert and set the CRD's spec.conversion (docs/webhooks.md)"
-        );
-    }
+    let hooks = scaffold::Hooks {
+        defaulting: args.defaulting,
+        validation: args.programmatic_validation,
+        conversion: args.conversion,
+        spokes: args.spoke,
+    };
     scaffold_in(args.manifest_path.as_deref(), "create webhook", "fill in the webhooks", |root, crate_name, domain| {
         scaffold::create_webhook(
             root,
@@ -129,8 +138,7 @@ fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
             &args.kind.group,
             &args.kind.version,
             &args.kind.kind,
-            args.defaulting,
-            args.programmatic_validation,
+            &hooks,
         )
     })
 }

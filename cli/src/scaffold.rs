@@ -181,6 +181,43 @@ struct KindWebhook<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "scaffold/conversion.rs", escape = "none")]
+struct KindConversion<'a> {
+    kind: &'a str,
+    module: &'a str,
+    group_module: &'a str,
+    hub: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/conversion_spoke.rs", escape = "none")]
+struct SpokeConversion<'a> {
+    kind: &'a str,
+    group_module: &'a str,
+    hub: &'a str,
+    spoke: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/conversion_test.rs", escape = "none")]
+struct ConversionTest<'a> {
+    kind: &'a str,
+    module: &'a str,
+    crate_name: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/crd_webhook_patch.yaml", escape = "none")]
+struct CrdWebhookPatch<'a> {
+    plural: &'a str,
+    group: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "scaffold/crd_kustomizeconfig.yaml", escape = "none")]
+struct CrdKustomizeConfig;
+
+#[derive(Template)]
 #[template(path = "scaffold/webhook_service.yaml", escape = "none")]
 struct WebhookService;
 
@@ -508,11 +545,21 @@ pub fn create_api(
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
-/// `codegen-cli create webhook`: the kind's defaulter and/or validator with their
-/// `+kubebuilder:webhook` markers in `src/webhook/<kind>.rs`, the server in `src/main.rs`
-/// (on :9443, with the certificate cert-manager mounts), the `webhook` feature on
-/// kubegen, and `config/webhook/` (the Service, and the kustomization around the
-/// manifests `codegen-cli manifests` writes).
+/// Which webhooks `create webhook` scaffolds for a kind.
+#[derive(Debug, Clone, Default)]
+pub struct Hooks {
+    pub defaulting: bool,
+    pub validation: bool,
+    /// `--conversion`: the kind's version named by `--version` is the hub, and these
+    /// versions (`--spoke`) convert through it.
+    pub conversion: bool,
+    pub spokes: Vec<String>,
+}
+
+/// `create webhook`: a kind's admission webhooks (`src/webhook/<kind>.rs`) and/or its
+/// conversion webhook (`src/webhook/<kind>_conversion.rs` with a round-trip test), served
+/// from `src/main.rs`, with config/webhook, config/certmanager, config/default's wiring
+/// and, for conversion, config/crd's patch, as kubebuilder's `create webhook` leaves them.
 pub fn create_webhook(
     root: &Path,
     crate_name: &str,
@@ -520,68 +567,66 @@ pub fn create_webhook(
     group: &str,
     version: &str,
     kind: &str,
-    defaulting: bool,
-    validation: bool,
+    hooks: &Hooks,
 ) -> Result<Vec<PathBuf>> {
-    if !defaulting && !validation {
-        bail!("say which webhooks: --defaulting, --programmatic-validation, or both");
-    }
-    let KindNames { kind_lower, module, group: full_group, group_module, plural, .. } =
-        KindNames::new(domain, group, version, kind, true)?;
-    let types_path = root.join(format!("src/api/{group_module}/{version}/{module}.rs"));
-    if !types_path.exists() {
+    if !hooks.defaulting && !hooks.validation && !hooks.conversion {
         bail!(
-            "{} does not exist: scaffold the kind first, `codegen-cli create api --group {group} --version {version} --kind {kind}`",
-            types_path.display()
+            "say which webhooks: --defaulting, --programmatic-validation, --conversion --spoke <version>, or several"
         );
     }
-    let webhook_path = root.join(format!("src/webhook/{module}.rs"));
-    if webhook_path.exists() {
-        bail!("{} exists: {kind}'s webhooks are already scaffolded", webhook_path.display());
+    if hooks.conversion && hooks.spokes.is_empty() {
+        bail!(
+            "--conversion needs the versions that convert through {version} (the hub): --spoke v2 (or --spoke v2,v3)"
+        );
     }
-    let webhook = KindWebhook {
-        kind,
-        kind_lower: &kind_lower,
-        group: &full_group,
-        group_path: &full_group.replace('.', "-"),
-        group_module: &group_module,
-        version,
-        plural: &plural,
-        defaulting,
-        validation,
-    };
-    let mut outputs =
-        vec![Output { path: webhook_path, contents: render(&webhook, "the kind's webhooks")?, overwrite: false }];
-    outputs.push(module_line(root, "src/webhook/mod.rs", &format!("pub mod {module};"))?);
+    if !hooks.conversion && !hooks.spokes.is_empty() {
+        bail!("--spoke names the versions of a conversion webhook: add --conversion");
+    }
+    let names = KindNames::new(domain, group, version, kind, true)?;
+    let types = |version: &str| root.join(format!("src/api/{}/{version}/{}.rs", names.group_module, names.module));
+    for version in std::iter::once(version).chain(hooks.spokes.iter().map(String::as_str)) {
+        check_version(version)?;
+        if !types(version).exists() {
+            bail!(
+                "{} does not exist: scaffold the kind first, `codegen-cli create api --group {group} --version {version} --kind {kind}`",
+                types(version).display()
+            );
+        }
+    }
+    if hooks.spokes.iter().any(|s| s == version) {
+        bail!("--spoke {version} is the hub (--version): a spoke is another version of {kind}");
+    }
+
+    let mut outputs = Vec::new();
+    let mut served = Vec::new();
+    let mut modules = Vec::new();
+    if hooks.defaulting || hooks.validation {
+        let (output, add) = admission(root, crate_name, &names, version, kind, hooks)?;
+        outputs.push(output);
+        served.push(add);
+        modules.push(format!("pub mod {};", names.module));
+    }
+    if hooks.conversion {
+        let (mut written, add) = conversion(root, crate_name, &names, version, kind, &hooks.spokes)?;
+        outputs.append(&mut written);
+        served.extend(add);
+        modules.push(format!("pub mod {}_conversion;", names.module));
+    }
+    outputs.push(module_lines(root, "src/webhook/mod.rs", &modules)?);
     outputs.push(module_line(root, "src/lib.rs", "pub mod webhook;")?);
+    outputs.push(serve_in_main(root, &served)?);
 
-    // The server, in the manager's process: the first kind adds it, the others add to it.
-    let main_path = root.join("src/main.rs");
-    let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
-    let add = format!("    let webhooks = {crate_name}::webhook::{module}::add(webhooks);\n");
-    let main = if let Some(at) = main.find(WEBHOOKS_MARKER) {
-        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        format!("{}{add}{}", &main[..line_start], &main[line_start..])
-    } else {
-        let at = main.find("manager.run()").with_context(|| {
-            format!(
-                "{} has no `manager.run()`: add {kind}'s webhooks to a `kubegen::webhook::Webhooks` yourself",
-                main_path.display()
-            )
-        })?;
-        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let block = format!(
-            "    // The admission webhooks, on :9443 with the serving certificate cert-manager mounts\n    // where kubebuilder's does; without one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let certs = std::path::Path::new(\"/tmp/k8s-webhook-server/serving-certs\");\n    let _webhook_server = if certs.join(\"tls.crt\").exists() {{\n        let certs = kubegen::webhook::CertStore::from_dir(certs, std::time::Duration::from_secs(10))?;\n        Some(webhooks.serve(([0, 0, 0, 0], 9443).into(), certs).await?)\n    }} else {{\n        tracing::warn!(\"no serving certificate in {{}}: the webhooks are not served\", certs.display());\n        None\n    }};\n"
-        );
-        format!("{}{block}{}", &main[..line_start], &main[line_start..])
-    };
-    outputs.push(Output { path: main_path, contents: main, overwrite: true });
-
-    // kubegen's `webhook` feature, on the operator's dependency.
+    // kubegen's `webhook` feature on the operator's dependency; `webhook-testing` on the
+    // test one, for the conversion's round trips.
     let manifest_path = root.join("Cargo.toml");
     let manifest =
         std::fs::read_to_string(&manifest_path).with_context(|| format!("reading {}", manifest_path.display()))?;
-    if let Some(manifest) = with_webhook_feature(&manifest) {
+    let mut changed = with_kubegen_feature(&manifest, "[dependencies]", "webhook");
+    if hooks.conversion {
+        let current = changed.clone().unwrap_or_else(|| manifest.clone());
+        changed = with_kubegen_feature(&current, "[dev-dependencies]", "webhook-testing").or(changed);
+    }
+    if let Some(manifest) = changed {
         outputs.push(Output { path: manifest_path, contents: manifest, overwrite: true });
     }
 
@@ -606,7 +651,163 @@ pub fn create_webhook(
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
 
+/// `src/webhook/<kind>.rs`: the defaulter and/or validator with their markers; and the
+/// line that adds them to the server.
+fn admission(
+    root: &Path,
+    crate_name: &str,
+    names: &KindNames,
+    version: &str,
+    kind: &str,
+    hooks: &Hooks,
+) -> Result<(Output, String)> {
+    let path = root.join(format!("src/webhook/{}.rs", names.module));
+    if path.exists() {
+        bail!("{} exists: {kind}'s admission webhooks are already scaffolded", path.display());
+    }
+    let webhook = KindWebhook {
+        kind,
+        kind_lower: &names.kind_lower,
+        group: &names.group,
+        group_path: &names.group.replace('.', "-"),
+        group_module: &names.group_module,
+        version,
+        plural: &names.plural,
+        defaulting: hooks.defaulting,
+        validation: hooks.validation,
+    };
+    let add = format!("    let webhooks = {crate_name}::webhook::{}::add(webhooks);\n", names.module);
+    Ok((Output { path, contents: render(&webhook, "the kind's webhooks")?, overwrite: false }, add))
+}
+
+/// `src/webhook/<kind>_conversion.rs` (the conversion, each spoke's `TryFrom`s) and its
+/// round-trip test, or the new spokes added to them; the hub marked as the storage
+/// version when no version of the kind is; config/crd's conversion patch. The line that
+/// serves the conversion, the first time.
+fn conversion(
+    root: &Path,
+    crate_name: &str,
+    names: &KindNames,
+    hub: &str,
+    kind: &str,
+    spokes: &[String],
+) -> Result<(Vec<Output>, Option<String>)> {
+    let module = format!("{}_conversion", names.module);
+    let path = root.join(format!("src/webhook/{module}.rs"));
+    let existing = std::fs::read_to_string(&path).ok();
+    let mut text = match &existing {
+        Some(text) => {
+            let declared = format!("Conversion<{hub}::{kind}>");
+            if !text.contains(&declared) {
+                bail!(
+                    "{} converts {kind} through another hub than {hub}: name that hub with --version",
+                    path.display()
+                );
+            }
+            text.clone()
+        }
+        None => render(
+            &KindConversion { kind, module: &names.module, group_module: &names.group_module, hub },
+            "the kind's conversion",
+        )?,
+    };
+    for spoke in spokes {
+        let spoke_type = format!("crate::api::{}::{spoke}::{kind}", names.group_module);
+        if text.contains(&format!(".spoke::<{spoke_type}>()")) {
+            bail!("{} already converts {spoke}", path.display());
+        }
+        let at = text.find(SPOKES_MARKER).with_context(|| {
+            format!(
+                "{} has no `{SPOKES_MARKER}` line: add `.spoke::<{spoke_type}>()` to its Conversion yourself",
+                path.display()
+            )
+        })?;
+        let line_start = text[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        text.insert_str(line_start, &format!("        .spoke::<{spoke_type}>()\n"));
+        text.push_str(&render(
+            &SpokeConversion { kind, group_module: &names.group_module, hub, spoke },
+            "a spoke's conversions",
+        )?);
+    }
+    let mut outputs = vec![Output { path, contents: text, overwrite: true }];
+    outputs.push(Output {
+        path: root.join(format!("tests/{module}.rs")),
+        contents: render(&ConversionTest { kind, module: &names.module, crate_name }, "the conversion's test")?,
+        overwrite: false,
+    });
+    outputs.extend(storage_version(root, names, hub, kind)?);
+    let plural = &names.plural;
+    outputs.push(Output {
+        path: root.join(format!("config/crd/patches/webhook_in_{plural}.yaml")),
+        contents: render(&CrdWebhookPatch { plural, group: &names.group }, "the CRD's conversion patch")?,
+        overwrite: false,
+    });
+    outputs.push(Output {
+        path: root.join("config/crd/kustomizeconfig.yaml"),
+        contents: render(&CrdKustomizeConfig, "the CRD kustomizeconfig")?,
+        overwrite: false,
+    });
+    let add = existing
+        .is_none()
+        .then(|| format!("    let webhooks = webhooks.convert({crate_name}::webhook::{module}::conversion());\n"));
+    Ok((outputs, add))
+}
+
+/// The hub's types with `+kubebuilder:storageversion`, when no version of the kind is
+/// marked: a kind in several versions needs one, and `manifests` says so otherwise.
+fn storage_version(root: &Path, names: &KindNames, hub: &str, kind: &str) -> Result<Option<Output>> {
+    let dir = root.join(format!("src/api/{}", names.group_module));
+    let file = format!("{}.rs", names.module);
+    for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+        let types = entry.with_context(|| format!("reading {}", dir.display()))?.path().join(&file);
+        let text = std::fs::read_to_string(&types).unwrap_or_default();
+        if text.contains("+kubebuilder:storageversion") || text.contains("#[kube(storage") {
+            return Ok(None);
+        }
+    }
+    let path = dir.join(hub).join(&file);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let Some(at) = text.find("#[derive(CustomResource") else {
+        bail!(
+            "{} has no `#[derive(CustomResource` for {kind}: mark the hub as the storage version with `/// +kubebuilder:storageversion` yourself",
+            path.display()
+        );
+    };
+    let marked = format!(
+        "{}/// The hub of the conversions: the version the API server stores.\n/// +kubebuilder:storageversion\n{}",
+        &text[..at],
+        &text[at..]
+    );
+    Ok(Some(Output { path, contents: marked, overwrite: true }))
+}
+
+/// `src/main.rs` serving `adds` (lines that add to `webhooks`): before the scaffold's
+/// marker, or in a new server block before `manager.run()` the first time.
+fn serve_in_main(root: &Path, adds: &[String]) -> Result<Output> {
+    let main_path = root.join("src/main.rs");
+    let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
+    let add = adds.concat();
+    let main = if let Some(at) = main.find(WEBHOOKS_MARKER) {
+        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        format!("{}{add}{}", &main[..line_start], &main[line_start..])
+    } else {
+        let at = main.find("manager.run()").with_context(|| {
+            format!(
+                "{} has no `manager.run()`: add the webhooks to a `kubegen::webhook::Webhooks` yourself",
+                main_path.display()
+            )
+        })?;
+        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let block = format!(
+            "    // The webhooks, on :9443 with the serving certificate cert-manager mounts where\n    // kubebuilder's does; without one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let certs = std::path::Path::new(\"/tmp/k8s-webhook-server/serving-certs\");\n    let _webhook_server = if certs.join(\"tls.crt\").exists() {{\n        let certs = kubegen::webhook::CertStore::from_dir(certs, std::time::Duration::from_secs(10))?;\n        Some(webhooks.serve(([0, 0, 0, 0], 9443).into(), certs).await?)\n    }} else {{\n        tracing::warn!(\"no serving certificate in {{}}: the webhooks are not served\", certs.display());\n        None\n    }};\n"
+        );
+        format!("{}{block}{}", &main[..line_start], &main[line_start..])
+    };
+    Ok(Output { path: main_path, contents: main, overwrite: true })
+}
+
 const WEBHOOKS_MARKER: &str = "// +kubegen:scaffold:webhooks";
+const SPOKES_MARKER: &str = "// +kubegen:scaffold:spokes";
 
 /// config/certmanager (the Issuer and the serving Certificate), the manager's webhook
 /// patch, and config/default wired to both: as kubebuilder's `create webhook` leaves
@@ -661,27 +862,29 @@ fn with_webhook_wiring(text: &str, wiring: &str) -> Result<Option<String>> {
     Ok(Some(out))
 }
 
-/// The workspace manifest with `features = ["webhook"]` on the `[dependencies]` entry of
-/// kubegen; `None` when it is there already or the entry is not the one `init` writes.
-fn with_webhook_feature(manifest: &str) -> Option<String> {
-    let mut section = "";
+/// The workspace manifest with `feature` on the `kubegen = { ... }` entry of `section`
+/// (`[dependencies]`, `[dev-dependencies]`); `None` when it is there already or the entry
+/// is not the one `init` writes.
+fn with_kubegen_feature(manifest: &str, section: &str, feature: &str) -> Option<String> {
+    let quoted = format!("\"{feature}\"");
+    let mut current = "";
     let mut out = String::new();
     let mut changed = false;
     for line in manifest.split_inclusive('\n') {
         let trimmed = line.trim();
         if trimmed.starts_with('[') {
-            section = if trimmed == "[dependencies]" { "dependencies" } else { "other" };
+            current = if trimmed == section { "wanted" } else { "other" };
         }
-        if section == "dependencies" && !changed && trimmed.starts_with("kubegen = {") && trimmed.ends_with('}') {
-            if trimmed.contains("\"webhook\"") {
+        if current == "wanted" && !changed && trimmed.starts_with("kubegen = {") && trimmed.ends_with('}') {
+            if trimmed.contains(&quoted) {
                 return None;
             }
             let entry = match trimmed.find("features = [") {
                 Some(at) => {
                     let at = at + "features = [".len();
-                    format!("{}\"webhook\", {}", &trimmed[..at], &trimmed[at..])
+                    format!("{}{quoted}, {}", &trimmed[..at], &trimmed[at..])
                 }
-                None => format!("{}, features = [\"webhook\"] }}", trimmed.trim_end_matches('}').trim_end()),
+                None => format!("{}, features = [{quoted}] }}", trimmed.trim_end_matches('}').trim_end()),
             };
             out.push_str(&entry);
             out.push('\n');
@@ -696,17 +899,24 @@ fn with_webhook_feature(manifest: &str) -> Option<String> {
 /// `path` (relative to `root`) with `line` appended when missing; the file is created
 /// with a doc line when it does not exist.
 fn module_line(root: &Path, path: &str, line: &str) -> Result<Output> {
+    module_lines(root, path, &[line.to_string()])
+}
+
+/// [`module_line`] for several lines, in order.
+fn module_lines(root: &Path, path: &str, lines: &[String]) -> Result<Output> {
     let full = root.join(path);
     let mut text = match std::fs::read_to_string(&full) {
         Ok(text) => text,
         Err(_) => "//! One module per version (or kind); `codegen-cli create` adds them.\n\n".to_string(),
     };
-    if !text.contains(line) {
-        if !text.ends_with('\n') {
+    for line in lines {
+        if !text.contains(line.as_str()) {
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(line);
             text.push('\n');
         }
-        text.push_str(line);
-        text.push('\n');
     }
     Ok(Output { path: full, contents: text, overwrite: true })
 }
@@ -734,6 +944,70 @@ mod tests {
         }
     }
 
+    fn admission(defaulting: bool, validation: bool) -> Hooks {
+        Hooks { defaulting, validation, ..Hooks::default() }
+    }
+
+    #[test]
+    fn create_webhook_conversion_adds_spokes_the_test_the_storage_version_and_the_crd_patch() {
+        let dir = std::env::temp_dir().join(format!("kubegen-create-conversion-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen"))).expect("init");
+        for version in ["v1", "v2", "v3"] {
+            create_api(&dir, "shop", Some("example.com"), "sales", version, "Cart", true).expect("create api");
+        }
+        let conversion = |spokes: &[&str]| Hooks {
+            conversion: true,
+            spokes: spokes.iter().map(|s| s.to_string()).collect(),
+            ..Hooks::default()
+        };
+        let create =
+            |hub: &str, hooks: &Hooks| create_webhook(&dir, "shop", Some("example.com"), "sales", hub, "Cart", hooks);
+        let err = create("v1", &conversion(&[])).unwrap_err().to_string();
+        assert!(err.contains("--spoke v2"), "{err}");
+        let err = create("v1", &conversion(&["v1"])).unwrap_err().to_string();
+        assert!(err.contains("is the hub"), "{err}");
+        let err = create("v1", &conversion(&["v4"])).unwrap_err().to_string();
+        assert!(err.contains("create api --group sales --version v4 --kind Cart"), "{err}");
+
+        create("v1", &conversion(&["v2"])).expect("create webhook --conversion");
+        let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect(p);
+        let cart = read("src/webhook/cart_conversion.rs");
+        assert!(
+            cart.contains("Conversion<v1::Cart>") && cart.contains(".spoke::<crate::api::sales::v2::Cart>()"),
+            "{cart}"
+        );
+        assert_eq!(cart.matches("kubegen::webhook::by_fields").count(), 2, "{cart}");
+        assert!(read("src/main.rs").contains("webhooks.convert(shop::webhook::cart_conversion::conversion())"));
+        assert!(read("tests/cart_conversion.rs").contains("check_round_trips(256)"));
+        assert!(read("Cargo.toml").contains(r#"features = ["webhook-testing", "testenv"]"#), "{}", read("Cargo.toml"));
+        assert!(read("src/api/sales/v1/cart.rs").contains("/// +kubebuilder:storageversion\n#[derive(CustomResource"));
+        let patch = read("config/crd/patches/webhook_in_carts.yaml");
+        assert!(patch.contains("name: carts.sales.example.com") && patch.contains("path: /convert"), "{patch}");
+        assert!(read("config/crd/kustomizeconfig.yaml").contains("spec/conversion/webhook/clientConfig/service/name"));
+
+        // A later spoke joins the same conversion; the storage version and server stay.
+        create("v1", &conversion(&["v3"])).expect("a second spoke");
+        let cart = read("src/webhook/cart_conversion.rs");
+        assert!(
+            cart.contains(".spoke::<crate::api::sales::v2::Cart>()\n        .spoke::<crate::api::sales::v3::Cart>()\n"),
+            "{cart}"
+        );
+        assert_eq!(read("src/api/sales/v1/cart.rs").matches("storageversion").count(), 1);
+        assert_eq!(read("src/main.rs").matches("webhooks.convert(").count(), 1);
+        assert_eq!(read("src/webhook/mod.rs").matches("pub mod cart_conversion;").count(), 1);
+        let err = create("v1", &conversion(&["v3"])).unwrap_err().to_string();
+        assert!(err.contains("already converts v3"), "{err}");
+        let err = create("v2", &conversion(&["v3"])).unwrap_err().to_string();
+        assert!(err.contains("through another hub than v2"), "{err}");
+        // Admission webhooks for the same kind join the same server.
+        create("v1", &admission(false, true)).expect("and a validator");
+        let modules = read("src/webhook/mod.rs");
+        assert!(modules.contains("pub mod cart;\n") && modules.contains("pub mod cart_conversion;\n"), "{modules}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn create_webhook_adds_the_kinds_webhooks_the_server_and_the_feature() {
         let dir = std::env::temp_dir().join(format!("kubegen-create-webhook-{}", std::process::id()));
@@ -743,10 +1017,13 @@ mod tests {
         for kind in ["Cart", "Order"] {
             create_api(&dir, "shop", Some("example.com"), "sales", "v1", kind, true).expect("create api");
         }
-        let err = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", false, false).unwrap_err();
-        assert!(err.to_string().contains("--defaulting, --programmatic-validation"), "{err}");
-        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", true, true).expect("create webhook");
-        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Order", false, true).expect("a second kind");
+        let err =
+            create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", &Hooks::default()).unwrap_err();
+        assert!(err.to_string().contains("--defaulting, --programmatic-validation, --conversion"), "{err}");
+        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", &admission(true, true))
+            .expect("create webhook");
+        create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Order", &admission(false, true))
+            .expect("a second kind");
         let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect(p);
         let cart = read("src/webhook/cart.rs");
         assert!(cart.contains("+kubebuilder:webhook:path=/mutate-sales-example-com-v1-cart,mutating=true"), "{cart}");
@@ -777,7 +1054,8 @@ mod tests {
         let default = read("config/default/kustomization.yaml");
         assert_eq!(default.matches("- ../webhook\n").count(), 1, "{default}");
         assert_eq!(default.matches("replacements:").count(), 1, "{default}");
-        let again = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", true, false).unwrap_err();
+        let again = create_webhook(&dir, "shop", Some("example.com"), "sales", "v1", "Cart", &admission(true, false))
+            .unwrap_err();
         assert!(again.to_string().contains("already scaffolded"), "{again}");
         let _ = std::fs::remove_dir_all(&dir);
     }

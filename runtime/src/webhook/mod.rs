@@ -54,7 +54,7 @@ pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, Use
 #[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
 #[cfg(feature = "webhook")]
-pub use conversion::{Conversion, STASH_ANNOTATION, stash, unstash};
+pub use conversion::{Conversion, STASH_ANNOTATION, by_fields, stash, unstash};
 #[cfg(feature = "webhook-testing")]
 pub use conversion::RoundTrip;
 #[cfg(feature = "webhook")]
