@@ -164,13 +164,6 @@ kubectl get certificate memcached-operator-serving-cert -n memcached-operator-sy
   || fail "make deploy made no serving Certificate"
 kubectl get validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null \
   || fail "make deploy made no ValidatingWebhookConfiguration"
-# The manager runs outside the cluster below (make run), where the API server cannot
-# reach the webhook Service; no cert-manager issues its certificate either. The two
-# configurations this deploy made go, so the sample is admitted without them.
-kubectl delete validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null
-kubectl delete mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration >/dev/null
-kubectl patch crd memcacheds.cache.example.com --type=json \
-  -p '[{"op": "replace", "path": "/spec/conversion", "value": {"strategy": "None"}}]' >/dev/null
 
 stage "make build-installer IMG=$image; docker-build and docker-push (make -n: no container engine here)"
 make -s build-installer IMG=$image
@@ -193,6 +186,14 @@ contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
 current-context: sa
 KCFG
 stage "make run: the manager, as the ServiceAccount config/ deploys"
+# The manager runs outside the cluster (make run), where the API server cannot reach the
+# webhook Service; no cert-manager issues its certificate either. The two webhook
+# configurations make deploy made go, and the CRD converts without a webhook (its two
+# versions are alike), so the sample is admitted and served without them.
+kubectl delete validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null
+kubectl delete mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration >/dev/null
+kubectl patch crd memcacheds.cache.example.com --type=json \
+  -p '[{"op": "replace", "path": "/spec/conversion", "value": {"strategy": "None"}}]' >/dev/null
 POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubeconfig --leader-elect \
 --leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0" \
   > "$WORK/manager.log" 2>&1 &
