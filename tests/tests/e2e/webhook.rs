@@ -426,6 +426,50 @@ async fn certificates_the_webhook_manages_itself() {
     assert!(reloaded, "the serving replica still presents an old certificate");
     foos.create(&PostParams::default(), &foo("after-renewal", "web")).await.expect("admitted after the renewal");
 
+    // The CA itself rotates while objects are created through the webhook: the new CA
+    // joins the bundle beside the old, the serving certificate follows, the old CA goes.
+    // No request fails. (This replica finds its CA always due; the overlaps are short.)
+    let mut rotating = managed.clone();
+    rotating.ca_renew_before = rotating.validity.ca;
+    rotating.overlap = Duration::from_secs(3);
+    let (_, rotator) = rotating.start(client.clone()).await.expect("the rotating replica");
+    let has_previous = |s: &Secret| s.data.as_ref().is_some_and(|d| d.contains_key("ca-previous.crt"));
+    let (mut overlapped, mut rotated, mut created) = (false, false, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !rotated && std::time::Instant::now() < deadline {
+        foos.create(&PostParams::default(), &foo(&format!("rotating-{created}"), "web"))
+            .await
+            .unwrap_or_else(|e| panic!("create {created} while the CA rotates: {e}"));
+        created += 1;
+        let now = secrets.get("webhook-certs").await.expect("the Secret");
+        overlapped |= has_previous(&now) && ca_of(&now) != ca;
+        rotated = overlapped && !has_previous(&now) && ca_of(&now) != ca;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    rotator.abort();
+    assert!(rotated, "the CA did not rotate through its overlap within a minute ({created} creates)");
+    let rotated_ca = ca_of(&secrets.get("webhook-certs").await.expect("the Secret"));
+    let mut trusted = false;
+    for _ in 0..50 {
+        let c = vapi.get(&name).await.expect("the configuration");
+        let bundle =
+            c.webhooks.iter().flatten().next().and_then(|w| w.client_config.ca_bundle.clone()).unwrap_or_default();
+        if bundle.0 == rotated_ca
+            || String::from_utf8_lossy(&bundle.0).contains(String::from_utf8_lossy(&rotated_ca).trim())
+        {
+            trusted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(trusted, "the configuration's caBundle does not hold the new CA");
+    for i in 0..10 {
+        foos.create(&PostParams::default(), &foo(&format!("rotated-{i}"), "web"))
+            .await
+            .expect("admitted after the rotation");
+    }
+    println!("{created} creates through the webhook while its CA rotated, none refused");
+
     first.abort();
     drop(server);
     let _ = vapi.delete(&name, &DeleteParams::default()).await;
