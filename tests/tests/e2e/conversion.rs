@@ -183,6 +183,55 @@ async fn the_api_server_converts_through_kubegens_webhook() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "3", "{}", String::from_utf8_lossy(&out.stderr));
 
+    // The storage version changes to v2. Objects stored as v1 before read as they were,
+    // in either version; a new one is stored as v2 and reads back in both; lists hold
+    // objects stored in either version.
+    let mut current = crds.get(&name).await.expect("the CRD");
+    for version in &mut current.spec.versions {
+        version.storage = version.name == "v2";
+    }
+    crds.replace(&name, &PostParams::default(), &current).await.expect("v2 becomes the storage version");
+    let mut stored = Vec::new();
+    for _ in 0..100 {
+        stored = crds
+            .get(&name)
+            .await
+            .expect("the CRD")
+            .status
+            .map(|s| s.stored_versions.unwrap_or_default())
+            .unwrap_or_default();
+        if stored.iter().any(|v| v == "v2") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(stored, ["v1", "v2"], "the server records both stored versions");
+    assert_eq!(
+        hubs.get("one").await.expect("an object stored as v1, read as v1").spec,
+        v1::ConvoySpec { replicas: 3, note: "hub".into() }
+    );
+    assert_eq!(spokes.get("one").await.expect("an object stored as v1, read as v2").spec.size.count, 3);
+    let mut three = None;
+    for _ in 0..50 {
+        let c = v1::Convoy::new("three", v1::ConvoySpec { replicas: 7, note: "after".into() });
+        if let Ok(c) = hubs.create(&PostParams::default(), &c).await {
+            three = Some(c);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    three.expect("a v1 Convoy is created with v2 as the storage version");
+    assert_eq!(
+        spokes.get("three").await.expect("read as v2").spec,
+        v2::ConvoySpec { size: v2::Size { count: 7 }, note: "after".into() }
+    );
+    assert_eq!(hubs.get("three").await.expect("read as v1").spec.replicas, 7);
+    let (in_v1, in_v2) = (
+        hubs.list(&ListParams::default()).await.expect("a v1 list").items.len(),
+        spokes.list(&ListParams::default()).await.expect("a v2 list").items.len(),
+    );
+    assert_eq!((in_v1, in_v2), (1001, 1001));
+
     let _ = crds.delete(&name, &DeleteParams::default()).await;
     drop(server);
 }
