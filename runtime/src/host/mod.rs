@@ -8,7 +8,7 @@
 mod args;
 mod controller;
 mod helpers;
-mod leader;
+pub(crate) mod leader;
 mod manager;
 mod metrics;
 mod probes;

@@ -21,11 +21,14 @@ use k8s_openapi::ByteString;
 use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhookConfiguration, ValidatingWebhookConfiguration, WebhookClientConfig,
 };
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Secret;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ObjectMeta, PostParams};
 
 use super::certs::{Authority, CertStore, Serving, Validity};
+use crate::host::LeaderElection;
+use crate::host::leader::try_acquire_or_renew;
 
 /// When the Secret's serving certificate stops being valid, in seconds since the epoch.
 const NOT_AFTER: &str = "kubegen.dev/serving-not-after";
@@ -67,6 +70,11 @@ pub struct ManagedCerts {
     pub overlap: Duration,
     /// How often the Secret and the `caBundle`s are looked at.
     pub every: Duration,
+    /// Only the replica holding this Lease renews and rotates the certificates and patches
+    /// the `caBundle`s; the others read the Secret and reload. Without one, every replica
+    /// may step, and of replicas stepping at once one write lands (each is conditional
+    /// on the resourceVersion it read).
+    pub leader_election: Option<LeaderElection>,
 }
 
 impl ManagedCerts {
@@ -86,6 +94,7 @@ impl ManagedCerts {
             overlap: Duration::from_secs(300),
             validity,
             every: Duration::from_secs(60),
+            leader_election: None,
         }
     }
 }
@@ -281,7 +290,15 @@ impl ManagedCerts {
         let secrets: Api<Secret> = Api::namespaced(client.clone(), &self.namespace);
         let held = self.load_or_create(&secrets).await?;
         let store = CertStore::new(&held.serving)?;
-        inject(&client, &self, &held.bundle()).await;
+        let leases =
+            self.leader_election.as_ref().map(|cfg| (Api::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
+        let leads = async |leases: &Option<(Api<Lease>, LeaderElection)>| match leases {
+            None => true,
+            Some((api, cfg)) => try_acquire_or_renew(api, cfg).await.unwrap_or(false),
+        };
+        if leads(&leases).await {
+            inject(&client, &self, &held.bundle()).await;
+        }
         let task = {
             let store = store.clone();
             let this = Arc::new(self);
@@ -291,7 +308,9 @@ impl ManagedCerts {
                     tokio::time::sleep(this.every).await;
                     let Ok(Some(secret)) = secrets.get_opt(&this.secret).await else { continue };
                     let Ok(held) = this.read(&secret) else { continue };
-                    let held = match this.next(held, SystemTime::now()) {
+                    let leading = leads(&leases).await;
+                    let stepped = if leading { this.next(held, SystemTime::now()) } else { Ok((held, false)) };
+                    let held = match stepped {
                         Ok((next, true)) => {
                             // Another replica stepping at the same time wins or loses
                             // here; either way the next look reads what landed.
@@ -311,7 +330,9 @@ impl ManagedCerts {
                         tracing::info!(secret = %this.shown(), "webhook serving certificate reloaded");
                         current = held.serving.clone();
                     }
-                    inject(&client, &this, &held.bundle()).await;
+                    if leading {
+                        inject(&client, &this, &held.bundle()).await;
+                    }
                 }
             })
         };

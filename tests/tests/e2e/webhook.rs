@@ -426,6 +426,47 @@ async fn certificates_the_webhook_manages_itself() {
     assert!(reloaded, "the serving replica still presents an old certificate");
     foos.create(&PostParams::default(), &foo("after-renewal", "web")).await.expect("admitted after the renewal");
 
+    // With the certificates' Lease held by another replica, a replica that finds the
+    // certificate due leaves the Secret alone; once the Lease is free, it takes it and
+    // renews.
+    use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
+    let leases: Api<Lease> = Api::namespaced(client.clone(), &ns);
+    let held_elsewhere = Lease {
+        metadata: ObjectMeta { name: Some("webhook-certs".into()), ..Default::default() },
+        spec: Some(LeaseSpec {
+            holder_identity: Some("another-replica".into()),
+            lease_duration_seconds: Some(3600),
+            renew_time: Some(MicroTime(k8s_openapi::jiff::Timestamp::now())),
+            ..Default::default()
+        }),
+    };
+    leases.create(&PostParams::default(), &held_elsewhere).await.expect("a Lease another replica holds");
+    let mut follower = managed.clone();
+    follower.renew_before = follower.validity.serving;
+    follower.leader_election = Some(kubegen::host::LeaderElection::new(&ns, "webhook-certs", "follower"));
+    let (_, following) = follower.start(client.clone()).await.expect("the following replica");
+    let before = tls_of(&secrets.get("webhook-certs").await.expect("the Secret"));
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        tls_of(&secrets.get("webhook-certs").await.expect("the Secret")),
+        before,
+        "a replica that does not lead renewed"
+    );
+    leases.delete("webhook-certs", &DeleteParams::default()).await.expect("the Lease is given up");
+    let mut taken_over = false;
+    for _ in 0..50 {
+        if tls_of(&secrets.get("webhook-certs").await.expect("the Secret")) != before {
+            taken_over = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    following.abort();
+    assert!(taken_over, "the replica never took the free Lease and renewed");
+    let holder = leases.get("webhook-certs").await.expect("the Lease").spec.and_then(|s| s.holder_identity);
+    assert_eq!(holder.as_deref(), Some("follower"));
+
     // The CA itself rotates while objects are created through the webhook: the new CA
     // joins the bundle beside the old, the serving certificate follows, the old CA goes.
     // No request fails. (This replica finds its CA always due; the overlaps are short.)
