@@ -234,6 +234,17 @@ make -s undeploy ignore-not-found=true KUBECTL="$WORK/kubectl-nowait" >/dev/null
 kubectl wait --for=delete crd/memcacheds.cache.example.com --timeout=60s >/dev/null 2>&1 || fail "make undeploy left the CRD"
 ! kubectl get clusterrole memcached-operator-manager-role >/dev/null 2>&1 || fail "make undeploy left the manager's ClusterRole"
 
+stage "the webhook markers removed: manifests --check finds config/webhook/manifests.yaml stale, manifests empties it"
+sed -i '/+kubebuilder:webhook:/d' src/webhook/memcached.rs
+if cargo run -q -p codegen-cli -- manifests --check > "$WORK/stale.log" 2>&1; then
+  fail "manifests --check passed with the configurations of removed markers"
+fi
+grep -q "config/webhook/manifests.yaml" "$WORK/stale.log" || { cat "$WORK/stale.log" >&2; fail "manifests --check did not name the stale file"; }
+cargo run -q -p codegen-cli -- manifests 2>/dev/null
+! grep -q "kind:" config/webhook/manifests.yaml || fail "config/webhook/manifests.yaml still holds configurations"
+kubectl kustomize config/default > "$WORK/default.yaml" || fail "config/default does not build without webhooks"
+! grep -q "WebhookConfiguration" "$WORK/default.yaml" || fail "config/default still deploys a webhook configuration"
+
 stage "this checkout is as it was (the flow wrote nothing outside its workspace and target/)"
 [ "$(git -C "$ROOT" status --porcelain --untracked-files=no)" = "$checkout_state" ] \
   || { git -C "$ROOT" status --short >&2; fail "the user flow changed files of this checkout"; }

@@ -80,26 +80,36 @@ impl Generator for Rbac {
 }
 
 /// `<out>/webhook/manifests.yaml` from the webhook markers, as controller-gen writes it:
-/// the mutating configuration, then the validating one. No markers, no file.
+/// the mutating configuration, then the validating one. No markers, no file — unless
+/// one is there from earlier markers: it is emptied (config/webhook's kustomization
+/// still lists it), so `--check` finds it stale and no configuration outlives its markers.
 pub struct WebhookManifests {
     pub out: PathBuf,
 }
+
+/// What `manifests.yaml` says once its last marker is gone.
+const NO_WEBHOOKS: &str = "# No +kubebuilder:webhook markers: no webhook configurations.\n";
 
 impl Generator for WebhookManifests {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let (markers, names) = project.webhooks()?;
         let (mutating, validating) = kubegen::webhook::manifests::configurations(markers, names)?;
-        if mutating.is_none() && validating.is_none() {
-            return Ok(Vec::new());
-        }
+        let path = self.out.join("webhook/manifests.yaml");
         let mut yaml = project.header.clone();
+        if mutating.is_none() && validating.is_none() {
+            if !path.exists() {
+                return Ok(Vec::new());
+            }
+            yaml.push_str(NO_WEBHOOKS);
+            return Ok(vec![Output::generated(path, yaml)]);
+        }
         if let Some(m) = &mutating {
             yaml.push_str(&kubegen::to_yaml(m).context("rendering webhook/manifests.yaml")?);
         }
         if let Some(v) = &validating {
             yaml.push_str(&kubegen::to_yaml(v).context("rendering webhook/manifests.yaml")?);
         }
-        Ok(vec![Output::generated(self.out.join("webhook/manifests.yaml"), yaml)])
+        Ok(vec![Output::generated(path, yaml)])
     }
 }
 
