@@ -61,6 +61,25 @@ codegen-cli create api --group cache --version v1 --kind Memcached
 codegen-cli create webhook --group cache --version v1alpha1 --kind Memcached --conversion --spoke v1
 grep -q 'kubegen = { package = "kubegen-rs", path = ' Cargo.toml || fail "init did not depend on this checkout"
 cargo fmt --check || fail "the scaffold is not rustfmt-clean"
+# The user fills in the scaffold's TODOs: a default for spec.foo, and a value it refuses.
+python3 - <<'PY'
+import pathlib
+p = pathlib.Path("src/webhook/memcached.rs")
+s = p.read_text()
+todos = {
+    "        // TODO(user): set the defaults a schema default cannot express.\n        let _ = memcached;\n":
+        "        if memcached.spec.foo.is_none() {\n            memcached.spec.foo = Some(\"defaulted\".into());\n        }\n",
+    "        // TODO(user): what a new Memcached must satisfy.\n        let _ = memcached;\n":
+        "        if memcached.spec.foo.as_deref() == Some(\"forbidden\") {\n"
+        "            let why = kubegen::webhook::FieldError::invalid(\"spec.foo\", \"forbidden is not a foo\");\n"
+        "            return Err(Denial::invalid(vec![why]));\n        }\n",
+}
+for todo, code in todos.items():
+    assert todo in s, todo
+    s = s.replace(todo, code)
+p.write_text(s)
+PY
+cargo fmt --check || fail "the filled-in webhooks are not rustfmt-clean"
 # Pins the versions this repository builds with, so the shared target dir is reused.
 cp "$ROOT/Cargo.lock" .
 
@@ -185,19 +204,38 @@ users: [{name: sa, user: {token: "$token"}}]
 contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
 current-context: sa
 KCFG
-stage "make run: the manager, as the ServiceAccount config/ deploys"
-# The manager runs outside the cluster (make run), where the API server cannot reach the
-# webhook Service; no cert-manager issues its certificate either. The two webhook
-# configurations make deploy made go, and the CRD converts without a webhook (its two
-# versions are alike), so the sample is admitted and served without them.
-kubectl delete validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null
-kubectl delete mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration >/dev/null
-kubectl patch crd memcacheds.cache.example.com --type=json \
-  -p '[{"op": "replace", "path": "/spec/conversion", "value": {"strategy": "None"}}]' >/dev/null
+stage "make run: the manager, as the ServiceAccount config/ deploys, serving its webhooks on 127.0.0.1"
+# Outside the cluster the API server cannot reach the webhook Service, and no cert-manager
+# issues the certificate: as a developer running webhooks locally does, the flow makes a
+# CA and a serving certificate for 127.0.0.1 (openssl), and points the configurations
+# make deploy made, and the CRD's conversion, at the manager's address with that CA.
+certs=$WORK/webhook-certs
+mkdir -p "$certs"
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=memcached-operator-webhook-ca" \
+  -keyout "$certs/ca.key" -out "$certs/ca.crt" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$certs/tls.key" -out "$certs/tls.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\n' > "$certs/san.ext"
+openssl x509 -req -days 1 -in "$certs/tls.csr" -CA "$certs/ca.crt" -CAkey "$certs/ca.key" -CAcreateserial \
+  -extfile "$certs/san.ext" -out "$certs/tls.crt" 2>/dev/null
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubeconfig --leader-elect \
---leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0" \
+--leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0 \
+--webhook-cert-path $certs --webhook-bind-address 127.0.0.1:$port" \
   > "$WORK/manager.log" 2>&1 &
 MANAGER_PID=$!
+for _ in $(seq 1 300); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  sleep 0.2
+done
+(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { cat "$WORK/manager.log" >&2; fail "the manager does not serve its webhooks on :$port"; }
+bundle=$(base64 -w0 < "$certs/ca.crt")
+url() { printf '{"url": "https://127.0.0.1:%s%s", "caBundle": "%s"}' "$port" "$1" "$bundle"; }
+kubectl patch mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration --type=json \
+  -p "[{\"op\": \"replace\", \"path\": \"/webhooks/0/clientConfig\", \"value\": $(url /mutate-cache-example-com-v1alpha1-memcached)}]" >/dev/null
+kubectl patch validatingwebhookconfiguration memcached-operator-validating-webhook-configuration --type=json \
+  -p "[{\"op\": \"replace\", \"path\": \"/webhooks/0/clientConfig\", \"value\": $(url /validate-cache-example-com-v1alpha1-memcached)}]" >/dev/null
+kubectl patch crd memcacheds.cache.example.com --type=json \
+  -p "[{\"op\": \"replace\", \"path\": \"/spec/conversion/webhook/clientConfig\", \"value\": $(url /convert)}]" >/dev/null
 
 stage "kubectl apply -k config/samples; wait for Available"
 kubectl apply -k config/samples >/dev/null
@@ -211,6 +249,23 @@ for _ in $(seq 1 50); do
   sleep 0.2
 done
 [ "$reason" = Reconciled ] || fail "no Reconciled event (got '$reason')"
+stage "the manager's webhooks, called by the API server: defaulted, refused, converted"
+foo=$(kubectl get memcached memcached-sample -o jsonpath='{.spec.foo}')
+[ "$foo" = defaulted ] || fail "the defaulting webhook did not set spec.foo (got '$foo')"
+if kubectl apply -f - > "$WORK/denied.log" 2>&1 <<'YAML'; then
+apiVersion: cache.example.com/v1alpha1
+kind: Memcached
+metadata:
+  name: memcached-forbidden
+spec:
+  foo: forbidden
+YAML
+  fail "the validating webhook admitted spec.foo: forbidden"
+fi
+grep -q 'denied the request' "$WORK/denied.log" && grep -q 'spec.foo: forbidden is not a foo' "$WORK/denied.log" \
+  || { cat "$WORK/denied.log" >&2; fail "the denial does not name spec.foo with the validator's message"; }
+converted=$(kubectl get memcacheds.v1.cache.example.com memcached-sample -o jsonpath='{.apiVersion} {.spec.foo}')
+[ "$converted" = "cache.example.com/v1 defaulted" ] || fail "the conversion webhook did not serve v1 (got '$converted')"
 if grep -Eq 'forbidden|Forbidden' "$WORK/manager.log"; then fail "the manager was refused by RBAC"; fi
 kubectl get lease memcached-operator -n memcached-operator-system -o jsonpath='{.spec.holderIdentity}' | grep -q memcached-operator-test \
   || fail "the manager does not hold its Lease"

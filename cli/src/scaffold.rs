@@ -782,27 +782,33 @@ fn storage_version(root: &Path, names: &KindNames, hub: &str, kind: &str) -> Res
 }
 
 /// `src/main.rs` serving `adds` (lines that add to `webhooks`): before the scaffold's
-/// marker, or in a new server block before `manager.run()` the first time.
+/// marker, or, the first time, in a new block before `manager.run()` that serves them
+/// with the webhook flags (`kubegen::webhook::WebhookArgs`) added to `Args`.
 fn serve_in_main(root: &Path, adds: &[String]) -> Result<Output> {
     let main_path = root.join("src/main.rs");
     let main = std::fs::read_to_string(&main_path).with_context(|| format!("reading {}", main_path.display()))?;
     let add = adds.concat();
-    let main = if let Some(at) = main.find(WEBHOOKS_MARKER) {
+    if let Some(at) = main.find(WEBHOOKS_MARKER) {
         let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        format!("{}{add}{}", &main[..line_start], &main[line_start..])
-    } else {
-        let at = main.find("manager.run()").with_context(|| {
-            format!(
-                "{} has no `manager.run()`: add the webhooks to a `kubegen::webhook::Webhooks` yourself",
-                main_path.display()
-            )
-        })?;
-        let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let block = format!(
-            "    // The webhooks, on :9443 with the serving certificate cert-manager mounts where\n    // kubebuilder's does; without one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let certs = std::path::Path::new(\"/tmp/k8s-webhook-server/serving-certs\");\n    let _webhook_server = if certs.join(\"tls.crt\").exists() {{\n        let certs = kubegen::webhook::CertStore::from_dir(certs, std::time::Duration::from_secs(10))?;\n        Some(webhooks.serve(([0, 0, 0, 0], 9443).into(), certs).await?)\n    }} else {{\n        tracing::warn!(\"no serving certificate in {{}}: the webhooks are not served\", certs.display());\n        None\n    }};\n"
-        );
-        format!("{}{block}{}", &main[..line_start], &main[line_start..])
+        let main = format!("{}{add}{}", &main[..line_start], &main[line_start..]);
+        return Ok(Output { path: main_path, contents: main, overwrite: true });
+    }
+    let by_hand = "add the webhooks to a `kubegen::webhook::Webhooks` and serve it yourself (`kubegen::webhook::WebhookArgs::serve`)";
+    let flags = "    manager: ManagerArgs,\n";
+    let Some(at) = main.find(flags) else {
+        bail!("{} has no `manager: ManagerArgs,` field in its Args: {by_hand}", main_path.display());
     };
+    let at = at + flags.len();
+    let main =
+        format!("{}    #[command(flatten)]\n    webhook: kubegen::webhook::WebhookArgs,\n{}", &main[..at], &main[at..]);
+    let Some(at) = main.find("manager.run()") else {
+        bail!("{} has no `manager.run()`: {by_hand}", main_path.display());
+    };
+    let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let block = format!(
+        "    // The webhooks, on --webhook-bind-address (:9443) with the serving certificate in\n    // --webhook-cert-path, where kubebuilder's deployment mounts cert-manager's; without\n    // one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let _webhook_server = args.webhook.serve(webhooks).await?;\n"
+    );
+    let main = format!("{}{block}{}", &main[..line_start], &main[line_start..]);
     Ok(Output { path: main_path, contents: main, overwrite: true })
 }
 
@@ -1041,7 +1047,11 @@ mod tests {
         assert!(
             main.contains("shop::webhook::cart::add(webhooks)") && main.contains("shop::webhook::order::add(webhooks)")
         );
-        assert!(main.find("webhooks.serve(").expect("served") < main.find("manager.run()").expect("the manager"));
+        assert!(
+            main.find("args.webhook.serve(webhooks)").expect("served")
+                < main.find("manager.run()").expect("the manager")
+        );
+        assert!(main.contains("    #[command(flatten)]\n    webhook: kubegen::webhook::WebhookArgs,\n"), "{main}");
         assert!(read("Cargo.toml").contains(r#"features = ["webhook"] }"#), "{}", read("Cargo.toml"));
         assert_eq!(read("Cargo.toml").matches("\"webhook\"").count(), 1);
         assert!(read("src/lib.rs").contains("pub mod webhook;"));

@@ -37,6 +37,8 @@
 
 #[cfg(feature = "webhook")]
 mod admission;
+#[cfg(feature = "webhook")]
+mod args;
 #[cfg(feature = "webhook-testing")]
 mod arbitrary;
 #[cfg(feature = "webhook")]
@@ -51,6 +53,8 @@ mod server;
 
 #[cfg(feature = "webhook")]
 pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, UserInfo, Validator, Verdict};
+#[cfg(feature = "webhook")]
+pub use args::{WebhookArgs, WebhookArgsError};
 #[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
 #[cfg(feature = "webhook")]
