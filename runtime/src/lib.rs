@@ -45,6 +45,21 @@ pub trait CrdWithOptions: CustomResourceExt {
     fn crd_with(
         options: &schema::Options,
     ) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+
+    /// The CRD and the kind's client model, from one pass over its types (what
+    /// `codegen-cli`'s helper program prints). The derive implements it; by default a
+    /// kind has no typed client.
+    #[doc(hidden)]
+    fn crd_and_types(
+        options: &schema::Options,
+    ) -> (
+        k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+        kubegen_core::kind::KindTypes,
+    ) {
+        let types =
+            kubegen_core::kind::KindTypes { style: kubegen_core::kind::Style::Disabled, data: None, status: None };
+        (Self::crd_with(options), types)
+    }
 }
 
 /// What generated code names. Not a public API: it changes without notice.
@@ -57,10 +72,10 @@ pub mod __private {
     pub use serde;
     pub use serde_json;
 
-    pub use crate::crd::{PrinterColumnDef, ResourceDef, RootSchema, ScaleDef, build_crd};
+    pub use crate::crd::{PrinterColumnDef, ResourceDef, RootTyped, ScaleDef, build_kind};
     pub use crate::registry::Registration;
     pub use crate::root::{NoStatus, RootParts, serialize_root};
-    pub use crate::schema::{model_for, schema_for};
+    pub use crate::schema::typed_for;
     pub use kubegen_core::schema::markers::Rule as CelRule;
 
     /// A root rule written as kube's [`crate::Rule`] expression, as the CRD carries it.

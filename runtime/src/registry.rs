@@ -8,6 +8,8 @@ use kubegen_core::kind::{KindRecord, KindTypes, Options};
 #[doc(hidden)]
 pub struct Registration {
     pub crd: fn(&Options) -> CustomResourceDefinition,
+    /// The CRD and the client model, from one pass over the kind's types.
+    pub parts: fn(&Options) -> (CustomResourceDefinition, KindTypes),
     /// `module::path::Type` of the root type.
     pub type_path: &'static str,
     /// `file:line` of the derive.
@@ -16,8 +18,6 @@ pub struct Registration {
     pub skip_version: bool,
     /// `+kubebuilder:storageversion` / `storage = ...` as written; `None` when unset.
     pub storage_marked: Option<bool>,
-    /// The kind's types for typed clients ([`crate::schema::model_for`]).
-    pub model: fn() -> KindTypes,
 }
 
 inventory::collect!(Registration);
@@ -33,13 +33,16 @@ pub fn registered() -> Vec<&'static Registration> {
 pub fn records(options: &Options) -> Vec<KindRecord> {
     registered()
         .into_iter()
-        .map(|r| KindRecord {
-            type_path: r.type_path.into(),
-            source: r.source.into(),
-            skip_version: r.skip_version,
-            storage_marked: r.storage_marked,
-            crd: (r.crd)(options),
-            types: (r.model)(),
+        .map(|r| {
+            let (crd, types) = (r.parts)(options);
+            KindRecord {
+                type_path: r.type_path.into(),
+                source: r.source.into(),
+                skip_version: r.skip_version,
+                storage_marked: r.storage_marked,
+                crd,
+                types,
+            }
         })
         .collect()
 }

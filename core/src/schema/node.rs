@@ -92,6 +92,23 @@ pub struct Node {
     /// The client model's reference to a named type (`x-kubegen-ref`), in place of its schema.
     #[serde(rename = "x-kubegen-ref", default, skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    /// Beside a reference: what the field itself says, which goes over the named type's
+    /// node where the reference is inlined (the CRD). Not part of the schema's JSON.
+    #[serde(skip)]
+    pub field: Option<Box<FieldSide>>,
+}
+
+/// What a field says beside its reference to a named type: its own facts as written
+/// there, and its markers, to apply over the type's node in that order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldSide {
+    /// The field's facts (description, default, bounds of a schemars attribute, ...).
+    pub facts: Node,
+    /// The field's `default` was one the structural pass drops (null, or ""): the named
+    /// type's default goes too.
+    pub drops_default: bool,
+    /// The field's markers, in order.
+    pub markers: Vec<super::markers::NodeMarkers>,
 }
 
 /// `additionalProperties`: allowed or not, or the schema of every value of a map.
@@ -238,6 +255,7 @@ impl Node {
             map_type,
             validations,
             reference,
+            field,
         } = other;
         if self.type_.is_none() {
             self.type_ = type_;
@@ -346,6 +364,9 @@ impl Node {
         }
         if self.reference.is_none() {
             self.reference = reference;
+        }
+        if self.field.is_none() {
+            self.field = field;
         }
         match (&mut self.properties, properties) {
             (Some(mine), Some(theirs)) => {

@@ -779,41 +779,25 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
     };
 
     let status_ty = r.status.as_ref();
-    let root_schema = match (r.schema, style) {
-        (SchemaMode::Disabled, _) => quote!(::kubegen::__private::RootSchema::Disabled),
-        (_, Style::Root) => quote!(::kubegen::__private::RootSchema::Flat {
-            fields: ::kubegen::__private::schema_for::<#source>(options),
+    let typed = |t: &dyn quote::ToTokens| quote!(::kubegen::__private::typed_for::<#t>(options));
+    let status = match status_ty {
+        Some(t) => {
+            let t = typed(t);
+            quote!(::core::option::Option::Some(#t))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let source_typed = typed(&source);
+    let root_typed = match (r.schema, style) {
+        (SchemaMode::Disabled, _) => quote!(::kubegen::__private::RootTyped::Disabled),
+        (_, Style::Root) => quote!(::kubegen::__private::RootTyped::Flat {
+            fields: #source_typed,
             status: ::core::option::Option::None,
         }),
-        (_, Style::Spec) => {
-            let status = match status_ty {
-                Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::schema_for::<#t>(options))),
-                None => quote!(::core::option::Option::None),
-            };
-            if r.no_spec {
-                quote!(::kubegen::__private::RootSchema::Flat { fields: ::kubegen::__private::schema_for::<#source>(options), status: #status })
-            } else {
-                quote!(::kubegen::__private::RootSchema::Spec { spec: ::kubegen::__private::schema_for::<#source>(options), status: #status })
-            }
+        (_, Style::Spec) if r.no_spec => {
+            quote!(::kubegen::__private::RootTyped::Flat { fields: #source_typed, status: #status })
         }
-    };
-
-    let model = {
-        let (style_name, status) = match (r.schema, style) {
-            (SchemaMode::Disabled, _) => (quote!(Disabled), None),
-            (_, Style::Root) => (quote!(Flat), None),
-            (_, Style::Spec) if r.no_spec => (quote!(Flat), status_ty),
-            (_, Style::Spec) => (quote!(Spec), status_ty),
-        };
-        let status = match status {
-            Some(t) => quote!(::core::option::Option::Some(::kubegen::__private::model_for::<#t>())),
-            None => quote!(::core::option::Option::None),
-        };
-        let data = match r.schema {
-            SchemaMode::Disabled => quote!(::core::option::Option::None),
-            _ => quote!(::core::option::Option::Some(::kubegen::__private::model_for::<#source>())),
-        };
-        quote!(::kubegen::__private::KindTypes { style: ::kubegen::__private::Style::#style_name, data: #data, status: #status })
+        (_, Style::Spec) => quote!(::kubegen::__private::RootTyped::Spec { spec: #source_typed, status: #status }),
     };
 
     let root_struct = match style {
@@ -848,9 +832,15 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             fn crd_with(
                 options: &::kubegen::schema::Options,
             ) -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                Self::crd_and_types(options).0
+            }
+
+            fn crd_and_types(
+                options: &::kubegen::schema::Options,
+            ) -> (#private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition, #private::KindTypes) {
                 const DEF: #private::ResourceDef = #def;
                 #root_rules
-                #private::build_crd(&DEF, #root_schema, rules)
+                #private::build_kind(&DEF, #root_typed, rules)
             }
         }
 
@@ -879,14 +869,11 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         #private::inventory::submit! {
             #private::Registration {
                 crd: <#root as ::kubegen::CrdWithOptions>::crd_with,
+                parts: <#root as ::kubegen::CrdWithOptions>::crd_and_types,
                 type_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#root)),
                 source: ::core::concat!(::core::file!(), ":", ::core::line!()),
                 skip_version: #skip_version,
                 storage_marked: #storage_marked,
-                model: {
-                    fn model() -> #private::KindTypes { #model }
-                    model
-                },
             }
         }
     }

@@ -22,8 +22,11 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, SelectableField, ValidationRule,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kubegen_core::kind::{KindTypes, Style};
 use kubegen_core::schema::markers::Rule;
 use kubegen_core::schema::node::{Additional, Node};
+
+use crate::schema::Typed;
 use serde_json::{Map, Value};
 
 /// Everything the resource-level markers say, as the derive resolved them.
@@ -130,6 +133,35 @@ impl RootSchema {
         }
         root
     }
+}
+
+/// A kind's types, each through the structural pass once ([`crate::schema::typed_for`]),
+/// where the root puts them: what both the CRD and the client model are made from.
+#[doc(hidden)]
+pub enum RootTyped {
+    Spec { spec: Typed, status: Option<Typed> },
+    Flat { fields: Typed, status: Option<Typed> },
+    Disabled,
+}
+
+/// The kind's CRD (`def` with `root`'s types inlined, `root_rules` on the root object) and
+/// its client model, from the one set of typed schemas.
+#[doc(hidden)]
+pub fn build_kind(def: &ResourceDef, root: RootTyped, root_rules: Vec<Rule>) -> (CustomResourceDefinition, KindTypes) {
+    let inline = |t: &Option<Typed>| t.as_ref().map(Typed::inline);
+    let model = |t: Option<Typed>| t.map(|t| t.model);
+    let (schema, types) = match root {
+        RootTyped::Spec { spec, status } => (
+            RootSchema::Spec { spec: spec.inline(), status: inline(&status) },
+            KindTypes { style: Style::Spec, data: Some(spec.model), status: model(status) },
+        ),
+        RootTyped::Flat { fields, status } => (
+            RootSchema::Flat { fields: fields.inline(), status: inline(&status) },
+            KindTypes { style: Style::Flat, data: Some(fields.model), status: model(status) },
+        ),
+        RootTyped::Disabled => (RootSchema::Disabled, KindTypes { style: Style::Disabled, data: None, status: None }),
+    };
+    (build_crd(def, schema, root_rules), types)
 }
 
 /// Builds the single-version CRD for `def` with `root` as its schema and `root_rules`

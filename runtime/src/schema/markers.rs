@@ -14,7 +14,7 @@ use serde_json::Value;
 ///
 /// CEL rules come out as controller-gen writes them, the field's before its type's: a
 /// type folded into this node (`Option<T>`) brought its rules already, and they go after
-/// this node's; [`field_rules_first`] orders a field's and its type's markers on one node.
+/// this node's; [`apply_field`] puts a field's over its named type's node the same way.
 pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
     let inner_rules = node.validations.take();
     let mut required = None;
@@ -29,21 +29,20 @@ pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
     required
 }
 
-/// A field's markers joining its type's on one node (`types` then `fields`): the field's
-/// CEL rules move to the front, its other facts stay last.
-pub fn field_rules_first(types: &mut Vec<Value>, fields: Vec<Value>) {
-    let mut rules = Vec::new();
-    for doc in fields {
-        let Ok(mut parsed) = serde_json::from_value::<NodeMarkers>(doc.clone()) else {
-            types.push(doc);
-            continue;
-        };
-        rules.append(&mut parsed.rules);
-        types.extend(serde_json::to_value(parsed).ok());
+/// A node's serialized markers, typed, in order.
+pub fn parse(all: &[Value]) -> Vec<NodeMarkers> {
+    all.iter().filter_map(|doc| serde_json::from_value(doc.clone()).ok()).collect()
+}
+
+/// Applies a field's markers over the named type's node its reference was inlined into:
+/// after the type's, with the field's CEL rules before the type's (as controller-gen
+/// writes them).
+pub fn apply_field(node: &mut Node, field: &[NodeMarkers]) {
+    let type_rules = node.validations.take();
+    for doc in field {
+        doc.apply(node);
     }
-    if !rules.is_empty() {
-        let first = NodeMarkers { rules, ..NodeMarkers::default() };
-        types.extend(serde_json::to_value(first).ok());
-        types.rotate_right(1);
+    if let Some(rules) = type_rules {
+        node.validations.get_or_insert_with(Vec::new).extend(rules);
     }
 }

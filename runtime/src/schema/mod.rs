@@ -8,27 +8,102 @@ mod structural;
 pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN};
 pub use structural::structural;
 
+use std::collections::BTreeMap;
+
 use kubegen_core::kind::{External, Model};
 use kubegen_core::schema::node::Node;
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
 /// markers applied, in the typed schema IR. This is what a CRD version carries for `T`.
 pub fn schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Node {
-    structural(raw_schema_for::<T>(options))
+    typed_for::<T>(options).inline()
 }
 
-/// The schema schemars generates for `T` with every subschema inlined (Kubernetes'
-/// own types patched on the way), before the structural pass. Recursive types keep a
-/// `$ref`, which the structural pass resolves.
-pub fn raw_schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
+/// `T`'s types, each through the structural pass once, with references to each other by
+/// name: the client model, and Kubernetes' own types (patched as `options` say), which
+/// the model names but does not expand.
+pub struct Typed {
+    pub model: Model,
+    pub kubernetes: BTreeMap<String, Node>,
+}
+
+/// `T`'s [`Typed`] types.
+pub fn typed_for<T: JsonSchema + ?Sized>(options: &Options) -> Typed {
     let mut generator = generator();
     let root = generator.subschema_for::<T>().to_value();
     let mut definitions = generator.take_definitions(false);
     k8s::patch_definitions(&mut definitions, options);
-    inline(root, &definitions, &mut Vec::new())
+    let mut typed = Typed { model: Model::default(), kubernetes: BTreeMap::new() };
+    for (name, definition) in definitions {
+        let node = structural(references(definition));
+        if name.starts_with("io.k8s.") {
+            let shallow = k8s::is_shallow(&name);
+            typed.model.external.insert(name.clone(), External { shallow });
+            typed.kubernetes.insert(name, node);
+        } else {
+            typed.model.types.insert(name, node);
+        }
+    }
+    typed.model.root = structural(references(root));
+    typed
+}
+
+impl Typed {
+    /// The schema with every reference replaced by the named type's node, the field's
+    /// own facts and markers over it: what a CRD version carries.
+    pub fn inline(&self) -> Node {
+        self.inline_node(&self.model.root, &mut Vec::new())
+    }
+
+    fn inline_node(&self, node: &Node, stack: &mut Vec<String>) -> Node {
+        let Some(name) = node.reference.as_ref() else {
+            let mut out = node.clone();
+            self.inline_children(&mut out, stack);
+            return out;
+        };
+        let field = node.field.as_deref().cloned().unwrap_or_default();
+        let named = self.model.types.get(name).or_else(|| self.kubernetes.get(name));
+        let mut out = match named {
+            Some(named) if !stack.contains(name) => {
+                stack.push(name.clone());
+                let mut out = self.inline_node(named, stack);
+                stack.pop();
+                let mut facts = field.facts;
+                facts.fill_from(out);
+                out = facts;
+                if field.drops_default {
+                    out.default = None;
+                }
+                out
+            }
+            // A type inside itself (or one not generated): a structural schema is finite,
+            // and the server keeps whatever is there.
+            _ => Node { description: field.facts.description, preserve_unknown_fields: Some(true), ..Node::default() },
+        };
+        markers::apply_field(&mut out, &field.markers);
+        out
+    }
+
+    fn inline_children(&self, node: &mut Node, stack: &mut Vec<String>) {
+        for child in node.properties.iter_mut().flat_map(|p| p.values_mut()) {
+            *child = self.inline_node(child, stack);
+        }
+        if let Some(items) = node.items.as_mut() {
+            **items = self.inline_node(items, stack);
+        }
+        if let Some(kubegen_core::schema::node::Additional::Schema(values)) = node.additional_properties.as_mut() {
+            **values = self.inline_node(values, stack);
+        }
+        for child in [&mut node.all_of, &mut node.any_of, &mut node.one_of].into_iter().flatten().flatten() {
+            *child = self.inline_node(child, stack);
+        }
+        if let Some(not) = node.not.as_mut() {
+            **not = self.inline_node(not, stack);
+        }
+    }
 }
 
 /// The language-neutral model of `T` for typed clients: `T`'s name and every type it
@@ -38,21 +113,7 @@ pub fn raw_schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Value {
 /// beside). Markers are applied as in the CRD: a type's on its definition, a field's on
 /// the reference.
 pub fn model_for<T: JsonSchema + ?Sized>() -> Model {
-    let mut generator = generator();
-    let root = generator.subschema_for::<T>().to_value();
-    let definitions = generator.take_definitions(false);
-    let mut model = Model::default();
-    for (name, definition) in definitions {
-        if name.starts_with("io.k8s.") {
-            let shallow = k8s::is_shallow(&name);
-            model.external.insert(name, External { shallow });
-            continue;
-        }
-        model.types.insert(name, structural(references(definition)));
-    }
-    // A type schemars always inlines (a primitive, `Vec<T>`) has its schema here, unnamed.
-    model.root = structural(references(root));
-    model
+    typed_for::<T>(&Options::default()).model
 }
 
 /// `$ref`s to definitions as model references.
@@ -82,39 +143,4 @@ fn generator() -> SchemaGenerator {
     settings.meta_schema = None;
     settings.transforms.clear();
     settings.into_generator()
-}
-
-/// Replaces every `$ref` to a definition by the definition, except inside that same
-/// definition (a recursive type). Keys beside a `$ref` (a field's description and
-/// markers) win over the definition's, and the field's markers apply after the type's.
-fn inline(node: Value, definitions: &Map<String, Value>, stack: &mut Vec<String>) -> Value {
-    match node {
-        Value::Object(mut obj) => {
-            let target = obj.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"));
-            if let Some(name) = target.map(String::from)
-                && !stack.contains(&name)
-                && let Some(Value::Object(definition)) = definitions.get(&name)
-            {
-                obj.remove("$ref");
-                let mut out = definition.clone();
-                for (key, value) in obj {
-                    match (key.as_str(), out.get_mut(&key), value) {
-                        (markers::MARKERS_KEY, Some(Value::Array(types)), Value::Array(fields)) => {
-                            markers::field_rules_first(types, fields)
-                        }
-                        (_, _, value) => {
-                            out.insert(key, value);
-                        }
-                    }
-                }
-                stack.push(name);
-                let out = inline(Value::Object(out), definitions, stack);
-                stack.pop();
-                return out;
-            }
-            Value::Object(obj.into_iter().map(|(k, v)| (k, inline(v, definitions, stack))).collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(|v| inline(v, definitions, stack)).collect()),
-        other => other,
-    }
 }

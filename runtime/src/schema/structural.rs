@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use kubegen_core::schema::node::{Additional, Node};
+use kubegen_core::schema::node::{Additional, FieldSide, Node};
 #[cfg(not(debug_assertions))]
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -154,7 +154,14 @@ fn convert(node: Value) -> (Node, Option<bool>) {
     let mut out = shape(obj);
     // Type markers first, then the field's: the derive appends in that order.
     let required = match markers {
-        Some(Value::Array(all)) => markers::apply(&mut out, all),
+        Some(Value::Array(all)) => {
+            // Beside a reference they are the field's alone, and go over the named
+            // type's node where the reference is inlined.
+            if let Some(field) = out.field.as_mut() {
+                field.markers.extend(markers::parse(&all));
+            }
+            markers::apply(&mut out, all)
+        }
         _ => None,
     };
     (out, required)
@@ -182,14 +189,22 @@ fn json(node: Node) -> Map<String, Value> {
 
 fn shape(mut obj: Map<String, Value>) -> Node {
     if let Some(name) = obj.remove(REF_KEY) {
+        // The client model's reference node: the named type, with the field's own
+        // description and default beside it.
         let mut out = Map::new();
         out.insert(REF_KEY.into(), name);
         for key in ["description", "title", "default", "example", "nullable"] {
-            if let Some(v) = obj.remove(key) {
-                out.insert(key.into(), v);
+            if let Some(v) = obj.get(key) {
+                out.insert(key.into(), v.clone());
             }
         }
-        return typed(out);
+        let mut out = typed(out);
+        // Everything the field says beside it, as this pass reads a node's own facts.
+        let drops_default = matches!(obj.get("default"), Some(Value::Null))
+            || obj.get("default") == Some(&Value::String(String::new()));
+        let facts = typed(own_facts(&mut obj));
+        out.field = Some(Box::new(FieldSide { facts, drops_default, markers: Vec::new() }));
+        return out;
     }
     // A `$ref` that survived inlining is a recursive type: a structural schema is finite.
     if obj.contains_key("$ref") {
@@ -197,56 +212,8 @@ fn shape(mut obj: Map<String, Value>) -> Node {
         return Node { description, ..preserve_unknown() };
     }
 
-    if let Some(c) = obj.remove("const") {
-        obj.entry("enum").or_insert_with(|| Value::Array(vec![c]));
-    }
-    if let Some(Value::Array(mut examples)) = obj.remove("examples")
-        && !examples.is_empty()
-    {
-        obj.entry("example").or_insert_with(|| examples.swap_remove(0));
-    }
-
-    let mut own = Map::new();
-    for key in PASSTHROUGH {
-        if let Some(v) = obj.remove(*key) {
-            own.insert((*key).into(), v);
-        }
-    }
-    // An `Option` of a unit enum lists `null` among its values; the field is optional,
-    // not nullable, so null is no value of it (controller-gen never lists it either).
-    if own.get("nullable") != Some(&Value::Bool(true))
-        && let Some(Value::Array(values)) = own.get_mut("enum")
-    {
-        values.retain(|v| !v.is_null());
-    }
-    // serde's `default` of an `Option` is null, which a non-nullable field cannot hold;
-    // of a `String` it is "", which servers before 1.2x read as null and refuse. Both say
-    // nothing serde needs: the field is optional either way. (A marker's default is
-    // applied after this and kept.)
-    if matches!(own.get("default"), Some(Value::Null)) || own.get("default") == Some(&Value::String(String::new())) {
-        own.remove("default");
-    }
-    // Other serde defaults stay schema defaults: the server then fills in for every
-    // client what serde fills in for Rust ones, and CEL rules see the field (`[]`, `{}`).
-    // Inside an object default (`#[serde(default)]` on a struct-typed field), a `null`
-    // member is an unset `Option`, which the server would read as a value and refuse on
-    // a non-nullable field: it goes.
-    if let Some(default) = own.get_mut("default") {
-        drop_null_members(default);
-    }
-    // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
-    for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
-        if let Some(v @ Value::Number(_)) = own.get(flag).cloned() {
-            own.insert(bound.into(), v);
-            own.insert(flag.into(), true.into());
-        }
-    }
-    if let Some(Value::String(format)) = own.get("format")
-        && !KNOWN_FORMATS.contains(&format.as_str())
-    {
-        own.remove("format");
-    }
-    let mut out = typed(own);
+    let own = typed(own_facts(&mut obj));
+    let mut out = own.clone();
 
     // `allOf` parts all hold at once: merge them into this node.
     if let Some(Value::Array(parts)) = obj.remove("allOf") {
@@ -261,6 +228,13 @@ fn shape(mut obj: Map<String, Value>) -> Node {
             let merged = union(branches, junctor == "oneOf");
             out.fill_from(merged);
         }
+    }
+    // A reference taken from a part or a branch (`Option<T>`): this node's own facts are
+    // the field's, over the part's.
+    if let Some(field) = out.field.as_mut() {
+        let mut facts = own.clone();
+        facts.fill_from(std::mem::take(&mut field.facts));
+        field.facts = facts;
     }
 
     normalize_type(&mut out, obj.remove("type"));
@@ -339,6 +313,62 @@ fn shape(mut obj: Map<String, Value>) -> Node {
         }
     }
     out
+}
+
+/// A node's own facts (the keys apiextensions knows that this pass does not rewrite),
+/// taken out of `obj` and put in their OpenAPI v3 form: `const` as an `enum`, the first
+/// of `examples` as the `example`, exclusive bounds as flags, formats the server knows.
+fn own_facts(obj: &mut Map<String, Value>) -> Map<String, Value> {
+    if let Some(c) = obj.remove("const") {
+        obj.entry("enum").or_insert_with(|| Value::Array(vec![c]));
+    }
+    if let Some(Value::Array(mut examples)) = obj.remove("examples")
+        && !examples.is_empty()
+    {
+        obj.entry("example").or_insert_with(|| examples.swap_remove(0));
+    }
+
+    let mut own = Map::new();
+    for key in PASSTHROUGH {
+        if let Some(v) = obj.remove(*key) {
+            own.insert((*key).into(), v);
+        }
+    }
+    // An `Option` of a unit enum lists `null` among its values; the field is optional,
+    // not nullable, so null is no value of it (controller-gen never lists it either).
+    if own.get("nullable") != Some(&Value::Bool(true))
+        && let Some(Value::Array(values)) = own.get_mut("enum")
+    {
+        values.retain(|v| !v.is_null());
+    }
+    // serde's `default` of an `Option` is null, which a non-nullable field cannot hold;
+    // of a `String` it is "", which servers before 1.2x read as null and refuse. Both say
+    // nothing serde needs: the field is optional either way. (A marker's default is
+    // applied after this and kept.)
+    if matches!(own.get("default"), Some(Value::Null)) || own.get("default") == Some(&Value::String(String::new())) {
+        own.remove("default");
+    }
+    // Other serde defaults stay schema defaults: the server then fills in for every
+    // client what serde fills in for Rust ones, and CEL rules see the field (`[]`, `{}`).
+    // Inside an object default (`#[serde(default)]` on a struct-typed field), a `null`
+    // member is an unset `Option`, which the server would read as a value and refuse on
+    // a non-nullable field: it goes.
+    if let Some(default) = own.get_mut("default") {
+        drop_null_members(default);
+    }
+    // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
+    for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
+        if let Some(v @ Value::Number(_)) = own.get(flag).cloned() {
+            own.insert(bound.into(), v);
+            own.insert(flag.into(), true.into());
+        }
+    }
+    if let Some(Value::String(format)) = own.get("format")
+        && !KNOWN_FORMATS.contains(&format.as_str())
+    {
+        own.remove("format");
+    }
+    own
 }
 
 /// Removes `null` members of objects, at any depth.

@@ -37,10 +37,10 @@
 
 #[cfg(feature = "webhook")]
 mod admission;
-#[cfg(feature = "webhook")]
-mod args;
 #[cfg(feature = "webhook-testing")]
 mod arbitrary;
+#[cfg(feature = "webhook")]
+mod args;
 #[cfg(feature = "webhook")]
 mod certs;
 #[cfg(feature = "webhook")]
@@ -57,10 +57,10 @@ pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, Use
 pub use args::{WebhookArgs, WebhookArgsError};
 #[cfg(feature = "webhook")]
 pub use certs::{Authority, CertError, CertStore, Serving, Validity};
-#[cfg(feature = "webhook")]
-pub use conversion::{Conversion, STASH_ANNOTATION, by_fields, stash, unstash};
 #[cfg(feature = "webhook-testing")]
 pub use conversion::RoundTrip;
+#[cfg(feature = "webhook")]
+pub use conversion::{Conversion, STASH_ANNOTATION, by_fields, stash, unstash};
 #[cfg(feature = "webhook")]
 pub use kube_core::admission::Operation;
 #[cfg(feature = "webhook")]
