@@ -46,3 +46,23 @@ pub fn apply_field(node: &mut Node, field: &[NodeMarkers]) {
         node.validations.get_or_insert_with(Vec::new).extend(rules);
     }
 }
+
+/// A field's markers joining its type's on one node (`types` then `fields`), where a
+/// union's variant is expanded in place: the field's CEL rules move to the front, its
+/// other facts stay last, as [`apply_field`] orders them over an inlined type.
+pub fn field_rules_first(types: &mut Vec<Value>, fields: Vec<Value>) {
+    let mut rules = Vec::new();
+    for doc in fields {
+        let Ok(mut parsed) = serde_json::from_value::<NodeMarkers>(doc.clone()) else {
+            types.push(doc);
+            continue;
+        };
+        rules.append(&mut parsed.rules);
+        types.extend(serde_json::to_value(parsed).ok());
+    }
+    if !rules.is_empty() {
+        let first = NodeMarkers { rules, ..NodeMarkers::default() };
+        types.extend(serde_json::to_value(first).ok());
+        types.rotate_right(1);
+    }
+}

@@ -14,7 +14,7 @@ use kubegen_core::kind::{External, Model};
 use kubegen_core::schema::node::Node;
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The structural schema of `T`: every subschema inlined, `null` and `Option` folded,
 /// markers applied, in the typed schema IR. This is what a CRD version carries for `T`.
@@ -37,7 +37,10 @@ pub fn typed_for<T: JsonSchema + ?Sized>(options: &Options) -> Typed {
     let mut definitions = generator.take_definitions(false);
     k8s::patch_definitions(&mut definitions, options);
     let mut typed = Typed { model: Model::default(), kubernetes: BTreeMap::new() };
-    for (name, definition) in definitions {
+    let prepared: Vec<(String, Value)> =
+        definitions.iter().map(|(name, d)| (name.clone(), unions_expanded(d.clone(), &definitions))).collect();
+    let root = unions_expanded(root, &definitions);
+    for (name, definition) in prepared {
         let node = structural(references(definition));
         if name.starts_with("io.k8s.") {
             let shallow = k8s::is_shallow(&name);
@@ -143,4 +146,103 @@ fn generator() -> SchemaGenerator {
     settings.meta_schema = None;
     settings.transforms.clear();
     settings.into_generator()
+}
+
+/// `node` with the named types a union's variants are made of expanded in place, where
+/// folding the variants into one skeleton needs to see inside them: a variant that is a
+/// named type (`Git(GitSource)` untagged or internally tagged), and a field that the
+/// variants hold with different types (adjacently tagged content), down to where they
+/// agree. Everything else keeps its reference.
+fn unions_expanded(node: Value, definitions: &Map<String, Value>) -> Value {
+    match node {
+        Value::Object(mut obj) => {
+            for junctor in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(branches)) = obj.remove(junctor) {
+                    let variants = branches.iter().filter(|b| !is_null(b)).count();
+                    let branches = if variants >= 2 { align(branches, definitions, &mut Vec::new()) } else { branches };
+                    obj.insert(junctor.into(), Value::Array(branches));
+                }
+            }
+            Value::Object(obj.into_iter().map(|(k, v)| (k, unions_expanded(v, definitions))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| unions_expanded(v, definitions)).collect()),
+        other => other,
+    }
+}
+
+fn is_null(branch: &Value) -> bool {
+    branch.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// The values one place holds in several variants: each expanded where they differ, and
+/// the same for the fields they hold in common.
+fn align(values: Vec<Value>, definitions: &Map<String, Value>, stack: &mut Vec<String>) -> Vec<Value> {
+    if values.iter().all(|v| v == &values[0]) {
+        return values;
+    }
+    let mut expanded_names = Vec::new();
+    let mut values: Vec<Value> = values
+        .into_iter()
+        .map(|v| {
+            let (v, name) = expand(v, definitions, stack);
+            expanded_names.extend(name);
+            v
+        })
+        .collect();
+    stack.extend(expanded_names.iter().cloned());
+    // Fields of the variants, by name, where two or more variants hold them.
+    let mut names: Vec<String> = Vec::new();
+    for v in &values {
+        for name in v.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys()) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    for name in names {
+        let holders: Vec<usize> =
+            (0..values.len()).filter(|&i| values[i].get("properties").and_then(|p| p.get(&name)).is_some()).collect();
+        if holders.len() < 2 {
+            continue;
+        }
+        let fields: Vec<Value> = holders.iter().map(|&i| values[i]["properties"][&name].clone()).collect();
+        for (i, field) in holders.into_iter().zip(align(fields, definitions, stack)) {
+            values[i]["properties"][&name] = field;
+        }
+    }
+    stack.truncate(stack.len() - expanded_names.len());
+    values
+}
+
+/// A reference replaced by the named type's schema, the keys beside it (the field's
+/// description and markers) over the type's; with the name expanded. A type already
+/// being expanded (recursion) stays a reference.
+fn expand(value: Value, definitions: &Map<String, Value>, stack: &[String]) -> (Value, Option<String>) {
+    let Value::Object(mut obj) = value else { return (value, None) };
+    let target = obj.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")).map(String::from);
+    let Some(name) = target.filter(|n| !stack.contains(n)) else { return (Value::Object(obj), None) };
+    let Some(Value::Object(definition)) = definitions.get(&name) else { return (Value::Object(obj), None) };
+    obj.remove("$ref");
+    let mut out = definition.clone();
+    for (key, value) in obj {
+        match (key.as_str(), out.get_mut(&key), value) {
+            (markers::MARKERS_KEY, Some(Value::Array(types)), Value::Array(fields)) => {
+                markers::field_rules_first(types, fields)
+            }
+            // Fields beside the reference (an internally tagged variant's tag) join the
+            // type's: both hold, as JSON Schema reads a `$ref` with siblings.
+            ("properties", Some(Value::Object(theirs)), Value::Object(ours)) => theirs.extend(ours),
+            ("required", Some(Value::Array(theirs)), Value::Array(ours)) => {
+                for name in ours {
+                    if !theirs.contains(&name) {
+                        theirs.push(name);
+                    }
+                }
+            }
+            (_, _, value) => {
+                out.insert(key, value);
+            }
+        }
+    }
+    (Value::Object(out), Some(name))
 }

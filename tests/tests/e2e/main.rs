@@ -482,6 +482,7 @@ fn marker_families_on_the_server() {
 
 mod controller;
 mod conversion;
+mod unions;
 mod webhook;
 
 use controller::WAIT;
