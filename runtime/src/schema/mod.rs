@@ -37,14 +37,23 @@ pub fn typed_for<T: JsonSchema + ?Sized>(options: &Options) -> Typed {
     let mut definitions = generator.take_definitions(false);
     k8s::patch_definitions(&mut definitions, options);
     let mut typed = Typed { model: Model::default(), kubernetes: BTreeMap::new() };
-    let prepared: Vec<(String, Value)> =
-        definitions.iter().map(|(name, d)| (name.clone(), unions_expanded(d.clone(), &definitions))).collect();
+    // Kubernetes' types are converted where the schema reaches them once patched (an
+    // embedded ObjectMeta is `type: object`, and what it holds goes unused).
+    let reached = reachable(&root, &definitions);
+    let mut prepared = Vec::with_capacity(definitions.len());
+    for (name, definition) in &definitions {
+        let kubernetes = name.starts_with("io.k8s.");
+        if kubernetes {
+            typed.model.external.insert(name.clone(), External { shallow: k8s::is_shallow(name) });
+        }
+        if !kubernetes || reached.contains(name.as_str()) {
+            prepared.push((name.clone(), unions_expanded(definition.clone(), &definitions)));
+        }
+    }
     let root = unions_expanded(root, &definitions);
     for (name, definition) in prepared {
         let node = structural(references(definition));
         if name.starts_with("io.k8s.") {
-            let shallow = k8s::is_shallow(&name);
-            typed.model.external.insert(name.clone(), External { shallow });
             typed.kubernetes.insert(name, node);
         } else {
             typed.model.types.insert(name, node);
@@ -117,6 +126,38 @@ impl Typed {
 /// the reference.
 pub fn model_for<T: JsonSchema + ?Sized>() -> Model {
     typed_for::<T>(&Options::default()).model
+}
+
+/// The definitions `root` and the Rust types' own definitions reach through `$ref`s.
+fn reachable<'a>(root: &Value, definitions: &'a Map<String, Value>) -> std::collections::BTreeSet<&'a str> {
+    fn refs<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+        match value {
+            Value::Object(obj) => {
+                if let Some(name) = obj.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/")) {
+                    out.push(name);
+                }
+                obj.values().for_each(|v| refs(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let mut pending: Vec<&str> = Vec::new();
+    refs(root, &mut pending);
+    for (name, definition) in definitions {
+        if !name.starts_with("io.k8s.") {
+            refs(definition, &mut pending);
+        }
+    }
+    while let Some(name) = pending.pop() {
+        if let Some((key, definition)) = definitions.get_key_value(name)
+            && seen.insert(key.as_str())
+        {
+            refs(definition, &mut pending);
+        }
+    }
+    seen
 }
 
 /// `$ref`s to definitions as model references.
