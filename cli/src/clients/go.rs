@@ -44,6 +44,14 @@ struct TypesFile<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "clients/go/quantity.go", escape = "none")]
+struct QuantityFile<'a> {
+    header: &'a str,
+    package: &'a str,
+    pattern: &'a str,
+}
+
+#[derive(Template)]
 #[template(path = "clients/go/zz_generated.deepcopy.go", escape = "none")]
 struct DeepCopyFile<'a> {
     header: &'a str,
@@ -362,7 +370,12 @@ struct Writer<'a> {
     /// Struct names and whether they need a deep copy, filled as they are declared.
     emitted: BTreeSet<String>,
     pending: Vec<String>,
+    /// A field holds a Quantity: the package gets quantity.go.
+    quantity: bool,
 }
+
+/// The package's own quantity type (quantity.go).
+const QUANTITY: &str = "Quantity";
 
 impl<'a> Writer<'a> {
     fn object(&self, name: &str) -> Option<&'a Node> {
@@ -372,6 +385,11 @@ impl<'a> Writer<'a> {
     /// The Go type of `node` in a field of `owner`.
     fn go_type(&mut self, node: &Node, owner: &str, field: &str) -> Result<GoTy> {
         Ok(match shape(node) {
+            // The package's own Quantity: a resource.Quantity that writes back what it read.
+            Shape::Kubernetes { wire: Some(WireForm::Quantity), .. } => {
+                self.quantity = true;
+                GoTy::Struct { name: QUANTITY.into(), deep: true }
+            }
             Shape::Kubernetes { name, .. } => {
                 let Some((import, alias, ty)) = k8s_import(name) else {
                     bail!("{owner}.{field}: no Go package is known for the Kubernetes type {name}");
@@ -806,6 +824,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
     let mut all_structs: Vec<(String, Vec<GoField>, bool)> = Vec::new();
     let mut emitted = BTreeSet::new();
     let mut all_imports = BTreeSet::new();
+    let mut uses_quantity = false;
     for kind in &pkg.kinds {
         let mut w = Writer {
             types: &pkg.types,
@@ -814,6 +833,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
             decls: Vec::new(),
             emitted: emitted.clone(),
             pending: Vec::new(),
+            quantity: false,
         };
         w.imports.insert("metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"".into());
         let roots = root_decls(&mut w, kind).map_err(|e| ModelError(format!("{}: {e}", kind.type_path)))?;
@@ -843,11 +863,31 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
             }
         }
         all_imports.extend(w.imports.iter().cloned());
+        uses_quantity |= w.quantity;
         let imports = sorted_imports(w.imports);
         files.push((
             format!("{dir}/{}_types.go", kind.kind.to_lowercase()),
             render(&TypesFile { header: &header, package, imports, types: decls }, "types")?,
         ));
+    }
+    if uses_quantity {
+        if all_structs.iter().any(|(name, _, _)| name == QUANTITY) {
+            return Err(ModelError(format!(
+                "{dir}: a type named {QUANTITY} would clash with the package's own quantity type: rename it"
+            )));
+        }
+        files.push((
+            format!("{dir}/quantity.go"),
+            render(
+                &QuantityFile { header: &header, package, pattern: kubegen::schema::QUANTITY_PATTERN },
+                "quantity.go",
+            )?,
+        ));
+        let field = |name: &str, ty: GoTy| GoField { doc: Vec::new(), decl: String::new(), ty, name: name.into() };
+        let resource = GoTy::Struct { name: "resource.Quantity".into(), deep: true };
+        let raw = GoTy::Slice(Box::new(GoTy::Value("byte".into())));
+        all_structs.push((QUANTITY.into(), vec![field("Quantity", resource), field("raw", raw)], false));
+        all_imports.insert(import_line("resource", "k8s.io/apimachinery/pkg/api/resource"));
     }
     all_structs.sort_by(|a, b| a.0.cmp(&b.0));
     // Which of our structs need a deep copy: those holding anything that does.

@@ -2,7 +2,6 @@ package v1
 
 import (
 	"encoding/json"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -90,7 +89,7 @@ type AccordSpec struct {
 
 	// Resource quantities by name.
 	// +optional
-	Quota map[string]resource.Quantity `json:"quota,omitempty"`
+	Quota map[string]Quantity `json:"quota,omitempty"`
 
 	// A ratio in (0, 1].
 	// +optional

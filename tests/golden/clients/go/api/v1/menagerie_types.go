@@ -3,7 +3,6 @@ package v1
 import (
 	"encoding/json"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -92,7 +91,7 @@ type MenagerieSpec struct {
 
 	// Kubernetes types keep their official schemas.
 	// +optional
-	FoodStock *resource.Quantity `json:"foodStock,omitempty"`
+	FoodStock *Quantity `json:"foodStock,omitempty"`
 
 	// +optional
 	GatePort *intstr.IntOrString `json:"gatePort,omitempty"`
