@@ -3,6 +3,7 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
+mod docs;
 mod envtest;
 mod generate;
 mod install_source;
@@ -65,6 +66,14 @@ enum Command {
     /// with the schema's bounds and a client class per kind). Names and languages come
     /// from `[workspace.metadata.kubegen.clients]`.
     Clients(clients::ClientsArgs),
+    /// Write an API reference of the workspace's kinds (Markdown, under docs/api/)
+    ///
+    /// One page per group/version: each kind with its resource facts (names, scope,
+    /// versions, subresources, printer columns, selectable fields) and an example object,
+    /// and a section per named type whose field table says in words what the CRD checks:
+    /// bounds, lengths, patterns, enums, formats, counts, list and map types, defaults,
+    /// nullability, CEL rules. From the same model the clients and CRDs come from.
+    Docs(docs::DocsArgs),
     /// Prepare etcd and kube-apiserver for kubegen::testenv (kubegen's setup-envtest)
     ///
     /// Builds kube-apiserver of a Kubernetes release from the k8s.io/kubernetes Go module
@@ -334,6 +343,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Manifests(args) => manifests(args),
         Command::Clients(args) => clients::run(args),
+        Command::Docs(args) => docs::run(args),
         Command::Init(args) => init(args),
         Command::Envtest(args) => envtest::run(args),
         Command::Create(Create::Api(args)) => create_api(args),

@@ -56,3 +56,76 @@ fn no_page_names_a_release_older_than_the_floor() {
         }
     }
 }
+
+/// The API references `codegen-cli docs` writes (the examples' under docs/api, the zoo's
+/// golden under tests/golden/docs): every relative link names a page that exists, and
+/// every `#anchor` a heading or an `<a id>` of that page.
+#[test]
+fn every_link_of_the_api_reference_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut checked = 0;
+    for dir in [root.join("docs/api"), root.join("tests/golden/docs")] {
+        let mut pages = Vec::new();
+        let mut pending = vec![dir.clone()];
+        while let Some(d) = pending.pop() {
+            for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_some_and(|e| e == "md") {
+                    pages.push(path);
+                }
+            }
+        }
+        assert!(pages.len() >= 2, "{}: no API reference pages", dir.display());
+        let anchors = |page: &Path| -> Vec<String> {
+            let text = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+            let mut found = Vec::new();
+            for line in text.lines() {
+                if let Some(heading) = line.strip_prefix("## ").or_else(|| line.strip_prefix("# ")) {
+                    let slug: String = heading
+                        .to_lowercase()
+                        .chars()
+                        .filter_map(|c| match c {
+                            'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
+                            ' ' => Some('-'),
+                            _ => None,
+                        })
+                        .collect();
+                    found.push(slug);
+                }
+                if let Some(rest) = line.strip_prefix("<a id=\"") {
+                    found.push(rest.split('"').next().unwrap_or_default().to_string());
+                }
+            }
+            found
+        };
+        for page in &pages {
+            let text = std::fs::read_to_string(page).expect("a page");
+            // Links outside code spans and fenced blocks (a pattern may hold `](`).
+            let prose: String = text
+                .split("```")
+                .step_by(2)
+                .flat_map(|part| part.split('`').step_by(2))
+                .collect::<Vec<_>>()
+                .join(" ");
+            for target in prose.split("](").skip(1).map(|rest| rest.split(')').next().unwrap_or_default()) {
+                if target.starts_with("http") {
+                    continue;
+                }
+                let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+                let linked = if file.is_empty() { page.clone() } else { page.parent().expect("a dir").join(file) };
+                assert!(linked.exists(), "{}: a link to {target}, which does not exist", page.display());
+                if !anchor.is_empty() {
+                    assert!(
+                        anchors(&linked).iter().any(|a| a == anchor),
+                        "{}: a link to {target}, whose page has no such anchor",
+                        page.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} links checked");
+}

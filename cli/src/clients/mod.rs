@@ -7,7 +7,7 @@
 
 mod go;
 mod python;
-mod shape;
+pub(crate) mod shape;
 mod typescript;
 
 use std::collections::BTreeMap;
@@ -191,7 +191,7 @@ impl Generator for Client<'_> {
 }
 
 /// The kinds by group/version, with their models merged into one type table per package.
-fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
+pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
     // Storage versions and merged names come from the merged CRDs, as `manifests` writes them.
     let merged: BTreeMap<String, CustomResourceDefinition> =
         manifests::crds(kinds.clone())?.into_iter().map(|c| (c.metadata.name.clone().unwrap_or_default(), c)).collect();
