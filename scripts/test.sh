@@ -48,9 +48,10 @@ step "clients are up to date (the examples' in clients/, the zoo's goldens in te
 cargo run -q -p codegen-cli -- clients --check
 cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clients --check
 
-step "the API reference is up to date (the examples' in docs/api, the zoo's golden in tests/golden/docs)"
+step "the API reference is up to date (the examples' in docs/api, the zoo's golden in tests/golden/docs) and passes markdownlint"
 cargo run -q -p codegen-cli -- docs --check
 cargo run -q -p codegen-cli -- docs -p kubegen-tests --out tests/golden/docs --check
+scripts/markdownlint.sh
 
 # Each published crate is built from its .crate file alone, as crates.io would build it:
 # templates, tables and tests inside their packages, no path outside them. Libraries

@@ -41,6 +41,9 @@ struct KindView {
     columns: Vec<(String, String, String, String)>,
     sample_file: String,
     sample: String,
+    /// The version before this one (by Kubernetes' version priority), and what changed.
+    previous: String,
+    changes: Vec<String>,
 }
 
 struct TypeView {
@@ -221,6 +224,7 @@ fn kind_view(kind: &crate::clients::KindModel, crd: &CustomResourceDefinition, p
             (c.name.clone(), c.type_.clone(), c.json_path.clone(), cell(c.description.as_deref().unwrap_or_default()))
         })
         .collect();
+    let (previous, changes) = changes_from_previous(crd, &pkg.version);
     let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd)).context("rendering the example")?;
     let sample = sample.strip_prefix("---\n").unwrap_or(&sample).to_string();
     Ok(KindView {
@@ -232,7 +236,113 @@ fn kind_view(kind: &crate::clients::KindModel, crd: &CustomResourceDefinition, p
         columns,
         sample_file: crate::manifests::sample_file(crd),
         sample,
+        previous,
+        changes,
     })
+}
+
+/// Kubernetes' order of versions: GA before beta before alpha, then by the numbers
+/// (`v2` > `v1` > `v1beta2` > `v1beta1` > `v1alpha1`); other names last, by name.
+fn priority(version: &str) -> (u8, u64, u64, std::cmp::Reverse<String>) {
+    let parsed = version.strip_prefix('v').and_then(|rest| {
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let major: u64 = rest[..digits].parse().ok()?;
+        match &rest[digits..] {
+            "" => Some((3, major, 0)),
+            tail => {
+                let (stage, minor) =
+                    tail.strip_prefix("beta").map(|m| (2, m)).or_else(|| tail.strip_prefix("alpha").map(|m| (1, m)))?;
+                Some((stage, major, minor.parse().ok()?))
+            }
+        }
+    });
+    let (stage, major, minor) = parsed.unwrap_or((0, 0, 0));
+    (stage, major, minor, std::cmp::Reverse(version.to_string()))
+}
+
+/// Every field path of a version's schema with the type it holds (`spec.ports[].port`:
+/// `integer (int32)`); `[]` steps into a list's items, `{}` into a map's values.
+fn field_paths(node: &Node, prefix: &str, out: &mut BTreeMap<String, String>) {
+    for (name, child) in node.properties.iter().flatten() {
+        if prefix.is_empty() && matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
+            continue;
+        }
+        let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+        out.insert(path.clone(), held(child));
+        walk_paths(child, &path, out);
+    }
+}
+
+fn walk_paths(node: &Node, path: &str, out: &mut BTreeMap<String, String>) {
+    field_paths(node, path, out);
+    if let Some(items) = &node.items {
+        walk_paths(items, &format!("{path}[]"), out);
+    }
+    if let Some(Additional::Schema(values)) = &node.additional_properties {
+        walk_paths(values, &format!("{path}{{}}"), out);
+    }
+}
+
+/// What a node holds, briefly, for comparing versions.
+fn held(node: &Node) -> String {
+    if is(node.int_or_string) {
+        return "integer or string".into();
+    }
+    match (node.type_.as_deref(), node.format.as_deref()) {
+        (Some(t), Some(f)) => format!("{t} ({f})"),
+        (Some(t), None) => t.to_string(),
+        (None, _) => "any".into(),
+    }
+}
+
+/// The served version before `version` in Kubernetes' order, and what `version` changes
+/// from it: fields added and removed (a field under one added or removed is not listed
+/// again), and fields whose type changed.
+fn changes_from_previous(crd: &CustomResourceDefinition, version: &str) -> (String, Vec<String>) {
+    let schema = |name: &str| -> Option<Node> {
+        let v = crd.spec.versions.iter().find(|v| v.name == name)?;
+        let props = v.schema.as_ref()?.open_api_v3_schema.as_ref()?;
+        Node::from_value(&serde_json::to_value(props).ok()?)
+    };
+    let mut older: Vec<&str> =
+        crd.spec.versions.iter().map(|v| v.name.as_str()).filter(|v| priority(v) < priority(version)).collect();
+    older.sort_by_key(|v| priority(v));
+    let (Some(previous), Some(now)) = (older.last().copied(), schema(version)) else {
+        return (String::new(), Vec::new());
+    };
+    let Some(before) = schema(previous) else { return (String::new(), Vec::new()) };
+    let (mut was, mut is_now) = (BTreeMap::new(), BTreeMap::new());
+    field_paths(&before, "", &mut was);
+    field_paths(&now, "", &mut is_now);
+    let under = |path: &str, parents: &[&String]| {
+        parents.iter().any(|p| {
+            path.starts_with(&format!("{p}."))
+                || path.starts_with(&format!("{p}["))
+                || path.starts_with(&format!("{p}{{"))
+        })
+    };
+    let added: Vec<&String> = is_now.keys().filter(|p| !was.contains_key(*p)).collect();
+    let removed: Vec<&String> = was.keys().filter(|p| !is_now.contains_key(*p)).collect();
+    let mut changes = Vec::new();
+    for path in &added {
+        if !under(path, &added) {
+            changes.push(format!("Added `{path}` ({}).", is_now[*path]));
+        }
+    }
+    for path in &removed {
+        if !under(path, &removed) {
+            changes.push(format!("Removed `{path}`."));
+        }
+    }
+    for (path, ty) in &is_now {
+        if let Some(old) = was.get(path).filter(|old| *old != ty) {
+            changes.push(format!("`{path}`: {old} → {ty}."));
+        }
+    }
+    if changes.is_empty() {
+        changes.push("No field changed.".into());
+    }
+    (previous.to_string(), changes)
 }
 
 /// A link to a named type's section (`#type-foospec`: a kind and its root type may share
@@ -640,5 +750,12 @@ mod tests {
             )
         );
         assert_eq!(anchor("FooSpec"), "foospec");
+    }
+
+    #[test]
+    fn versions_follow_kubernetes_priority() {
+        let mut versions = vec!["v1alpha1", "v2", "v1beta2", "v1", "v1beta1", "v10", "foo"];
+        versions.sort_by_key(|v| std::cmp::Reverse(priority(v)));
+        assert_eq!(versions, ["v10", "v2", "v1", "v1beta2", "v1beta1", "v1alpha1", "foo"]);
     }
 }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# markdownlint (markdownlint-cli2, from the npm registry, installed once under
+# target/markdownlint) over the API references `codegen-cli docs` writes: the examples'
+# in docs/api and the zoo's golden in tests/golden/docs. Rules: .markdownlint-cli2.jsonc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION=0.17.2
+dir=target/markdownlint
+bin=$dir/node_modules/.bin/markdownlint-cli2
+if [ ! -x "$bin" ] || ! grep -q "\"version\": \"$VERSION\"" "$dir/node_modules/markdownlint-cli2/package.json" 2>/dev/null; then
+  mkdir -p "$dir"
+  [ -f "$dir/package.json" ] || echo '{"private": true}' > "$dir/package.json"
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error "markdownlint-cli2@$VERSION" >/dev/null)
+fi
+"$bin" "docs/api/**/*.md" "tests/golden/docs/**/*.md"
