@@ -134,6 +134,16 @@ grep -q "strategy: Webhook" "$WORK/crd.yaml" || fail "config/crd has no conversi
 grep -A12 "^  conversion:" "$WORK/default.yaml" | grep -q "name: memcached-operator-webhook-service" \
   || fail "the CRD's conversion does not name the prefixed webhook Service"
 
+stage "codegen-cli docs: the API reference, titled by [workspace.metadata.kubegen.docs]"
+printf '\n[workspace.metadata.kubegen.docs]\ntitle = "Memcached operator API"\n' >> Cargo.toml
+cargo run -q -p codegen-cli -- docs 2>/dev/null
+grep -q '^# Memcached operator API$' docs/api/README.md || fail "docs/api/README.md does not carry the settings' title"
+for version in v1alpha1 v1; do
+  grep -q '^## Memcached$' "docs/api/cache.example.com/$version.md" || fail "no Memcached section in the $version reference"
+done
+grep -q '^Changes from `v1alpha1`:$' docs/api/cache.example.com/v1.md || fail "the v1 page does not list its changes from v1alpha1"
+cargo run -q -p codegen-cli -- docs --check 2>/dev/null
+
 stage "cargo build <-> cargo run -p codegen-cli -- manifests, twice: the second round compiles nothing"
 cargo build -q
 cargo run -q -p codegen-cli -- manifests >/dev/null

@@ -19,6 +19,28 @@ pub struct Settings {
     pub domain: Option<String>,
     #[serde(default)]
     pub clients: ClientSettings,
+    #[serde(default)]
+    pub docs: DocsSettings,
+}
+
+/// `[workspace.metadata.kubegen.docs]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct DocsSettings {
+    /// The reference's title (its index page's heading); "API reference" when unset.
+    pub title: Option<String>,
+    /// Only these kinds (by kind name, or `group/Kind`); every kind when unset.
+    pub kinds: Option<Vec<String>>,
+    /// Links listed on the index page: `[{ title = "...", url = "..." }]`.
+    #[serde(default)]
+    pub links: Vec<DocsLink>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocsLink {
+    pub title: String,
+    pub url: String,
 }
 
 /// `[workspace.metadata.kubegen.clients]`.
@@ -45,7 +67,8 @@ pub struct PackageSettings {
     pub manifests: Option<bool>,
 }
 
-const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients"];
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs"];
+const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
 const CLIENT_KEYS: &[&str] = &["languages", "go-module", "typescript-package", "python-package", "version"];
 const PACKAGE_KEYS: &[&str] = &["manifests"];
 
@@ -56,6 +79,9 @@ impl Settings {
         known_keys(value, "[workspace.metadata.kubegen]", WORKSPACE_KEYS)?;
         if let Some(clients) = value.get("clients") {
             known_keys(clients, "[workspace.metadata.kubegen.clients]", CLIENT_KEYS)?;
+        }
+        if let Some(docs) = value.get("docs") {
+            known_keys(docs, "[workspace.metadata.kubegen.docs]", DOCS_KEYS)?;
         }
         typed(value, "[workspace.metadata.kubegen]")
     }
@@ -121,5 +147,15 @@ mod tests {
         assert_eq!(s.project.as_deref(), Some("p"));
         assert_eq!(s.clients.languages, Some(vec![Lang::Go, Lang::Python]));
         assert_eq!(s.clients.go_module.as_deref(), Some("m"));
+        let s = Settings::from_metadata(Some(
+            &json!({"docs": {"title": "T", "kinds": ["Foo"], "links": [{"title": "a", "url": "u"}]}}),
+        ))
+        .unwrap();
+        assert_eq!(
+            (s.docs.title.as_deref(), s.docs.kinds.as_deref().map(|k| k.len()), s.docs.links.len()),
+            (Some("T"), Some(1), 1)
+        );
+        let err = Settings::from_metadata(Some(&json!({"docs": {"titel": "T"}}))).unwrap_err().to_string();
+        assert_eq!(err, "[workspace.metadata.kubegen.docs]: unknown key `titel`; did you mean `title`?");
     }
 }
