@@ -11,6 +11,7 @@ mod layout;
 mod manifests;
 mod output;
 mod project;
+mod reference;
 mod scaffold;
 mod settings;
 mod sources;
@@ -82,7 +83,7 @@ enum Command {
     /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. kubegen::testenv also finds the
     /// store's newest release by itself when KUBEBUILDER_ASSETS is unset.
     Envtest(envtest::EnvtestArgs),
-    /// Add something to the project: `create api` adds a kind and its controller
+    /// Add to the project: `create api` a kind and its controller, `create webhook` its webhooks
     #[command(subcommand)]
     Create(Create),
 }
