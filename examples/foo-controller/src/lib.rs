@@ -11,6 +11,7 @@
 //! +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
 
 pub mod controller;
+pub mod webhook;
 
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
@@ -22,8 +23,8 @@ pub const FIELD_MANAGER: &str = "foo-controller";
 
 /// The admission webhooks Foos are registered for, written to
 /// `config/webhook/manifests.yaml` in both spellings: a validating one as controller-gen
-/// reads it, and a defaulting one as the typed attribute (both served by
-/// `kubegen::webhook` at kubebuilder's paths; docs/webhooks.md).
+/// reads it, and a defaulting one as the typed attribute. [`webhook`] implements them and
+/// the binary serves them at kubebuilder's paths (docs/webhooks.md).
 /// +kubebuilder:webhook:path=/validate-samplecontroller-k8s-io-v1alpha1-foo,mutating=false,failurePolicy=fail,sideEffects=None,groups=samplecontroller.k8s.io,resources=foos,verbs=create;update,versions=v1alpha1,name=vfoo-v1alpha1.kb.io,admissionReviewVersions=v1
 #[kubegen::webhook(
     path = "/mutate-samplecontroller-k8s-io-v1alpha1-foo",

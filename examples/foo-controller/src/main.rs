@@ -1,5 +1,6 @@
 //! The Foo controller binary: controller-runtime's manager flags (`--kubeconfig`,
-//! `--leader-elect`, `--health-probe-bind-address=:8081`, ...) plus `--concurrency`.
+//! `--leader-elect`, `--health-probe-bind-address=:8081`, ...), kubebuilder's webhook
+//! flags (`--webhook-cert-path`, `--webhook-bind-address=:9443`) and `--concurrency`.
 
 use std::sync::Arc;
 
@@ -12,6 +13,8 @@ use kubegen::host::ManagerArgs;
 struct Args {
     #[command(flatten)]
     manager: ManagerArgs,
+    #[command(flatten)]
+    webhook: kubegen::webhook::WebhookArgs,
     /// Foos reconciled at once.
     #[arg(long, default_value_t = 2)]
     concurrency: u16,
@@ -24,6 +27,9 @@ async fn main() -> anyhow::Result<()> {
     let client = args.manager.client().await?;
     let reconciler = Arc::new(FooReconciler::new(client.clone()));
     let foos = controller(client.clone(), args.manager.namespace.as_deref()).concurrency(args.concurrency);
+    // Foo's admission webhooks, with the serving certificate in --webhook-cert-path; without
+    // one they are not served.
+    let _webhooks = args.webhook.serve(foo_controller::webhook::add(kubegen::webhook::Webhooks::new())).await?;
     args.manager.manager(client, "foo-controller").add(foos, reconciler).run().await?;
     Ok(())
 }

@@ -516,3 +516,108 @@ async fn certificates_the_webhook_manages_itself() {
     let _ = vapi.delete(&name, &DeleteParams::default()).await;
     kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
 }
+
+/// The example serves its own webhooks: foo-controller runs with kubebuilder's webhook
+/// flags and a certificate for 127.0.0.1, the configurations point the API server at it,
+/// and its defaulter and validator (examples/foo-controller/src/webhook.rs) answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a kube-apiserver and the foo-controller binary: scripts/e2e.sh"]
+async fn the_example_serves_its_own_webhooks() {
+    use std::time::Duration;
+
+    use foo_controller::webhook::DEPLOYMENT_LABEL;
+
+    use super::controller;
+
+    let ns = cluster::namespace("e2e-foo-webhooks");
+    let client = cluster::client().await;
+    let ca = Authority::new("foo-controller-e2e", Default::default()).expect("a CA");
+    let serving = ca.issue(&["127.0.0.1".into()]).expect("a serving certificate");
+    let dir = std::env::temp_dir().join(format!("kubegen-e2e-foo-certs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a certificate dir");
+    std::fs::write(dir.join("tls.crt"), &serving.cert_pem).expect("tls.crt");
+    std::fs::write(dir.join("tls.key"), &serving.key_pem).expect("tls.key");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("addr").port();
+    let address = format!("127.0.0.1:{port}");
+    let args =
+        ["--namespace", &ns, "--webhook-cert-path", dir.to_str().expect("utf-8"), "--webhook-bind-address", &address];
+    let running = controller::start(&controller::default_kubeconfig(), &args, "webhooks");
+    let mut listening = false;
+    for _ in 0..300 {
+        if tokio::net::TcpStream::connect(&address).await.is_ok() {
+            listening = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(listening, "foo-controller never served its webhooks on {address}:\n{}", running.logs());
+
+    let name = format!("foo-controller-e2e-{ns}");
+    let common = |path: String| (client_config(port, &path, ca.ca_pem()), Some(rules()), only(&ns));
+    let (config, rules, selector) = common(mutate_path::<Foo>());
+    let mutating = MutatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+        webhooks: Some(vec![MutatingWebhook {
+            name: "mfoo-v1alpha1.kb.io".into(),
+            client_config: config,
+            rules,
+            namespace_selector: selector,
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            ..Default::default()
+        }]),
+    };
+    let (config, rules, selector) = common(validate_path::<Foo>());
+    let validating = ValidatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+        webhooks: Some(vec![ValidatingWebhook {
+            name: "vfoo-v1alpha1.kb.io".into(),
+            client_config: config,
+            rules,
+            namespace_selector: selector,
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            ..Default::default()
+        }]),
+    };
+    let mapi: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    mapi.create(&PostParams::default(), &mutating).await.expect("register the mutating webhook");
+    vapi.create(&PostParams::default(), &validating).await.expect("register the validating webhook");
+
+    // The API server's webhook registry catches up within a moment: until the defaulter's
+    // label shows, create again.
+    let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
+    let mut labelled = None;
+    for i in 0..50 {
+        let created = foos.create(&PostParams::default(), &foo(&format!("web-{i}"), "web-deploy")).await;
+        if let Ok(foo) = created
+            && foo.metadata.labels.as_ref().and_then(|l| l.get(DEPLOYMENT_LABEL)).is_some()
+        {
+            labelled = Some(foo);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let labelled = labelled.expect("the example's defaulter never labelled a Foo");
+    assert_eq!(
+        labelled.metadata.labels.as_ref().and_then(|l| l.get(DEPLOYMENT_LABEL)).map(String::as_str),
+        Some("web-deploy")
+    );
+    let named = labelled.metadata.name.clone().expect("a name");
+    let renamed = format!(
+        "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {named}}}\nspec: {{deploymentName: other}}\n"
+    );
+    let out = kubectl(&["apply", "-n", &ns, "-f", "-"], Some(&renamed));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "the example's validator let the Deployment change");
+    assert!(err.contains("spec.deploymentName") && err.contains("a Foo keeps its Deployment"), "{err}");
+
+    let _ = vapi.delete(&name, &DeleteParams::default()).await;
+    let _ = mapi.delete(&name, &DeleteParams::default()).await;
+    drop(running);
+    let _ = std::fs::remove_dir_all(&dir);
+    kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
+}
