@@ -116,16 +116,8 @@ async fn the_api_server_converts_through_kubegens_webhook() {
     let hubs: Api<v1::Convoy> = Api::namespaced(client.clone(), &ns);
     let spokes: Api<v2::Convoy> = Api::namespaced(client.clone(), &ns);
     // Stored in v1, read in v2, field for field.
-    let mut created = None;
-    for _ in 0..100 {
-        let one = v1::Convoy::new("one", v1::ConvoySpec { replicas: 3, note: "hub".into() });
-        if let Ok(c) = hubs.create(&PostParams::default(), &one).await {
-            created = Some(c);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let created = created.expect("a v1 Convoy is created");
+    let one = v1::Convoy::new("one", v1::ConvoySpec { replicas: 3, note: "hub".into() });
+    let created = create_when_served(&hubs, &one).await.expect("a v1 Convoy is created");
     let read = spokes.get("one").await.expect("the v1 Convoy reads as v2");
     assert_eq!(read.spec, v2::ConvoySpec { size: v2::Size { count: 3 }, note: "hub".into() });
     assert_eq!(read.metadata.uid, created.metadata.uid);
@@ -211,16 +203,8 @@ async fn the_api_server_converts_through_kubegens_webhook() {
         v1::ConvoySpec { replicas: 3, note: "hub".into() }
     );
     assert_eq!(spokes.get("one").await.expect("an object stored as v1, read as v2").spec.size.count, 3);
-    let mut three = None;
-    for _ in 0..50 {
-        let c = v1::Convoy::new("three", v1::ConvoySpec { replicas: 7, note: "after".into() });
-        if let Ok(c) = hubs.create(&PostParams::default(), &c).await {
-            three = Some(c);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    three.expect("a v1 Convoy is created with v2 as the storage version");
+    let three = v1::Convoy::new("three", v1::ConvoySpec { replicas: 7, note: "after".into() });
+    create_when_served(&hubs, &three).await.expect("a v1 Convoy is created with v2 as the storage version");
     assert_eq!(
         spokes.get("three").await.expect("read as v2").spec,
         v2::ConvoySpec { size: v2::Size { count: 7 }, note: "after".into() }
@@ -234,4 +218,18 @@ async fn the_api_server_converts_through_kubegens_webhook() {
 
     let _ = crds.delete(&name, &DeleteParams::default()).await;
     drop(server);
+}
+
+/// `object` created once the API server serves the CRD's change (tried for ten seconds);
+/// the last error when it never is.
+async fn create_when_served(api: &Api<v1::Convoy>, object: &v1::Convoy) -> Result<v1::Convoy, kube::Error> {
+    let mut last = None;
+    for _ in 0..100 {
+        match api.create(&PostParams::default(), object).await {
+            Ok(created) => return Ok(created),
+            Err(e) => last = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(last.expect("at least one try"))
 }

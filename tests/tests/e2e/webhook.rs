@@ -94,6 +94,54 @@ fn only(ns: &str) -> Option<LabelSelector> {
     })
 }
 
+type Configurations = (Api<ValidatingWebhookConfiguration>, Api<MutatingWebhookConfiguration>);
+
+/// Registers a validating and a mutating configuration, both named `name`, for Foos in
+/// `ns`: their webhooks (named `hooks`: validating, mutating) call 127.0.0.1:`port` at
+/// kubebuilder's paths, trusting `ca`, with `failurePolicy: Fail`.
+async fn register(
+    client: &kube::Client,
+    name: &str,
+    hooks: (&str, &str),
+    port: u16,
+    ca: &str,
+    ns: &str,
+) -> Configurations {
+    let validating = ValidatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.into()), ..Default::default() },
+        webhooks: Some(vec![ValidatingWebhook {
+            name: hooks.0.into(),
+            client_config: client_config(port, &validate_path::<Foo>(), ca),
+            rules: Some(rules()),
+            namespace_selector: only(ns),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            timeout_seconds: Some(10),
+            ..Default::default()
+        }]),
+    };
+    let mutating = MutatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.into()), ..Default::default() },
+        webhooks: Some(vec![MutatingWebhook {
+            name: hooks.1.into(),
+            client_config: client_config(port, &mutate_path::<Foo>(), ca),
+            rules: Some(rules()),
+            namespace_selector: only(ns),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            timeout_seconds: Some(10),
+            ..Default::default()
+        }]),
+    };
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let mapi: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
+    vapi.create(&PostParams::default(), &validating).await.expect("register the validating webhook");
+    mapi.create(&PostParams::default(), &mutating).await.expect("register the mutating webhook");
+    (vapi, mapi)
+}
+
 fn foo(name: &str, deployment: &str) -> Foo {
     let mut foo = Foo::new(name, FooSpec { deployment_name: deployment.into(), replicas: None });
     foo.metadata = ObjectMeta { name: Some(name.into()), ..Default::default() };
@@ -137,38 +185,8 @@ async fn the_api_server_calls_kubegens_webhooks() {
     let port = server.local_addr().port();
 
     let name = format!("kubegen-e2e-{ns}");
-    let validating = ValidatingWebhookConfiguration {
-        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-        webhooks: Some(vec![ValidatingWebhook {
-            name: "vfoo.samplecontroller.k8s.io".into(),
-            client_config: client_config(port, &validate_path::<Foo>(), ca.ca_pem()),
-            rules: Some(rules()),
-            namespace_selector: only(&ns),
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            failure_policy: Some("Fail".into()),
-            timeout_seconds: Some(10),
-            ..Default::default()
-        }]),
-    };
-    let mutating = MutatingWebhookConfiguration {
-        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-        webhooks: Some(vec![MutatingWebhook {
-            name: "mfoo.samplecontroller.k8s.io".into(),
-            client_config: client_config(port, &mutate_path::<Foo>(), ca.ca_pem()),
-            rules: Some(rules()),
-            namespace_selector: only(&ns),
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            failure_policy: Some("Fail".into()),
-            timeout_seconds: Some(10),
-            ..Default::default()
-        }]),
-    };
-    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
-    let mapi: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
-    vapi.create(&PostParams::default(), &validating).await.expect("register the validating webhook");
-    mapi.create(&PostParams::default(), &mutating).await.expect("register the mutating webhook");
+    let hooks = ("vfoo.samplecontroller.k8s.io", "mfoo.samplecontroller.k8s.io");
+    let (vapi, mapi) = register(&client, &name, hooks, port, ca.ca_pem(), &ns).await;
 
     let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
     // The configurations take effect once the API server's informers see them.
@@ -553,39 +571,8 @@ async fn the_example_serves_its_own_webhooks() {
     assert!(listening, "foo-controller never served its webhooks on {address}:\n{}", running.logs());
 
     let name = format!("foo-controller-e2e-{ns}");
-    let common = |path: String| (client_config(port, &path, ca.ca_pem()), Some(rules()), only(&ns));
-    let (config, rules, selector) = common(mutate_path::<Foo>());
-    let mutating = MutatingWebhookConfiguration {
-        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-        webhooks: Some(vec![MutatingWebhook {
-            name: "mfoo-v1alpha1.kb.io".into(),
-            client_config: config,
-            rules,
-            namespace_selector: selector,
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            failure_policy: Some("Fail".into()),
-            ..Default::default()
-        }]),
-    };
-    let (config, rules, selector) = common(validate_path::<Foo>());
-    let validating = ValidatingWebhookConfiguration {
-        metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-        webhooks: Some(vec![ValidatingWebhook {
-            name: "vfoo-v1alpha1.kb.io".into(),
-            client_config: config,
-            rules,
-            namespace_selector: selector,
-            side_effects: "None".into(),
-            admission_review_versions: vec!["v1".into()],
-            failure_policy: Some("Fail".into()),
-            ..Default::default()
-        }]),
-    };
-    let mapi: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
-    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
-    mapi.create(&PostParams::default(), &mutating).await.expect("register the mutating webhook");
-    vapi.create(&PostParams::default(), &validating).await.expect("register the validating webhook");
+    let (vapi, mapi) =
+        register(&client, &name, ("vfoo-v1alpha1.kb.io", "mfoo-v1alpha1.kb.io"), port, ca.ca_pem(), &ns).await;
 
     // The API server's webhook registry catches up within a moment: until the defaulter's
     // label shows, create again.
