@@ -651,27 +651,15 @@ pub struct DocsArgs {
     /// Directory to write into, relative to the workspace root.
     #[arg(long, value_name = "DIR", default_value = "docs/api")]
     out: PathBuf,
-    /// Only these packages (repeatable).
-    #[arg(short, long = "package", value_name = "SPEC")]
-    packages: Vec<String>,
-    /// Path to the workspace's Cargo.toml.
-    #[arg(long, value_name = "PATH")]
-    manifest_path: Option<PathBuf>,
-    /// Put this file's text at the top of every page (as an HTML comment).
-    #[arg(long, value_name = "FILE")]
-    header: Option<PathBuf>,
+    #[command(flatten)]
+    project: crate::project::ProjectArgs,
 }
 
 pub fn run(args: DocsArgs) -> Result<std::process::ExitCode> {
     if let Some(other) = args.format.iter().find(|f| f.as_str() != "markdown") {
         anyhow::bail!("--format {other}: only `markdown` is written so far (the HTML site is still to come)");
     }
-    let project = crate::project::Project::load(crate::project::Load {
-        manifest_path: args.manifest_path.as_deref(),
-        packages: &args.packages,
-        header: args.header.as_deref(),
-        ..Default::default()
-    })?;
+    let project = args.project.load(Default::default())?;
     let markdown = Markdown { out: project.path(&args.out) };
     crate::generate::run(&project, &[&markdown], args.check, "doc", |p| Ok(output::count(p.kinds()?.len(), "kind")))
 }

@@ -11,6 +11,8 @@ mod layout;
 mod manifests;
 mod output;
 mod project;
+// docs/cli.md and docs/markers.md, generated and checked by its tests.
+#[cfg(test)]
 mod reference;
 mod scaffold;
 mod settings;
@@ -290,21 +292,14 @@ struct ManifestsArgs {
     /// Directory to write into, relative to the workspace root.
     #[arg(long, value_name = "DIR", default_value = "config")]
     out: PathBuf,
-    /// Only these packages (repeatable).
-    #[arg(short, long = "package", value_name = "SPEC")]
-    packages: Vec<String>,
-    /// Path to the workspace's Cargo.toml.
-    #[arg(long, value_name = "PATH")]
-    manifest_path: Option<PathBuf>,
+    #[command(flatten)]
+    project: project::ProjectArgs,
     /// Name of the ClusterRole for RBAC markers without `roleName`.
     #[arg(long, value_name = "NAME", default_value = "manager-role")]
     role_name: String,
     /// Cut descriptions to N characters at a sentence boundary; 0 drops them.
     #[arg(long, value_name = "N")]
     max_desc_len: Option<usize>,
-    /// Put this file's text, as YAML comments, at the top of every generated file.
-    #[arg(long, value_name = "FILE")]
-    header: Option<PathBuf>,
     /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its name,
     /// namespace, labels, annotations and finalizers, as controller-gen's
     /// `crd:generateEmbeddedObjectMeta=true`; the server then prunes its other fields.
@@ -314,12 +309,7 @@ struct ManifestsArgs {
 }
 
 fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
-    let project = project::Project::load(project::Load {
-        manifest_path: args.manifest_path.as_deref(),
-        packages: &args.packages,
-        header: args.header.as_deref(),
-        options: kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta },
-    })?;
+    let project = args.project.load(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
     let out = project.path(&args.out);
     let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len };
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };

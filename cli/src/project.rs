@@ -28,6 +28,33 @@ pub struct Project {
     scan: OnceCell<sources::Scan>,
 }
 
+/// The flags by which `manifests`, `clients` and `docs` name the workspace they read.
+#[derive(clap::Args)]
+pub struct ProjectArgs {
+    /// Only these packages' kinds (repeatable).
+    #[arg(short, long = "package", value_name = "SPEC")]
+    pub packages: Vec<String>,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Put this file's text at the top of every generated file, as comments of the file's
+    /// language (YAML and code comments; an HTML comment in Markdown).
+    #[arg(long, value_name = "FILE")]
+    pub header: Option<PathBuf>,
+}
+
+impl ProjectArgs {
+    /// The project these flags name, its CRDs written with `options`.
+    pub fn load(&self, options: Options) -> Result<Project> {
+        Project::load(Load {
+            manifest_path: self.manifest_path.as_deref(),
+            packages: &self.packages,
+            header: self.header.as_deref(),
+            options,
+        })
+    }
+}
+
 /// How a command loads the project: its `--manifest-path`, `-p`, `--header` and schema options.
 #[derive(Default)]
 pub struct Load<'a> {

@@ -23,7 +23,7 @@ use kubegen_core::schema::node::Node;
 use crate::generate::{self, Generator};
 use crate::manifests;
 use crate::output::{self, Output};
-use crate::project::{Load, Project};
+use crate::project::Project;
 use crate::workspace::Kind;
 
 /// A reference to a named type in the model (`kubegen::schema::model_for`).
@@ -110,24 +110,12 @@ pub struct ClientsArgs {
     /// `clients/<lang>`; with several languages, each gets `<DIR>/<lang>`).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Only these packages' kinds (repeatable).
-    #[arg(short, long = "package", value_name = "SPEC")]
-    packages: Vec<String>,
-    /// Path to the workspace's Cargo.toml.
-    #[arg(long, value_name = "PATH")]
-    manifest_path: Option<PathBuf>,
-    /// Put this file's text, as comments, at the top of every generated file.
-    #[arg(long, value_name = "FILE")]
-    header: Option<PathBuf>,
+    #[command(flatten)]
+    project: crate::project::ProjectArgs,
 }
 
 pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
-    let project = Project::load(Load {
-        manifest_path: args.manifest_path.as_deref(),
-        packages: &args.packages,
-        header: args.header.as_deref(),
-        ..Load::default()
-    })?;
+    let project = args.project.load(Default::default())?;
     let settings = &project.settings.clients;
     let langs: Vec<Lang> = match (&args.langs, &settings.languages) {
         (given, _) if !given.is_empty() => given.clone(),
