@@ -119,18 +119,23 @@ fn sub_args(args: &[SubArg]) -> String {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn docs_cli_md_is_the_command_lines_own_help() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/cli.md");
-        let now = super::cli_reference();
+    /// `docs/<file>` holds `now`, or is rewritten to hold it under `KUBEGEN_BLESS=1`.
+    fn assert_current(file: &str, now: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs").join(file);
         if std::env::var_os("KUBEGEN_BLESS").is_some() {
-            std::fs::write(&path, &now).expect("write docs/cli.md");
+            std::fs::write(&path, now).unwrap_or_else(|e| panic!("write docs/{file}: {e}"));
         }
         let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             on_disk == now,
-            "docs/cli.md is not codegen-cli's help: run `KUBEGEN_BLESS=1 cargo test -p kubegen-cli --lib reference` and commit it"
+            "docs/{file} is not what the code says: run `KUBEGEN_BLESS=1 cargo test -p kubegen-cli --lib reference` and commit it"
         );
+    }
+
+    #[test]
+    fn docs_cli_md_is_the_command_lines_own_help() {
+        let now = super::cli_reference();
+        assert_current("cli.md", &now);
         for command in ["manifests", "init", "clients", "docs", "envtest", "create api", "create webhook"] {
             assert!(now.contains(&format!("\n## `codegen-cli {command}`\n")), "no section for {command}");
         }
@@ -138,16 +143,8 @@ mod tests {
 
     #[test]
     fn docs_markers_md_is_the_marker_registry() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/markers.md");
         let now = super::marker_reference();
-        if std::env::var_os("KUBEGEN_BLESS").is_some() {
-            std::fs::write(&path, &now).expect("write docs/markers.md");
-        }
-        let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            on_disk == now,
-            "docs/markers.md is not the marker registry: run `KUBEGEN_BLESS=1 cargo test -p kubegen-cli --lib reference` and commit it"
-        );
+        assert_current("markers.md", &now);
         // Every marker has its row, under both of its spellings.
         for def in super::MARKERS {
             let rows: Vec<&str> = now.lines().filter(|l| l.starts_with(&format!("| `{}", def.key))).collect();
