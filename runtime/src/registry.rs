@@ -7,7 +7,6 @@ use kubegen_core::kind::{KindRecord, KindTypes, Options};
 /// One derived kind.
 #[doc(hidden)]
 pub struct Registration {
-    pub crd: fn(&Options) -> CustomResourceDefinition,
     /// The CRD and the client model, from one pass over the kind's types.
     pub parts: fn(&Options) -> (CustomResourceDefinition, KindTypes),
     /// `module::path::Type` of the root type.

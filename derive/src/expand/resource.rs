@@ -868,7 +868,6 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
 
         #private::inventory::submit! {
             #private::Registration {
-                crd: <#root as ::kubegen::CrdWithOptions>::crd_with,
                 parts: <#root as ::kubegen::CrdWithOptions>::crd_and_types,
                 type_path: ::core::concat!(::core::module_path!(), "::", ::core::stringify!(#root)),
                 source: ::core::concat!(::core::file!(), ":", ::core::line!()),

@@ -305,7 +305,7 @@ where
         let versions = self.versions();
         let mut missing = Vec::new();
         for registration in crate::registry::registered() {
-            let crd = (registration.crd)(&Default::default());
+            let (crd, _) = (registration.parts)(&Default::default());
             if crd.spec.group != hub.spec.group || crd.spec.names.kind != hub.spec.names.kind {
                 continue;
             }
