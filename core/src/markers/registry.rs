@@ -75,10 +75,72 @@ pub struct MarkerDef {
     pub schema_key: Option<&'static str>,
     /// The only values it takes, for a marker that names one of a few (`atomic`, `set`, `map`).
     pub values: &'static [&'static str],
+    /// The marker at work, for the marker reference; every marker has one (a test says so).
+    pub example: Option<Example>,
+}
+
+/// A marker at work: Rust that compiles as the reference shows it, and the part of the
+/// CRD it writes. `codegen-cli`'s reference generator writes each into a module of
+/// `tests/tests/marker_examples.rs`, whose tests check the CRD holds `writes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Example {
+    pub place: Place,
+    /// Rust source, as `place` says.
+    pub code: &'static str,
+    /// YAML that some node of the CRD matches: each key it names holds this value, where
+    /// a mapping may have more keys than shown, a list has exactly the items shown, and
+    /// `~` means the key is absent. Empty for a marker that writes nothing into the CRD.
+    pub writes: &'static str,
+    /// The CRD `writes` is checked against, a Rust expression; `Foo::crd()` when empty.
+    pub crd: &'static str,
+    /// What the marker does that `writes` cannot show, or why the example is not the
+    /// marker itself.
+    pub note: &'static str,
+}
+
+/// Where an example's code stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Fields of `FooSpec`, the spec of a kind `Foo` in `example.com/v1`.
+    Field,
+    /// Attributes and doc comments of that `FooSpec`, which has `pub replicas: i32`.
+    Kind,
+    /// Whole items: the example declares its own kinds and types.
+    Items,
+    /// Whole items the derive refuses (the note quotes its error): not compiled.
+    Refused,
+}
+
+const fn field(code: &'static str, writes: &'static str) -> Example {
+    Example { place: Place::Field, code, writes, crd: "", note: "" }
+}
+
+const fn kind(code: &'static str, writes: &'static str) -> Example {
+    Example { place: Place::Kind, code, writes, crd: "", note: "" }
+}
+
+const fn items(code: &'static str, writes: &'static str) -> Example {
+    Example { place: Place::Items, code, writes, crd: "", note: "" }
+}
+
+const fn refused(code: &'static str, writes: &'static str) -> Example {
+    Example { place: Place::Refused, code, writes, crd: "", note: "" }
+}
+
+impl Example {
+    const fn crd(mut self, crd: &'static str) -> Self {
+        self.crd = crd;
+        self
+    }
+
+    const fn note(mut self, note: &'static str) -> Self {
+        self.note = note;
+        self
+    }
 }
 
 const fn m(key: &'static str, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
-    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None, values: &[] }
+    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None, values: &[], example: None }
 }
 
 impl MarkerDef {
@@ -99,6 +161,11 @@ impl MarkerDef {
 
     const fn one_of(mut self, values: &'static [&'static str]) -> Self {
         self.values = values;
+        self
+    }
+
+    const fn example(mut self, example: Example) -> Self {
+        self.example = Some(example);
         self
     }
 }
@@ -159,151 +226,969 @@ use Target::*;
 pub static MARKERS: &[MarkerDef] = &[
     // --- resource identity (kube-derive's keys and controller-gen's CRD markers) ---
     m("group", &["groupName"], Str, Resource, false)
-        .help("The API group of the kind (`+groupName` on the Go package)."),
+        .help("The API group of the kind (`+groupName` on the Go package).")
+        .example(
+            kind(
+                "",
+                r#"
+metadata:
+  name: foos.example.com
+spec:
+  group: example.com
+"#,
+            )
+            .note("`//! +groupName=example.com` in the doc of the kind's file (or of the `mod.rs` beside it) gives every kind there its group, as controller-gen reads it from the Go package's doc."),
+        ),
     m("version", &["versionName"], Str, Resource, false)
-        .help("The API version of the kind (`+versionName` on the Go package)."),
+        .help("The API version of the kind (`+versionName` on the Go package).")
+        .example(
+            kind(
+                "",
+                r#"
+versions:
+- name: v1
+  served: true
+  storage: true
+"#,
+            )
+            .note("`//! +versionName=v1` in the doc of the kind's file does the same, and so does a module path such as `api/v1/`."),
+        ),
     m("kind", &[], Str, Resource, false)
-        .help("The kind's name; the Rust type's name by default."),
+        .help("The kind's name; the Rust type's name by default.")
+        .example(
+            kind(
+                "",
+                r#"
+names:
+  kind: Foo
+  listKind: FooList
+  plural: foos
+  singular: foo
+"#,
+            ),
+        ),
     m("plural", &[], Str, Resource, false)
-        .help("The resource's plural name; made from the kind as controller-gen makes it by default."),
+        .help("The resource's plural name; made from the kind as controller-gen makes it by default.")
+        .example(
+            kind(
+                r#"#[kube(plural = "fooes")]"#,
+                r#"
+metadata:
+  name: fooes.example.com
+spec:
+  names:
+    plural: fooes
+"#,
+            ),
+        ),
     m("singular", &[], Str, Resource, false)
-        .help("The resource's singular name; the lowercased kind by default."),
+        .help("The resource's singular name; the lowercased kind by default.")
+        .example(
+            kind(
+                r#"#[kube(singular = "thefoo")]"#,
+                r#"
+names:
+  singular: thefoo
+"#,
+            ),
+        ),
     m("root", &[], Str, Resource, false)
-        .help("The name of the generated root type (kube-rs style); the kind by default."),
+        .help("The name of the generated root type (kube-rs style); the kind by default.")
+        .example(
+            kind(
+                r#"#[kube(root = "FooResource")]"#,
+                r#"
+names:
+  kind: Foo
+"#,
+            )
+            .crd("FooResource::crd()")
+            .note("The generated Rust type is `FooResource`; the kind, and so the CRD, stay `Foo`."),
+        ),
     m("namespaced", &[], Flag, Resource, false)
-        .help("Objects live in a namespace; cluster-scoped otherwise."),
+        .help("Objects live in a namespace; cluster-scoped otherwise.")
+        .example(
+            kind(
+                r#"#[kube(namespaced = false)]"#,
+                r#"scope: Cluster"#,
+            )
+            .note("`namespaced = false` makes the kind cluster-scoped. Without the key, as with `namespaced`, the scope is `Namespaced`, which is controller-gen's default too."),
+        ),
     m("resource", &["kubebuilder:resource"], Struct(RESOURCE_ARGS), Resource, false)
-        .help("controller-gen's resource marker: path (plural), shortName, categories, scope, singular."),
+        .help("controller-gen's resource marker: path (plural), shortName, categories, scope, singular.")
+        .example(
+            kind(
+                r#"#[kube(resource(path = "foos", short_name = ["fo"], categories = ["all"], scope = "Cluster"))]"#,
+                r#"
+names:
+  categories:
+  - all
+  plural: foos
+  shortNames:
+  - fo
+scope: Cluster
+"#,
+            ),
+        ),
     m("shortname", &[], Str, Resource, true)
-        .help("A short name for kubectl (`kubectl get fo`); repeatable."),
+        .help("A short name for kubectl (`kubectl get fo`); repeatable.")
+        .example(
+            kind(
+                r#"#[kube(shortname = "fo")]"#,
+                r#"
+names:
+  shortNames:
+  - fo
+"#,
+            ),
+        ),
     m("category", &[], Str, Resource, true)
-        .help("A category the resource joins (`kubectl get all`); repeatable."),
+        .help("A category the resource joins (`kubectl get all`); repeatable.")
+        .example(
+            kind(
+                r#"#[kube(category = "all")]"#,
+                r#"
+names:
+  categories:
+  - all
+"#,
+            ),
+        ),
     m("status", &[], Str, Resource, false)
-        .help("The status type: adds `status` to the root and the status subresource."),
+        .help("The status type: adds `status` to the root and the status subresource.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo", status = "FooStatus")]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct FooStatus {
+    pub ready: bool,
+}
+"#,
+                r#"
+subresources:
+  status: {}
+"#,
+            )
+            .note("The generated `Foo` has `status: Option<FooStatus>`, and the schema a `status` property."),
+        ),
     m("status_subresource", &["kubebuilder:subresource:status"], Flag, Resource, false)
-        .help("Enables the status subresource."),
+        .help("Enables the status subresource.")
+        .example(
+            items(
+                r#"
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+/// +kubebuilder:subresource:status
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct Foo {
+    pub metadata: ObjectMeta,
+    pub spec: FooSpec,
+    pub status: Option<FooStatus>,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct FooStatus {
+    pub ready: bool,
+}
+"#,
+                r#"
+subresources:
+  status: {}
+"#,
+            )
+            .note("For a root type that declares its own `status` field; on a spec, `status = \"FooStatus\"` implies it."),
+        ),
     m("scale", &["kubebuilder:subresource:scale"], Struct(SCALE_ARGS), Resource, false)
-        .help("Enables the scale subresource with its replica paths and label selector path."),
+        .help("Enables the scale subresource with its replica paths and label selector path.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo", status = "FooStatus")]
+#[kube(scale(spec_replicas_path = ".spec.replicas", status_replicas_path = ".status.replicas"))]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct FooStatus {
+    pub replicas: i32,
+}
+"#,
+                r#"
+subresources:
+  scale:
+    specReplicasPath: .spec.replicas
+    statusReplicasPath: .status.replicas
+  status: {}
+"#,
+            ),
+        ),
     m("printcolumn", &["kubebuilder:printcolumn"], Struct(PRINTCOLUMN_ARGS), Resource, true)
-        .help("An additional printer column for `kubectl get`; repeatable."),
+        .help("An additional printer column for `kubectl get`; repeatable.")
+        .example(
+            kind(
+                r#"/// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=".spec.replicas""#,
+                r#"
+additionalPrinterColumns:
+- jsonPath: .spec.replicas
+  name: Replicas
+  type: integer
+"#,
+            ),
+        ),
     m("selectable", &["kubebuilder:selectablefield"], Struct(SELECTABLE_ARGS), Resource, true)
-        .help("A field usable in field selectors (`kubectl get --field-selector`); repeatable."),
+        .help("A field usable in field selectors (`kubectl get --field-selector`); repeatable.")
+        .example(
+            kind(
+                r#"#[kube(selectable(json_path = ".spec.replicas"))]"#,
+                r#"
+selectableFields:
+- jsonPath: .spec.replicas
+"#,
+            ),
+        ),
     m("storage", &["kubebuilder:storageversion"], Flag, Resource, false)
-        .help("This version is the storage version of the merged CRD."),
+        .help("This version is the storage version of the merged CRD.")
+        .example(
+            items(
+                r#"
+pub mod v1 {
+    use super::*;
+
+    /// +kubebuilder:storageversion
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v1", kind = "Foo")]
+    pub struct FooSpec {
+        pub replicas: i32,
+    }
+}
+
+pub mod v2 {
+    use super::*;
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v2", kind = "Foo")]
+    pub struct FooSpec {
+        pub replicas: i32,
+    }
+}
+"#,
+                "",
+            )
+            .crd("v1::Foo::crd()")
+            .note("A kind's own CRD has one version, which is its storage version either way; `codegen-cli manifests`, merging the versions of `foos.example.com` into one CRD, makes `v1` the one with `storage: true`."),
+        ),
     m("served", &[], Flag, Resource, false)
-        .help("Whether this version is served (`served = false` keeps it in the CRD unserved)."),
+        .help("Whether this version is served (`served = false` keeps it in the CRD unserved).")
+        .example(
+            kind(
+                r#"#[kube(served = false)]"#,
+                r#"
+versions:
+- name: v1
+  served: false
+"#,
+            )
+            .note("`served = false` keeps the version in the CRD, unserved; `served` alone is the default."),
+        ),
     m("unserved", &["kubebuilder:unservedversion"], Flag, Resource, false)
-        .help("This version is not served."),
+        .help("This version is not served.")
+        .example(
+            kind(
+                r#"/// +kubebuilder:unservedversion"#,
+                r#"
+versions:
+- name: v1
+  served: false
+"#,
+            ),
+        ),
     m("deprecated", &["kubebuilder:deprecatedversion"], FlagOrStr, Resource, false)
-        .help("This version is deprecated, with an optional warning returned to clients."),
+        .help("This version is deprecated, with an optional warning returned to clients.")
+        .example(
+            kind(
+                r#"#[kube(deprecated = "example.com/v1 Foo is deprecated; use v2")]"#,
+                r#"
+versions:
+- deprecated: true
+  deprecationWarning: example.com/v1 Foo is deprecated; use v2
+  name: v1
+"#,
+            ),
+        ),
     m("skip_version", &["kubebuilder:skipversion"], Flag, Resource, false)
-        .help("Leave this version out of the merged CRD."),
+        .help("Leave this version out of the merged CRD.")
+        .example(
+            items(
+                r#"
+pub mod v1 {
+    use super::*;
+
+    /// +kubebuilder:skipversion
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v1", kind = "Foo")]
+    pub struct FooSpec {
+        pub replicas: i32,
+    }
+}
+
+pub mod v2 {
+    use super::*;
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v2", kind = "Foo")]
+    pub struct FooSpec {
+        pub replicas: i32,
+    }
+}
+"#,
+                "",
+            )
+            .crd("v1::Foo::crd()")
+            .note("The kind's own CRD is unchanged; `codegen-cli manifests` leaves `v1` out when it merges the versions of `foos.example.com`, so the merged CRD has only `v2`."),
+        ),
     m("metadata", &["kubebuilder:metadata"], Struct(METADATA_ARGS), Resource, true)
-        .help("Annotations and labels on the CRD object itself."),
+        .help("Annotations and labels on the CRD object itself.")
+        .example(
+            kind(
+                r#"/// +kubebuilder:metadata:annotations="owner=team-a",labels="tier=api""#,
+                r#"
+metadata:
+  annotations:
+    owner: team-a
+  labels:
+    tier: api
+"#,
+            ),
+        ),
     m("annotation", &[], Pair, Resource, true)
-        .help("An annotation on the CRD object; repeatable."),
+        .help("An annotation on the CRD object; repeatable.")
+        .example(
+            kind(
+                r#"#[kube(annotation("owner", "team-a"))]"#,
+                r#"
+metadata:
+  annotations:
+    owner: team-a
+"#,
+            ),
+        ),
     m("label", &[], Pair, Resource, true)
-        .help("A label on the CRD object; repeatable."),
+        .help("A label on the CRD object; repeatable.")
+        .example(
+            kind(
+                r#"#[kube(label("tier", "api"))]"#,
+                r#"
+metadata:
+  labels:
+    tier: api
+"#,
+            ),
+        ),
     m("doc", &[], Str, Resource, false)
-        .help("The generated root type's doc comment."),
+        .help("The generated root type's doc comment.")
+        .example(
+            kind(
+                r#"#[kube(doc = "A Foo runs replicas.")]"#,
+                r#"
+openAPIV3Schema:
+  description: A Foo runs replicas.
+"#,
+            ),
+        ),
     m("schema", &[], Str, Resource, false)
-        .help("`derived` (default), `manual` or `disabled` (the server keeps whatever it is sent)."),
+        .help("`derived` (default), `manual` or `disabled` (the server keeps whatever it is sent).")
+        .example(
+            kind(
+                r#"#[kube(schema = "disabled")]"#,
+                r#"
+openAPIV3Schema:
+  type: object
+  x-kubernetes-preserve-unknown-fields: true
+"#,
+            ),
+        ),
     m("no_spec", &[], Flag, Resource, false)
-        .help("The spec type's fields sit beside `metadata` instead of under `spec`."),
+        .help("The spec type's fields sit beside `metadata` instead of under `spec`.")
+        .example(
+            kind(
+                r#"#[kube(no_spec)]"#,
+                r#"
+openAPIV3Schema:
+  properties:
+    replicas:
+      type: integer
+    spec: ~
+"#,
+            ),
+        ),
     m("derive", &[], Str, Resource, true)
-        .help("An extra derive for the generated root type; repeatable."),
+        .help("An extra derive for the generated root type; repeatable.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube(group = "example.com", version = "v1", kind = "Foo", derive = "PartialEq")]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+
+pub fn same(a: &Foo, b: &Foo) -> bool {
+    a == b
+}
+"#,
+                "",
+            )
+            .note("The generated `Foo` derives `PartialEq` (its spec must too)."),
+        ),
     m("attr", &[], Str, Resource, true)
-        .help("An extra attribute for the generated root type; repeatable."),
+        .help("An extra attribute for the generated root type; repeatable.")
+        .example(
+            kind(
+                r#"#[kube(attr = "allow(deprecated)")]"#,
+                "",
+            )
+            .note("The generated `Foo` carries `#[allow(deprecated)]`; `derive`, `serde` and `schemars` attributes are refused here (use `derive = ...`)."),
+        ),
     m("crates", &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
-        .help("Paths of the crates the generated code names (kube-derive's key)."),
+        .help("Paths of the crates the generated code names (kube-derive's key).")
+        .example(
+            refused(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+#[kube(crates(kubegen = "::my_kubegen"))]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+"#,
+                "",
+            )
+            .note("The error: \"`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name\". The key is read so that code ported from kube-derive gets this message rather than \"unknown key\"."),
+        ),
     m("cel", &[], Flag, Resource, false)
-        .help("kube-derive's key for CEL validation; rules are always supported here."),
+        .help("kube-derive's key for CEL validation; rules are always supported here.")
+        .example(
+            refused(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo", cel)]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+"#,
+                "",
+            )
+            .note("The error: \"`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules\". Write the rules with [`validation`](#validation)."),
+        ),
     m("object_root", &["kubebuilder:object:root"], Flag, Resource, false)
-        .help("controller-gen's object root marker; accepted for Go ports, implied by the derive."),
+        .help("controller-gen's object root marker; accepted for Go ports, implied by the derive.")
+        .example(
+            items(
+                r#"
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+/// +kubebuilder:object:root=true
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct Foo {
+    pub metadata: ObjectMeta,
+    pub replicas: i32,
+}
+"#,
+                "",
+            )
+            .note("Accepted so that a Go type pastes unchanged; the derive already makes `Foo` a root."),
+        ),
     // --- schema markers, in application order ---
     m("schema_type", &["kubebuilder:validation:Type"], Str, Schema, false)
         .help("Overrides the node's type (`string`, `integer`, `number`, `boolean`, `array`, `object`).")
-        .sets("type"),
+        .sets("type")
+        .example(
+            field(
+                r#"
+#[kube(schema_type = "string")]
+pub quantity: serde_json::Value,
+/// +kubebuilder:validation:Type=string
+pub size: serde_json::Value,
+"#,
+                r#"
+quantity:
+  type: string
+size:
+  type: string
+"#,
+            ),
+        ),
     m("int_or_string", &["kubebuilder:validation:XIntOrString"], Flag, Schema, false)
         .help("The node takes an integer or a string (`x-kubernetes-int-or-string`).")
-        .sets("x-kubernetes-int-or-string"),
+        .sets("x-kubernetes-int-or-string")
+        .example(
+            field(
+                r#"
+#[kube(int_or_string)]
+pub port: serde_json::Value,
+/// +kubebuilder:validation:XIntOrString
+pub target: serde_json::Value,
+"#,
+                r#"
+port:
+  x-kubernetes-int-or-string: true
+target:
+  x-kubernetes-int-or-string: true
+"#,
+            ),
+        ),
     m("list_type", &["listType", "k8s:listType"], Str, Schema, false)
         .help("How server-side apply merges the list: `atomic`, `set` (unique scalars) or `map` (items keyed by `list_map_keys`).")
         .needs(ARRAY)
         .sets("x-kubernetes-list-type")
-        .one_of(&["atomic", "set", "map"]),
+        .one_of(&["atomic", "set", "map"])
+        .example(
+            field(
+                r#"
+#[kube(list_type = "set")]
+pub tags: Vec<String>,
+/// +listType=atomic
+pub args: Vec<String>,
+"#,
+                r#"
+args:
+  x-kubernetes-list-type: atomic
+tags:
+  x-kubernetes-list-type: set
+"#,
+            ),
+        ),
     m("list_map_keys", &["listMapKey", "k8s:listMapKey"], StrList, Schema, true)
         .help("The key fields of a `list_type = \"map\"` list's items; repeatable.")
-        .needs(ARRAY),
+        .needs(ARRAY)
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    #[kube(list_type = "map", list_map_keys = ["name"])]
+    pub ports: Vec<Port>,
+    /// +listType=map
+    /// +listMapKey=name
+    /// +listMapKey=port
+    pub backends: Vec<Port>,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Port {
+    pub name: String,
+    pub port: i32,
+}
+"#,
+                r#"
+backends:
+  x-kubernetes-list-map-keys:
+  - name
+  - port
+  x-kubernetes-list-type: map
+ports:
+  x-kubernetes-list-map-keys:
+  - name
+  x-kubernetes-list-type: map
+"#,
+            ),
+        ),
     m("map_type", &["mapType"], Str, Schema, false)
         .help("How server-side apply merges the map: `atomic` or `granular`.")
         .needs(OBJECT)
         .sets("x-kubernetes-map-type")
-        .one_of(&["atomic", "granular"]),
+        .one_of(&["atomic", "granular"])
+        .example(
+            field(
+                r#"
+#[kube(map_type = "atomic")]
+pub selector: std::collections::BTreeMap<String, String>,
+/// +mapType=granular
+pub labels: std::collections::BTreeMap<String, String>,
+"#,
+                r#"
+labels:
+  x-kubernetes-map-type: granular
+selector:
+  x-kubernetes-map-type: atomic
+"#,
+            ),
+        ),
     m("struct_type", &["structType"], Str, Schema, false)
         .help("How server-side apply merges the struct: `atomic` or `granular`.")
         .needs(OBJECT)
         .sets("x-kubernetes-map-type")
-        .one_of(&["atomic", "granular"]),
+        .one_of(&["atomic", "granular"])
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    #[kube(struct_type = "atomic")]
+    pub selector: Selector,
+    pub owner: Owner,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Selector {
+    pub app: String,
+}
+
+/// +structType=atomic
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Owner {
+    pub name: String,
+}
+"#,
+                r#"
+owner:
+  x-kubernetes-map-type: atomic
+selector:
+  x-kubernetes-map-type: atomic
+"#,
+            )
+            .note("On a type (here `Owner`) it holds wherever the type is used."),
+        ),
     m("minimum", &["kubebuilder:validation:Minimum", "k8s:minimum"], Number, Schema, false)
         .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
         .needs(NUMBER)
-        .sets("minimum"),
+        .sets("minimum")
+        .example(
+            field(
+                r#"
+#[kube(minimum = 1)]
+pub replicas: i32,
+/// +kubebuilder:validation:Minimum=0.5
+pub ratio: f64,
+"#,
+                r#"
+ratio:
+  minimum: 0.5
+replicas:
+  minimum: 1
+"#,
+            ),
+        ),
     m("maximum", &["kubebuilder:validation:Maximum", "k8s:maximum"], Number, Schema, false)
         .help("The largest value allowed (inclusive unless `exclusive_maximum`).")
         .needs(NUMBER)
-        .sets("maximum"),
+        .sets("maximum")
+        .example(
+            field(
+                r#"
+#[kube(maximum = 10)]
+pub replicas: i32,
+/// +kubebuilder:validation:Maximum=1
+pub ratio: f64,
+"#,
+                r#"
+ratio:
+  maximum: 1
+replicas:
+  maximum: 10
+"#,
+            ),
+        ),
     m("exclusive_minimum", &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false)
         .help("The minimum itself is not allowed.")
         .needs(NUMBER)
-        .sets("exclusiveMinimum"),
+        .sets("exclusiveMinimum")
+        .example(
+            field(
+                r#"
+#[kube(minimum = 0, exclusive_minimum)]
+pub ratio: f64,
+/// +kubebuilder:validation:Minimum=0
+/// +kubebuilder:validation:ExclusiveMinimum=true
+pub weight: f64,
+"#,
+                r#"
+ratio:
+  exclusiveMinimum: true
+  minimum: 0
+weight:
+  exclusiveMinimum: true
+  minimum: 0
+"#,
+            ),
+        ),
     m("exclusive_maximum", &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false)
         .help("The maximum itself is not allowed.")
         .needs(NUMBER)
-        .sets("exclusiveMaximum"),
+        .sets("exclusiveMaximum")
+        .example(
+            field(
+                r#"
+#[kube(maximum = 1, exclusive_maximum)]
+pub ratio: f64,
+/// +kubebuilder:validation:Maximum=1
+/// +kubebuilder:validation:ExclusiveMaximum=true
+pub weight: f64,
+"#,
+                r#"
+ratio:
+  exclusiveMaximum: true
+  maximum: 1
+weight:
+  exclusiveMaximum: true
+  maximum: 1
+"#,
+            ),
+        ),
     m("multiple_of", &["kubebuilder:validation:MultipleOf"], Number, Schema, false)
         .help("The value is a multiple of this number.")
         .needs(NUMBER)
-        .sets("multipleOf"),
+        .sets("multipleOf")
+        .example(
+            field(
+                r#"
+#[kube(multiple_of = 5)]
+pub step: i32,
+/// +kubebuilder:validation:MultipleOf=10
+pub batch: i32,
+"#,
+                r#"
+batch:
+  multipleOf: 10
+step:
+  multipleOf: 5
+"#,
+            ),
+        ),
     m("min_length", &["kubebuilder:validation:MinLength"], Int, Schema, false)
         .help("The fewest characters a string may have.")
         .needs(STRING)
-        .sets("minLength"),
+        .sets("minLength")
+        .example(
+            field(
+                r#"
+#[kube(min_length = 1)]
+pub name: String,
+/// +kubebuilder:validation:MinLength=3
+pub owner: String,
+"#,
+                r#"
+name:
+  minLength: 1
+owner:
+  minLength: 3
+"#,
+            ),
+        ),
     m("max_length", &["kubebuilder:validation:MaxLength"], Int, Schema, false)
         .help("The most characters a string may have.")
         .needs(STRING)
-        .sets("maxLength"),
+        .sets("maxLength")
+        .example(
+            field(
+                r#"
+#[kube(max_length = 63)]
+pub name: String,
+/// +kubebuilder:validation:MaxLength=253
+pub host: String,
+"#,
+                r#"
+host:
+  maxLength: 253
+name:
+  maxLength: 63
+"#,
+            ),
+        ),
     m("pattern", &["kubebuilder:validation:Pattern"], Str, Schema, false)
         .help("A regular expression (Go's RE2) every string value matches.")
         .needs(STRING)
-        .sets("pattern"),
+        .sets("pattern")
+        .example(
+            field(
+                r#"
+#[kube(pattern = "^[a-z]+$")]
+pub name: String,
+/// +kubebuilder:validation:Pattern=`^v[0-9]+$`
+pub release: String,
+"#,
+                r#"
+name:
+  pattern: ^[a-z]+$
+release:
+  pattern: ^v[0-9]+$
+"#,
+            ),
+        ),
     m("format", &["kubebuilder:validation:Format"], Str, Schema, false)
         .help("A named format (`date-time`, `uri`, `email`, `duration`, ...) the API server checks.")
-        .sets("format"),
+        .sets("format")
+        .example(
+            field(
+                r#"
+#[kube(format = "date-time")]
+pub since: String,
+/// +kubebuilder:validation:Format=uri
+pub homepage: String,
+"#,
+                r#"
+homepage:
+  format: uri
+since:
+  format: date-time
+"#,
+            ),
+        ),
     m("min_items", &["kubebuilder:validation:MinItems"], Int, Schema, false)
         .help("The fewest items a list may have.")
         .needs(ARRAY)
-        .sets("minItems"),
+        .sets("minItems")
+        .example(
+            field(
+                r#"
+#[kube(min_items = 1)]
+pub tags: Vec<String>,
+/// +kubebuilder:validation:MinItems=2
+pub hosts: Vec<String>,
+"#,
+                r#"
+hosts:
+  minItems: 2
+tags:
+  minItems: 1
+"#,
+            ),
+        ),
     m("max_items", &["kubebuilder:validation:MaxItems", "k8s:maxItems"], Int, Schema, false)
         .help("The most items a list may have.")
         .needs(ARRAY)
-        .sets("maxItems"),
+        .sets("maxItems")
+        .example(
+            field(
+                r#"
+#[kube(max_items = 3)]
+pub tags: Vec<String>,
+/// +kubebuilder:validation:MaxItems=10
+pub hosts: Vec<String>,
+"#,
+                r#"
+hosts:
+  maxItems: 10
+tags:
+  maxItems: 3
+"#,
+            ),
+        ),
     m("unique_items", &["kubebuilder:validation:UniqueItems"], Flag, Schema, false)
         .help("Refused: the API server does not allow `uniqueItems`; use `list_type = \"set\"`.")
-        .needs(ARRAY),
+        .needs(ARRAY)
+        .example(
+            refused(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    #[kube(unique_items)]
+    pub tags: Vec<String>,
+}
+"#,
+                "",
+            )
+            .note("The error: \"the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead\" (`tests/ui/contradictions.rs` pins the message). See [`list_type`](#list_type)."),
+        ),
     m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false)
         .help("The fewest keys an object or map may have.")
         .needs(OBJECT)
-        .sets("minProperties"),
+        .sets("minProperties")
+        .example(
+            field(
+                r#"
+#[kube(min_properties = 1)]
+pub labels: std::collections::BTreeMap<String, String>,
+/// +kubebuilder:validation:MinProperties=2
+pub annotations: std::collections::BTreeMap<String, String>,
+"#,
+                r#"
+annotations:
+  minProperties: 2
+labels:
+  minProperties: 1
+"#,
+            ),
+        ),
     m("max_properties", &["kubebuilder:validation:MaxProperties"], Int, Schema, false)
         .help("The most keys an object or map may have.")
         .needs(OBJECT)
-        .sets("maxProperties"),
+        .sets("maxProperties")
+        .example(
+            field(
+                r#"
+#[kube(max_properties = 8)]
+pub labels: std::collections::BTreeMap<String, String>,
+/// +kubebuilder:validation:MaxProperties=16
+pub annotations: std::collections::BTreeMap<String, String>,
+"#,
+                r#"
+annotations:
+  maxProperties: 16
+labels:
+  maxProperties: 8
+"#,
+            ),
+        ),
     m("enum_values", &["kubebuilder:validation:Enum"], StrList, Schema, false)
-        .help("The only values allowed."),
+        .help("The only values allowed.")
+        .example(
+            field(
+                r#"
+#[kube(enum_values = ["fast", "safe"])]
+pub mode: String,
+/// +kubebuilder:validation:Enum=Always;Never
+pub restart: String,
+"#,
+                r#"
+mode:
+  enum:
+  - fast
+  - safe
+restart:
+  enum:
+  - Always
+  - Never
+"#,
+            ),
+        ),
     m("nullable", &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false)
         .help("`null` is a value of the field (kept, not pruned).")
-        .sets("nullable"),
+        .sets("nullable")
+        .example(
+            field(
+                r#"
+#[kube(nullable)]
+pub note: Option<String>,
+/// +nullable
+pub comment: Option<String>,
+"#,
+                r#"
+comment:
+  nullable: true
+note:
+  nullable: true
+"#,
+            ),
+        ),
     m(
         "preserve_unknown_fields",
         &["kubebuilder:pruning:PreserveUnknownFields", "kubebuilder:validation:XPreserveUnknownFields"],
@@ -312,7 +1197,23 @@ pub static MARKERS: &[MarkerDef] = &[
         false,
     )
         .help("The server keeps fields the schema does not name.")
-        .sets("x-kubernetes-preserve-unknown-fields"),
+        .sets("x-kubernetes-preserve-unknown-fields")
+        .example(
+            field(
+                r#"
+#[kube(preserve_unknown_fields)]
+pub settings: std::collections::BTreeMap<String, String>,
+/// +kubebuilder:pruning:PreserveUnknownFields
+pub extra: std::collections::BTreeMap<String, String>,
+"#,
+                r#"
+extra:
+  x-kubernetes-preserve-unknown-fields: true
+settings:
+  x-kubernetes-preserve-unknown-fields: true
+"#,
+            ),
+        ),
     m(
         "embedded_resource",
         &["kubebuilder:validation:EmbeddedResource", "kubebuilder:validation:XEmbeddedResource"],
@@ -321,47 +1222,373 @@ pub static MARKERS: &[MarkerDef] = &[
         false,
     )
         .help("The node is a whole Kubernetes object (apiVersion, kind, metadata).")
-        .sets("x-kubernetes-embedded-resource"),
+        .sets("x-kubernetes-embedded-resource")
+        .example(
+            field(
+                r#"
+#[kube(embedded_resource, preserve_unknown_fields)]
+pub template: serde_json::Value,
+/// +kubebuilder:validation:EmbeddedResource
+/// +kubebuilder:pruning:PreserveUnknownFields
+pub subject: serde_json::Value,
+"#,
+                r#"
+subject:
+  x-kubernetes-embedded-resource: true
+template:
+  x-kubernetes-embedded-resource: true
+"#,
+            ),
+        ),
     m("schemaless", &["kubebuilder:validation:Schemaless"], Flag, Field, false)
-        .help("No schema below this field: the server keeps whatever it is sent."),
+        .help("No schema below this field: the server keeps whatever it is sent.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    #[kube(schemaless)]
+    pub config: Config,
+    /// +kubebuilder:validation:Schemaless
+    pub extra: Config,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Config {
+    pub level: i32,
+}
+"#,
+                r#"
+config:
+  properties: ~
+  type: ~
+  x-kubernetes-preserve-unknown-fields: true
+extra:
+  properties: ~
+  type: ~
+  x-kubernetes-preserve-unknown-fields: true
+"#,
+            )
+            .note("No schema below the field, not even its type: the server keeps whatever it is sent."),
+        ),
     m("title", &["kubebuilder:title"], Str, Schema, false)
         .help("A title for the node.")
-        .sets("title"),
+        .sets("title")
+        .example(
+            field(
+                r#"
+#[kube(title = "Replicas")]
+pub replicas: i32,
+/// +kubebuilder:title=Image
+pub image: String,
+"#,
+                r#"
+image:
+  title: Image
+replicas:
+  title: Replicas
+"#,
+            ),
+        ),
     m("external_docs", &["kubebuilder:externalDocs"], Struct(EXTERNAL_DOCS_ARGS), Schema, false)
-        .help("A link to documentation about the node."),
+        .help("A link to documentation about the node.")
+        .example(
+            field(
+                r#"
+#[kube(external_docs(url = "https://example.com/docs/replicas", description = "Scaling"))]
+pub replicas: i32,
+/// +kubebuilder:externalDocs:url="https://example.com/docs/image"
+pub image: String,
+"#,
+                r#"
+image:
+  externalDocs:
+    url: https://example.com/docs/image
+replicas:
+  externalDocs:
+    description: Scaling
+    url: https://example.com/docs/replicas
+"#,
+            ),
+        ),
     m("example", &["kubebuilder:example"], Any, Field, false)
-        .help("An example value (a Rust literal typed, controller-gen's value syntax in a comment)."),
+        .help("An example value (a Rust literal typed, controller-gen's value syntax in a comment).")
+        .example(
+            field(
+                r#"
+#[kube(example = "web-1")]
+pub name: String,
+/// +kubebuilder:example=3
+pub replicas: i32,
+"#,
+                r#"
+name:
+  example: web-1
+replicas:
+  example: 3
+"#,
+            ),
+        ),
     m("example_json", &[], JsonText, Field, false)
-        .help("An example value as JSON text."),
+        .help("An example value as JSON text.")
+        .example(
+            field(
+                r##"
+#[kube(example_json = r#"{"app": "web"}"#)]
+pub labels: std::collections::BTreeMap<String, String>,
+"##,
+                r#"
+labels:
+  example:
+    app: web
+"#,
+            ),
+        ),
     m("default_json", &["default"], JsonText, Field, false)
-        .help("The default as JSON text, or `ref(CONSTANT)` for a Rust constant's serde JSON."),
+        .help("The default as JSON text, or `ref(CONSTANT)` for a Rust constant's serde JSON.")
+        .example(
+            field(
+                r##"
+#[kube(default_json = r#"{"app": "web"}"#)]
+pub labels: Option<std::collections::BTreeMap<String, String>>,
+/// +default=3
+pub replicas: Option<i32>,
+"##,
+                r#"
+labels:
+  default:
+    app: web
+replicas:
+  default: 3
+"#,
+            ),
+        ),
     m("default", &["kubebuilder:default"], Any, Field, false)
-        .help("The value the API server fills in when the field is absent."),
+        .help("The value the API server fills in when the field is absent.")
+        .example(
+            field(
+                r#"
+#[kube(default = 1)]
+pub replicas: Option<i32>,
+/// +kubebuilder:default=safe
+pub mode: Option<String>,
+"#,
+                r#"
+mode:
+  default: safe
+replicas:
+  default: 1
+"#,
+            ),
+        ),
     m("validation", &["kubebuilder:validation:XValidation"], Rule, Schema, true)
-        .help("A CEL rule the API server checks, with its message, reason and field path; repeatable."),
+        .help("A CEL rule the API server checks, with its message, reason and field path; repeatable.")
+        .example(
+            field(
+                r#"
+#[kube(validation(rule = "self >= 0", message = "must not be negative"))]
+pub replicas: i32,
+/// +kubebuilder:validation:XValidation:rule="self.startsWith('v')",message="starts with v"
+pub release: String,
+"#,
+                r#"
+release:
+  x-kubernetes-validations:
+  - message: starts with v
+    rule: self.startsWith('v')
+replicas:
+  x-kubernetes-validations:
+  - message: must not be negative
+    rule: self >= 0
+"#,
+            ),
+        ),
     m("immutable", &["k8s:immutable"], Flag, Field, false)
-        .help("The field cannot change once set (a `self == oldSelf` rule)."),
+        .help("The field cannot change once set (a `self == oldSelf` rule).")
+        .example(
+            field(
+                r#"
+#[kube(immutable)]
+pub id: String,
+/// +k8s:immutable
+pub zone: String,
+"#,
+                r#"
+id:
+  x-kubernetes-validations:
+  - message: field is immutable
+    rule: self == oldSelf
+zone:
+  x-kubernetes-validations:
+  - message: field is immutable
+    rule: self == oldSelf
+"#,
+            ),
+        ),
     m("at_most_one_of", &["kubebuilder:validation:AtMostOneOf"], StrList, Type, true)
-        .help("At most one of these fields is set (a CEL rule); repeatable."),
+        .help("At most one of these fields is set (a CEL rule); repeatable.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+#[kube(at_most_one_of = ["image", "build"])]
+pub struct FooSpec {
+    pub image: Option<String>,
+    pub build: Option<String>,
+}
+"#,
+                r#"
+x-kubernetes-validations:
+- message: at most one of the fields in [image build] may be set
+  rule: '(has(self.image)?1:0) + (has(self.build)?1:0) <= 1'
+"#,
+            ),
+        ),
     m("exactly_one_of", &["kubebuilder:validation:ExactlyOneOf"], StrList, Type, true)
-        .help("Exactly one of these fields is set (a CEL rule); repeatable."),
+        .help("Exactly one of these fields is set (a CEL rule); repeatable.")
+        .example(
+            items(
+                r#"
+/// +kubebuilder:validation:ExactlyOneOf=image;build
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    pub image: Option<String>,
+    pub build: Option<String>,
+}
+"#,
+                r#"
+x-kubernetes-validations:
+- message: exactly one of the fields in [image build] must be set
+  rule: '(has(self.image)?1:0) + (has(self.build)?1:0) == 1'
+"#,
+            ),
+        ),
     m("at_least_one_of", &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true)
-        .help("At least one of these fields is set (a CEL rule); repeatable."),
+        .help("At least one of these fields is set (a CEL rule); repeatable.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+#[kube(at_least_one_of = ["image", "build"])]
+pub struct FooSpec {
+    pub image: Option<String>,
+    pub build: Option<String>,
+}
+"#,
+                r#"
+x-kubernetes-validations:
+- message: at least one of the fields in [image build] must be set
+  rule: 'has(self.image) || has(self.build)'
+"#,
+            ),
+        ),
     m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false)
-        .help("The field may be absent, whatever its Rust type says."),
+        .help("The field may be absent, whatever its Rust type says.")
+        .example(
+            field(
+                r#"
+#[kube(optional)]
+pub name: String,
+/// +optional
+pub nick: String,
+pub id: String,
+"#,
+                r#"
+required:
+- id
+"#,
+            )
+            .note("`name` and `nick` are left out of `required`."),
+        ),
     m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false)
-        .help("The field must be present, whatever its Rust type says."),
+        .help("The field must be present, whatever its Rust type says.")
+        .example(
+            field(
+                r#"
+#[kube(required)]
+pub name: Option<String>,
+/// +required
+pub nick: Option<String>,
+"#,
+                r#"
+required:
+- name
+- nick
+"#,
+            ),
+        ),
     m("items", &[], Items, Schema, true)
         .help("Markers for each item of a list (`items(max_length = 63)`, `+kubebuilder:validation:items:...`).")
-        .needs(ARRAY),
+        .needs(ARRAY)
+        .example(
+            field(
+                r#"
+#[kube(items(max_length = 63))]
+pub hosts: Vec<String>,
+/// +kubebuilder:validation:items:Minimum=1
+pub ports: Vec<i32>,
+"#,
+                r#"
+hosts:
+  items:
+    maxLength: 63
+ports:
+  items:
+    minimum: 1
+"#,
+            ),
+        ),
     // Beyond controller-gen: drop this node's description and everything's below it
     // (controller-tools#441), to keep a CRD under the size kubectl can apply.
     m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false)
-        .help("Drop this node's description and every description below it (keeps a CRD small)."),
+        .help("Drop this node's description and every description below it (keeps a CRD small).")
+        .example(
+            field(
+                r#"
+/// How many pods run. (Dropped.)
+#[kube(skip_description)]
+pub replicas: i32,
+/// What the pods run. (Dropped.)
+/// +kubegen:skipDescription
+pub image: String,
+/// Kept.
+pub name: String,
+"#,
+                r#"
+image:
+  description: ~
+replicas:
+  description: ~
+name:
+  description: Kept.
+"#,
+            ),
+        ),
     // client-go's apply configurations (controller-gen's `+kubebuilder:ac:generate=true`,
     // package-level there): `XApply` for server-side apply.
     m("apply_config", &["kubebuilder:ac:generate"], Flag, Type, false)
-        .help("Generate a server-side apply configuration for the type."),
+        .help("Generate a server-side apply configuration for the type.")
+        .example(
+            items(
+                r#"
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo", apply_config)]
+pub struct FooSpec {
+    pub replicas: i32,
+}
+
+pub fn scale_to_three() -> FooApply {
+    FooApply::new("web").spec(FooSpecApply::default().replicas(3))
+}
+"#,
+                "",
+            )
+            .note("Generates `FooApply` and `FooSpecApply` for server-side apply: only the fields set are sent."),
+        ),
 ];
 
 /// The doc-comment prefix of markers applying to array items.
