@@ -52,7 +52,7 @@ pub fn marker_reference() -> String {
         }
     }
     out.push_str(
-        "\n## Examples\n\nEach marker at work, in the order of the tables. The code compiles as shown (`tests/tests/marker_examples.rs` holds every example, generated from the registry) with `use kubegen::{CustomResource, KubeSchema};` and `use serde::{Deserialize, Serialize};` in scope. Below it, the part of the CRD it writes: some node of the CRD holds each key shown with the value shown, where a mapping may have more keys than shown, a list has exactly the items shown, and `~` means the key is absent; that example's test checks it.\n",
+        "\n## Examples\n\nEach marker at work, in the order of the tables. The code compiles as shown (`tests/tests/marker_examples.rs` holds every example, generated from the registry; those the derive refuses are checked to stop with the error shown) with `use kubegen::{CustomResource, KubeSchema};` and `use serde::{Deserialize, Serialize};` in scope. Below it, the part of the CRD it writes: some node of the CRD holds each key shown with the value shown, where a mapping may have more keys than shown, a list has exactly the items shown, and `~` means the key is absent; that example's test checks it.\n",
     );
     for def in SECTIONS.iter().flat_map(|(target, ..)| MARKERS.iter().filter(move |d| d.target == *target)) {
         out.push_str(&format!("\n### `{}`\n", def.key));
@@ -63,11 +63,13 @@ pub fn marker_reference() -> String {
         out.push_str(&format!("\n```rust\n{}\n```\n", example_code(example)));
         let crd = if example.crd.is_empty() { "Foo::crd()" } else { example.crd };
         match (example.place, example.writes) {
-            (Place::Refused, _) => {}
+            (Place::Refused, _) => {
+                out.push_str(&format!("\nIt stops with:\n\n```text\nerror: {}\n```\n", example.note))
+            }
             (_, "") => out.push_str(&format!("\nWrites nothing into `{crd}`.\n")),
             (_, writes) => out.push_str(&format!("\nWrites into `{crd}`:\n\n```yaml\n{}\n```\n", writes.trim())),
         }
-        if !example.note.is_empty() {
+        if !example.note.is_empty() && example.place != Place::Refused {
             out.push_str(&format!("\n{}\n", example.note));
         }
     }
@@ -119,10 +121,6 @@ pub fn marker_examples() -> String {
     for def in MARKERS {
         let Some(example) = &def.example else { continue };
         if example.place == Place::Refused {
-            out.push_str(&format!(
-                "\n// `{}`: refused by the derive, so not compiled (docs/markers.md quotes the error).\n",
-                def.key
-            ));
             continue;
         }
         let crd = if example.crd.is_empty() { "Foo::crd()" } else { example.crd };
@@ -144,8 +142,36 @@ pub fn marker_examples() -> String {
         };
         out.push_str(&format!("\nmod {} {{\n    use super::*;\n\n{}\n\n{test}}}\n", def.key, code.join("\n")));
     }
+    out.push_str(MARKER_EXAMPLES_REFUSED);
     out
 }
+
+/// The examples the derive refuses, each a file of its own for trybuild:
+/// `tests/tests/marker_examples/<key>.rs`, beside the `.stderr` trybuild pins.
+pub fn refused_examples() -> Vec<(&'static MarkerDef, String)> {
+    MARKERS
+        .iter()
+        .filter_map(|def| def.example.filter(|e| e.place == Place::Refused).map(|e| (def, e)))
+        .map(|(def, example)| {
+            let file = format!(
+                "//! `{}`, as docs/markers.md shows it: the derive refuses it. Generated from the marker\n//! registry by cli/src/reference.rs; `marker_examples.rs` checks that it does not compile.\n\nuse kubegen::CustomResource;\nuse serde::{{Deserialize, Serialize}};\n\n{}\n\nfn main() {{}}\n",
+                def.key,
+                example_code(&example)
+            );
+            (def, file)
+        })
+        .collect()
+}
+
+const MARKER_EXAMPLES_REFUSED: &str = r#"
+/// The examples the derive refuses (`marker_examples/*.rs`) stop with the error the
+/// reference quotes. `TRYBUILD=overwrite cargo test -p kubegen-tests --test
+/// marker_examples` rewrites the `.stderr` files; read them before committing.
+#[test]
+fn refused_examples_do_not_compile() {
+    trybuild::TestCases::new().compile_fail("tests/marker_examples/*.rs");
+}
+"#;
 
 const MARKER_EXAMPLES_HEAD: &str = r#"//! The marker reference's examples, compiled: one module per marker of the registry, with
 //! the example docs/markers.md shows and a test that the CRD holds what the reference says
@@ -307,5 +333,20 @@ mod tests {
         assert!(missing.is_empty(), "markers without an example in the registry: {missing:?}");
         let now = super::marker_examples();
         assert_current("tests/tests/marker_examples.rs", &now);
+        let refused = super::refused_examples();
+        for (def, file) in &refused {
+            assert_current(&format!("tests/tests/marker_examples/{}.rs", def.key), file);
+        }
+        // ... and the examples the derive refuses stop with the error the reference quotes.
+        for (def, _) in &refused {
+            let path = format!("tests/tests/marker_examples/{}.stderr", def.key);
+            let stderr = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&path);
+            let stderr = std::fs::read_to_string(&stderr).unwrap_or_default();
+            let error = format!("error: {}", def.example.map(|e| e.note).unwrap_or_default());
+            assert!(
+                stderr.contains(&error),
+                "{path} does not hold the error docs/markers.md quotes ({error}); run `TRYBUILD=overwrite cargo test -p kubegen-tests --test marker_examples` and read it"
+            );
+        }
     }
 }

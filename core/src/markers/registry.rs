@@ -677,7 +677,7 @@ pub struct FooSpec {
 "#,
                 "",
             )
-            .note("The error: \"`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name\". The key is read so that code ported from kube-derive gets this message rather than \"unknown key\"."),
+            .note("`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name"),
         ),
     m("cel", &[], Flag, Resource, false)
         .help("kube-derive's key for CEL validation; rules are always supported here.")
@@ -692,7 +692,7 @@ pub struct FooSpec {
 "#,
                 "",
             )
-            .note("The error: \"`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules\". Write the rules with [`validation`](#validation)."),
+            .note("`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules"),
         ),
     m("object_root", &["kubebuilder:object:root"], Flag, Resource, false)
         .help("controller-gen's object root marker; accepted for Go ports, implied by the derive.")
@@ -1106,7 +1106,7 @@ pub struct FooSpec {
 "#,
                 "",
             )
-            .note("The error: \"the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead\" (`tests/ui/contradictions.rs` pins the message). See [`list_type`](#list_type)."),
+            .note("the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead"),
         ),
     m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false)
         .help("The fewest keys an object or map may have.")

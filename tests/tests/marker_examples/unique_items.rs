@@ -1,0 +1,14 @@
+//! `unique_items`, as docs/markers.md shows it: the derive refuses it. Generated from the marker
+//! registry by cli/src/reference.rs; `marker_examples.rs` checks that it does not compile.
+
+use kubegen::CustomResource;
+use serde::{Deserialize, Serialize};
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    #[kube(unique_items)]
+    pub tags: Vec<String>,
+}
+
+fn main() {}
