@@ -103,6 +103,13 @@ async fn a_defaulter_patches_only_what_it_changed() {
     done["metadata"]["labels"] = json!({"created-by": "alice"});
     let out = answer(&webhooks, &mutate_path::<Foo>(), &review("CREATE", done, None)).await;
     assert!(out.get("patch").is_none(), "{out}");
+
+    // An object Foo cannot read (its required deploymentName missing) is admitted as it
+    // is: mutating admission runs before the API server's schema check, which then
+    // refuses it with its own `spec.deploymentName: Required value`.
+    let out = answer(&webhooks, &mutate_path::<Foo>(), &review("CREATE", foo(json!({"replicas": 2})), None)).await;
+    assert_eq!(out["allowed"], true, "{out}");
+    assert!(out.get("patch").is_none(), "{out}");
 }
 
 struct Panics;

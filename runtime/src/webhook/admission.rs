@@ -281,9 +281,16 @@ where
             let Some(sent) = raw.object else {
                 return deny(response, Denial { code: 400, ..Denial::new("the request has no object") });
             };
+            // Mutating admission runs before the API server checks the schema: an object
+            // the kind's type cannot read (a required field missing, a wrong type) is left
+            // as it is, and the schema check that follows refuses it with its own field
+            // errors, as it would without the webhook.
             let mut object: K = match typed(Some(&sent), "object") {
                 Ok(object) => object,
-                Err(d) => return deny(response, d),
+                Err(d) => {
+                    tracing::debug!(message = %d.message, "not defaulted: the API server's schema check refuses it");
+                    return response;
+                }
             };
             let before = serde_json::to_value(&object).unwrap_or(Value::Null);
             if let Err(denial) = self.defaulter.default(&mut object, &ctx).await {
