@@ -15,12 +15,35 @@ cd "$ROOT"
 command -v kubectl >/dev/null || { echo "kubectl is required for the e2e tier" >&2; exit 1; }
 scripts/kube-apiserver.sh build
 RUN_DIR=$ROOT/target/kube-e2e/run-$$
-cleanup() { scripts/kube-apiserver.sh stop "$RUN_DIR" || true; }
+WEBHOOK_HOST_PID=
+cleanup() {
+  if [[ -n $WEBHOOK_HOST_PID ]]; then kill "$WEBHOOK_HOST_PID" 2>/dev/null || true; fi
+  scripts/kube-apiserver.sh stop "$RUN_DIR" || true
+}
 trap cleanup EXIT INT TERM
 scripts/kube-apiserver.sh start "$RUN_DIR"
 export KUBEGEN_E2E_KUBECONFIG=$RUN_DIR/kubeconfig
 cargo build -q -p foo-controller
 export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
+# The example's webhooks, as config/ deploys them: foo-controller serves Foo's defaulter,
+# validator and conversion for the whole tier. It runs here, not in a pod (this API server
+# has no cluster network to reach the webhook Service): on 127.0.0.1 with a certificate
+# for that address, and the tests point what config/ registers at it
+# (tests/tests/e2e/cluster.rs, deploy). Its controller watches a namespace of its own.
+certs=$RUN_DIR/foo-webhook-certs
+scripts/local-webhook-certs.sh "$certs" foo-controller-e2e-webhook-ca
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$KUBEGEN_FOO_CONTROLLER" --kubeconfig "$KUBEGEN_E2E_KUBECONFIG" --namespace kubegen-e2e-webhook-host \
+  --health-probe-bind-address 127.0.0.1:0 --webhook-cert-path "$certs" --webhook-bind-address "127.0.0.1:$port" \
+  > "$RUN_DIR/foo-webhook-host.log" 2>&1 &
+WEBHOOK_HOST_PID=$!
+for _ in $(seq 1 300); do
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+  sleep 0.1
+done
+(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
+  || { cat "$RUN_DIR/foo-webhook-host.log" >&2; echo "foo-controller does not serve its webhooks on :$port" >&2; exit 1; }
+export KUBEGEN_E2E_WEBHOOK_URL=https://127.0.0.1:$port KUBEGEN_E2E_WEBHOOK_CA=$certs/ca.crt
 # The API server restart test runs alone, after the others: it takes the server away.
 # The CEL corpus runs on its own, to print how far kubegen and Validate agree with the server.
 if [[ $# -eq 0 ]]; then

@@ -220,13 +220,7 @@ stage "make run: the manager, as the ServiceAccount config/ deploys, serving its
 # CA and a serving certificate for 127.0.0.1 (openssl), and points the configurations
 # make deploy made, and the CRD's conversion, at the manager's address with that CA.
 certs=$WORK/webhook-certs
-mkdir -p "$certs"
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=memcached-operator-webhook-ca" \
-  -keyout "$certs/ca.key" -out "$certs/ca.crt" 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$certs/tls.key" -out "$certs/tls.csr" 2>/dev/null
-printf 'subjectAltName=IP:127.0.0.1\n' > "$certs/san.ext"
-openssl x509 -req -days 1 -in "$certs/tls.csr" -CA "$certs/ca.crt" -CAkey "$certs/ca.key" -CAcreateserial \
-  -extfile "$certs/san.ext" -out "$certs/tls.crt" 2>/dev/null
+"$ROOT/scripts/local-webhook-certs.sh" "$certs" memcached-operator-webhook-ca
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubeconfig --leader-elect \
 --leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0 \

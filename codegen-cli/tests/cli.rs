@@ -192,6 +192,7 @@ fn go_clients_are_the_committed_ones_and_a_stale_file_fails_the_check() {
         "api/samplecontroller/v1alpha1/foo_types.go",
         "api/samplecontroller/v1alpha1/groupversion_info.go",
         "api/samplecontroller/v1alpha1/zz_generated.deepcopy.go",
+        "api/samplecontroller/v1beta1/foo_types.go",
         "api/example/v1alpha1/sample_types.go",
     ] {
         assert_eq!(
@@ -214,6 +215,6 @@ fn go_clients_are_the_committed_ones_and_a_stale_file_fails_the_check() {
     let check = clients(&["--lang", "go", "--out", out_arg, "--check"]);
     assert_eq!(check.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&check.stdout).contains("sample_types.go"));
-    assert!(String::from_utf8_lossy(&check.stderr).contains("1 of 7 client files are stale"));
+    assert!(String::from_utf8_lossy(&check.stderr).contains("1 of 10 client files are stale"));
     std::fs::remove_dir_all(&out).ok();
 }

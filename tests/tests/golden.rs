@@ -40,7 +40,10 @@ fn assert_golden(crd: &CustomResourceDefinition, path: &Path) {
 
 #[test]
 fn foo_matches_config() {
-    assert_golden(&foo_controller::Foo::crd(), &root().join("config/crd/bases/samplecontroller.k8s.io_foos.yaml"));
+    // Both versions in one CRD, as `manifests` merges them: v1alpha1 stored.
+    let versions = vec![foo_controller::Foo::crd(), foo_controller::v1beta1::Foo::crd()];
+    let crd = kubegen::merge_crds(versions, "v1alpha1").expect("Foo's versions merge");
+    assert_golden(&crd, &root().join("config/crd/bases/samplecontroller.k8s.io_foos.yaml"));
 }
 
 #[test]

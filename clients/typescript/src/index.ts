@@ -3,3 +3,4 @@
 export * from "./runtime.js";
 export * as exampleV1alpha1 from "./example.com/v1alpha1/index.js";
 export * as samplecontrollerV1alpha1 from "./samplecontroller.k8s.io/v1alpha1/index.js";
+export * as samplecontrollerV1beta1 from "./samplecontroller.k8s.io/v1beta1/index.js";

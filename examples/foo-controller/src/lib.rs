@@ -11,6 +11,7 @@
 //! +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;create;update
 
 pub mod controller;
+pub mod v1beta1;
 pub mod webhook;
 
 use kubegen::{CustomResource, KubeSchema};
@@ -41,6 +42,9 @@ pub const FIELD_MANAGER: &str = "foo-controller";
 pub const WEBHOOK_SERVICE: &str = "webhook-service";
 
 /// FooSpec is the spec for a Foo resource.
+/// +kubebuilder:storageversion
+// v1alpha1 is the version the API server stores, and the hub that v1beta1
+// (src/v1beta1.rs) converts through (webhook::conversion).
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kube(
     group = "samplecontroller.k8s.io",

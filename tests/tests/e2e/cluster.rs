@@ -118,6 +118,87 @@ pub fn install_crds() {
             kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-f", &path], None);
             wait_established(&file);
         }
+        // The example's webhooks and Foo's conversion, as config/default deploys them, in
+        // front of every Foo of the tier (scripts/e2e.sh serves them).
+        deploy("config/default", &["CustomResourceDefinition", WEBHOOK_CONFIGURATIONS[0], WEBHOOK_CONFIGURATIONS[1]]);
+    });
+}
+
+const WEBHOOK_CONFIGURATIONS: [&str; 2] = ["ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"];
+
+/// The label that keeps a namespace out of the example's webhooks, for tests that
+/// register Foo webhooks of their own there ([`namespace_with_own_webhooks`]).
+pub const OWN_WEBHOOKS_LABEL: &str = "kubegen.dev/e2e-own-webhooks";
+
+/// Applies `kubectl kustomize <dir>` (the objects of the given kinds; every one when
+/// `kinds` is empty) as a cluster admin would, with one change where this API server
+/// differs from a cluster: it cannot reach the webhook Service, so each webhook
+/// configuration and CRD conversion that names the Service is pointed at the example's
+/// server scripts/e2e.sh runs on 127.0.0.1 (same path), with the CA of its certificate.
+/// The webhook configurations also skip namespaces labelled [`OWN_WEBHOOKS_LABEL`].
+/// cert-manager's CRDs come first when the objects include its Certificate and Issuer.
+/// Returns kubectl's output.
+pub fn deploy(dir: &str, kinds: &[&str]) -> String {
+    let rendered = kubectl_ok(&["kustomize", &root().join(dir).display().to_string()], None);
+    let mut objects: Vec<serde_json::Value> =
+        serde_saphyr::from_multiple(&rendered).unwrap_or_else(|e| panic!("kubectl kustomize {dir}: {e}"));
+    objects.retain(|o| kinds.is_empty() || kinds.contains(&o["kind"].as_str().unwrap_or_default()));
+    let (url, ca) = webhook_host();
+    for object in &mut objects {
+        let kind = object["kind"].as_str().unwrap_or_default().to_string();
+        let mut configs = Vec::new();
+        if WEBHOOK_CONFIGURATIONS.contains(&kind.as_str()) {
+            for webhook in object["webhooks"].as_array_mut().into_iter().flatten() {
+                let skip = serde_json::json!({"key": OWN_WEBHOOKS_LABEL, "operator": "DoesNotExist"});
+                let selector = webhook["namespaceSelector"]["matchExpressions"].as_array_mut();
+                match selector {
+                    Some(expressions) => expressions.push(skip),
+                    None => webhook["namespaceSelector"] = serde_json::json!({"matchExpressions": [skip]}),
+                }
+                configs.push(&mut webhook["clientConfig"]);
+            }
+        } else if let Some(config) = object.pointer_mut("/spec/conversion/webhook/clientConfig") {
+            configs.push(config);
+        }
+        for config in configs {
+            let Some(path) = config.pointer("/service/path").and_then(|p| p.as_str()).map(str::to_string) else {
+                continue;
+            };
+            *config = serde_json::json!({"url": format!("{url}{path}"), "caBundle": ca});
+        }
+    }
+    if objects.iter().any(|o| o["apiVersion"].as_str().is_some_and(|v| v.starts_with("cert-manager.io/"))) {
+        install_cert_manager_crds();
+    }
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": objects});
+    kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-f", "-"], Some(&list.to_string()))
+}
+
+/// Where scripts/e2e.sh serves the example's webhooks, and its CA (base64, as a
+/// `caBundle`).
+fn webhook_host() -> (String, String) {
+    let run = "run scripts/e2e.sh: it serves the example's webhooks for the tier";
+    let url = std::env::var("KUBEGEN_E2E_WEBHOOK_URL").unwrap_or_else(|_| panic!("KUBEGEN_E2E_WEBHOOK_URL: {run}"));
+    let ca = std::env::var("KUBEGEN_E2E_WEBHOOK_CA").unwrap_or_else(|_| panic!("KUBEGEN_E2E_WEBHOOK_CA: {run}"));
+    let pem = std::fs::read(&ca).unwrap_or_else(|e| panic!("{ca}: {e}"));
+    (url, base64(&pem))
+}
+
+fn base64(bytes: &[u8]) -> String {
+    use k8s_openapi::ByteString;
+    serde_json::to_value(ByteString(bytes.to_vec())).expect("base64").as_str().expect("a string").to_string()
+}
+
+/// cert-manager's CRDs (scripts/cert-manager-crds.sh), once per test binary.
+fn install_cert_manager_crds() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let out =
+            Command::new(root().join("scripts/cert-manager-crds.sh")).output().expect("cert-manager-crds.sh runs");
+        assert!(out.status.success(), "scripts/cert-manager-crds.sh: {}", String::from_utf8_lossy(&out.stderr));
+        let crds = String::from_utf8(out.stdout).expect("UTF-8");
+        kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-f", "-"], Some(&crds));
+        kubectl_ok(&["wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"], None);
     });
 }
 
@@ -146,12 +227,24 @@ fn wait_established(path: &Path) {
 
 /// A fresh namespace for one test (named per run, so a reused server does not collide).
 pub fn namespace(name: &str) -> String {
+    create_namespace(name, "")
+}
+
+/// A fresh namespace that the example's webhooks skip ([`OWN_WEBHOOKS_LABEL`]), for a
+/// test that registers Foo webhooks of its own there and asserts what they answer.
+pub fn namespace_with_own_webhooks(name: &str) -> String {
+    create_namespace(name, OWN_WEBHOOKS_LABEL)
+}
+
+fn create_namespace(name: &str, label: &str) -> String {
     install_crds();
-    let name = &format!("{name}-{}", std::process::id());
-    let out = kubectl(&["create", "namespace", name], None);
+    let name = format!("{name}-{}", std::process::id());
+    let labels = if label.is_empty() { String::new() } else { format!(", labels: {{{label}: \"true\"}}") };
+    let manifest = format!("apiVersion: v1\nkind: Namespace\nmetadata: {{name: {name}{labels}}}\n");
+    let out = kubectl(&["create", "-f", "-"], Some(&manifest));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() || stderr.contains("AlreadyExists"), "create namespace {name}: {stderr}");
-    name.clone()
+    name
 }
 
 pub async fn client() -> kube::Client {

@@ -304,9 +304,9 @@ fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
     cluster::install_crds();
-    let config = cluster::root().join("config/default");
-    let applied =
-        kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
+    // Everything config/default holds, webhooks and cert-manager's objects included
+    // (cluster::deploy points the webhooks at the example's server on 127.0.0.1).
+    let applied = cluster::deploy("config/default", &[]);
     for object in [
         "namespace/kubegen-system",
         "serviceaccount/kubegen-controller-manager",
@@ -316,6 +316,11 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
         "rolebinding.rbac.authorization.k8s.io/kubegen-leader-election-rolebinding",
         "deployment.apps/kubegen-controller-manager",
         "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io",
+        "service/kubegen-webhook-service",
+        "certificate.cert-manager.io/kubegen-serving-cert",
+        "issuer.cert-manager.io/kubegen-selfsigned-issuer",
+        "validatingwebhookconfiguration.admissionregistration.k8s.io/kubegen-validating-webhook-configuration",
+        "mutatingwebhookconfiguration.admissionregistration.k8s.io/kubegen-mutating-webhook-configuration",
     ] {
         assert!(applied.contains(object), "{object} not applied:\n{applied}");
     }
@@ -653,8 +658,7 @@ fn a_leader_that_loses_its_lease_stops_reconciling() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 fn foo_controller_needs_only_the_rbac_its_markers_generate() {
     let ns = namespace("e2e-rbac-only");
-    let config = cluster::root().join("config/default");
-    kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-k", &config.display().to_string()], None);
+    cluster::deploy("config/default", &[]);
     // The controller acts as its ServiceAccount (impersonated: this server runs no token
     // controller), with only the ClusterRole from role.yaml.
     let admin = std::fs::read_to_string(cluster::kubeconfig()).expect("kubeconfig");

@@ -170,7 +170,7 @@ async fn presented(port: u16, ca_pem: &str) -> Vec<u8> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn the_api_server_calls_kubegens_webhooks() {
-    let ns = cluster::namespace("e2e-webhook");
+    let ns = cluster::namespace_with_own_webhooks("e2e-webhook");
     let client = cluster::client().await;
 
     let ca = Authority::new("kubegen-e2e-webhook", Default::default()).expect("a CA");
@@ -251,7 +251,7 @@ async fn the_api_server_calls_kubegens_webhooks() {
 
     // Latency of a create through both webhooks, against one in a namespace they do not
     // match (printed; `--nocapture` shows it).
-    let plain_ns = cluster::namespace("e2e-webhook-plain");
+    let plain_ns = cluster::namespace_with_own_webhooks("e2e-webhook-plain");
     let plain: Api<Foo> = Api::namespaced(client.clone(), &plain_ns);
     let timed = |api: Api<Foo>, prefix: &'static str| async move {
         let mut took = Vec::new();
@@ -339,7 +339,7 @@ async fn certificates_the_webhook_manages_itself() {
     use k8s_openapi::api::core::v1::Secret;
     use kubegen::webhook::ManagedCerts;
 
-    let ns = cluster::namespace("e2e-webhook-certs");
+    let ns = cluster::namespace_with_own_webhooks("e2e-webhook-certs");
     let client = cluster::client().await;
     let name = format!("kubegen-e2e-certs-{ns}");
     let mut managed = ManagedCerts::new(&ns, "webhook-certs", vec!["127.0.0.1".into()]);
@@ -535,47 +535,33 @@ async fn certificates_the_webhook_manages_itself() {
     kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
 }
 
-/// The example serves its own webhooks: foo-controller runs with kubebuilder's webhook
-/// flags and a certificate for 127.0.0.1, the configurations point the API server at it,
-/// and its defaulter and validator (examples/foo-controller/src/webhook.rs) answer.
+/// The example serves its webhooks as config/ deploys them: foo-controller, run by
+/// scripts/e2e.sh with kubebuilder's webhook flags and a certificate for 127.0.0.1, is
+/// what config/default's webhook configurations and Foo's conversion (config/crd's
+/// patch) call for every Foo of the tier (`cluster::deploy` points them at it). Its
+/// defaulter and validator answer (examples/foo-controller/src/webhook.rs), and the API
+/// server converts between v1alpha1 (stored) and v1beta1 through it, keeping the field
+/// v1alpha1 has no place for in an annotation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a kube-apiserver and the foo-controller binary: scripts/e2e.sh"]
-async fn the_example_serves_its_own_webhooks() {
+#[ignore = "needs a kube-apiserver and the example's webhooks: scripts/e2e.sh"]
+async fn the_example_serves_its_webhooks_and_conversion_as_config_deploys_them() {
     use std::time::Duration;
 
+    use foo_controller::v1beta1;
     use foo_controller::webhook::DEPLOYMENT_LABEL;
-
-    use super::controller;
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
     let ns = cluster::namespace("e2e-foo-webhooks");
     let client = cluster::client().await;
-    let ca = Authority::new("foo-controller-e2e", Default::default()).expect("a CA");
-    let serving = ca.issue(&["127.0.0.1".into()]).expect("a serving certificate");
-    let dir = std::env::temp_dir().join(format!("kubegen-e2e-foo-certs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a certificate dir");
-    std::fs::write(dir.join("tls.crt"), &serving.cert_pem).expect("tls.crt");
-    std::fs::write(dir.join("tls.key"), &serving.key_pem).expect("tls.key");
-    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("addr").port();
-    let address = format!("127.0.0.1:{port}");
-    let args =
-        ["--namespace", &ns, "--webhook-cert-path", dir.to_str().expect("utf-8"), "--webhook-bind-address", &address];
-    let running = controller::start(&controller::default_kubeconfig(), &args, "webhooks");
-    let mut listening = false;
-    for _ in 0..300 {
-        if tokio::net::TcpStream::connect(&address).await.is_ok() {
-            listening = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(listening, "foo-controller never served its webhooks on {address}:\n{}", running.logs());
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let crd = crds.get("foos.samplecontroller.k8s.io").await.expect("the Foo CRD");
+    let conversion = crd.spec.conversion.expect("a conversion");
+    assert_eq!(conversion.strategy, "Webhook");
+    let url = conversion.webhook.and_then(|w| w.client_config).and_then(|c| c.url).unwrap_or_default();
+    assert!(url.ends_with("/convert"), "{url}");
 
-    let name = format!("foo-controller-e2e-{ns}");
-    let (vapi, mapi) =
-        register(&client, &name, ("vfoo-v1alpha1.kb.io", "mfoo-v1alpha1.kb.io"), port, ca.ca_pem(), &ns).await;
-
-    // The API server's webhook registry catches up within a moment: until the defaulter's
-    // label shows, create again.
+    // The defaulter labels a Foo with its Deployment (the API server's webhook registry
+    // catches up within a moment of install: until the label shows, create again).
     let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
     let mut labelled = None;
     for i in 0..50 {
@@ -593,18 +579,41 @@ async fn the_example_serves_its_own_webhooks() {
         labelled.metadata.labels.as_ref().and_then(|l| l.get(DEPLOYMENT_LABEL)).map(String::as_str),
         Some("web-deploy")
     );
-    let named = labelled.metadata.name.clone().expect("a name");
-    let renamed = format!(
-        "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {named}}}\nspec: {{deploymentName: other}}\n"
-    );
-    let out = kubectl(&["apply", "-n", &ns, "-f", "-"], Some(&renamed));
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!out.status.success(), "the example's validator let the Deployment change");
-    assert!(err.contains("spec.deploymentName") && err.contains("a Foo keeps its Deployment"), "{err}");
 
-    let _ = vapi.delete(&name, &DeleteParams::default()).await;
-    let _ = mapi.delete(&name, &DeleteParams::default()).await;
-    drop(running);
-    let _ = std::fs::remove_dir_all(&dir);
+    // The validator keeps the Deployment, in either version.
+    let named = labelled.metadata.name.clone().expect("a name");
+    for version in ["v1alpha1", "v1beta1"] {
+        let renamed = format!(
+            "apiVersion: samplecontroller.k8s.io/{version}\nkind: Foo\nmetadata: {{name: {named}}}\nspec: {{deploymentName: other}}\n"
+        );
+        let out = kubectl(&["apply", "-n", &ns, "-f", "-"], Some(&renamed));
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "the example's validator let the Deployment change through {version}");
+        assert!(err.contains("spec.deploymentName") && err.contains("a Foo keeps its Deployment"), "{err}");
+    }
+
+    // A v1beta1 Foo: stored as v1alpha1 with revisionHistoryLimit in the annotation,
+    // read back as v1beta1 with it, and admitted by the webhooks (which see v1alpha1).
+    let beta: Api<v1beta1::Foo> = Api::namespaced(client.clone(), &ns);
+    let spec =
+        v1beta1::FooSpec { deployment_name: "beta-deploy".into(), replicas: Some(2), revision_history_limit: Some(3) };
+    let created = beta.create(&PostParams::default(), &v1beta1::Foo::new("beta", spec)).await.expect("a v1beta1 Foo");
+    assert_eq!(created.spec.revision_history_limit, Some(3));
+    assert_eq!(
+        created.metadata.labels.as_ref().and_then(|l| l.get(DEPLOYMENT_LABEL)).map(String::as_str),
+        Some("beta-deploy")
+    );
+    assert!(created.metadata.annotations.as_ref().is_none_or(|a| !a.contains_key(kubegen::webhook::STASH_ANNOTATION)));
+    let stored = foos.get("beta").await.expect("the same Foo as v1alpha1");
+    assert_eq!((stored.spec.deployment_name.as_str(), stored.spec.replicas), ("beta-deploy", Some(2)));
+    let stash = stored.metadata.annotations.as_ref().and_then(|a| a.get(kubegen::webhook::STASH_ANNOTATION));
+    assert_eq!(stash.map(String::as_str), Some(r#"{"revisionHistoryLimit":3}"#));
+    // A list in v1beta1 converts every Foo, each from the version it was written in.
+    let listed = beta.list(&Default::default()).await.expect("Foos as v1beta1");
+    assert!(listed.items.len() >= 2, "{} Foos", listed.items.len());
+    for foo in &listed.items {
+        let expected = if foo.metadata.name.as_deref() == Some("beta") { Some(3) } else { None };
+        assert_eq!(foo.spec.revision_history_limit, expected, "{:?}", foo.metadata.name);
+    }
     kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
 }

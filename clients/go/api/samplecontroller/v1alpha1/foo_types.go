@@ -6,6 +6,7 @@ import (
 
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:path=foos,singular=foo,scope=Namespaced,shortName=fo
+// +kubebuilder:storageversion
 // +kubebuilder:subresource:status
 // +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.availableReplicas
 // +kubebuilder:printcolumn:name="Deployment",type=string,JSONPath=".spec.deploymentName"

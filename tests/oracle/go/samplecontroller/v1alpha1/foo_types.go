@@ -41,6 +41,7 @@ type FooStatus struct {
 
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:shortName=fo
+// +kubebuilder:storageversion
 // +kubebuilder:metadata:annotations="api-approved.kubernetes.io=unapproved, experimental-only; please get an approval from Kubernetes API reviewers if you're trying to develop a CRD in the *.k8s.io or *.kubernetes.io groups"
 // +kubebuilder:subresource:status
 // +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.availableReplicas
