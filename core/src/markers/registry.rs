@@ -306,7 +306,7 @@ names:
             .note("The generated Rust type is `FooResource`; the kind, and so the CRD, stay `Foo`."),
         ),
     m("namespaced", &[], Flag, Resource, false)
-        .help("Objects live in a namespace; cluster-scoped otherwise.")
+        .help("Objects live in a namespace: the default, as in controller-gen; `namespaced = false` makes the kind cluster-scoped.")
         .example(
             kind(
                 r#"#[kube(namespaced = false)]"#,
@@ -664,7 +664,7 @@ pub fn same(a: &Foo, b: &Foo) -> bool {
             .note("The generated `Foo` carries `#[allow(deprecated)]`; `derive`, `serde` and `schemars` attributes are refused here (use `derive = ...`)."),
         ),
     m("crates", &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
-        .help("Paths of the crates the generated code names (kube-derive's key).")
+        .help("kube-derive's key for the paths of the crates the generated code names; refused here: depend on kubegen under its own name.")
         .example(
             refused(
                 r#"
@@ -680,7 +680,7 @@ pub struct FooSpec {
             .note("`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name"),
         ),
     m("cel", &[], Flag, Resource, false)
-        .help("kube-derive's key for CEL validation; rules are always supported here.")
+        .help("kube-derive's key for its client-side CEL validation; refused here: the API server evaluates the `validation` rules, and `Validate` runs them in-process.")
         .example(
             refused(
                 r#"
