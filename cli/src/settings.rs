@@ -21,6 +21,20 @@ pub struct Settings {
     pub clients: ClientSettings,
     #[serde(default)]
     pub docs: DocsSettings,
+    /// `[workspace.metadata.kubegen.diff]`: a level per `diff` check id
+    /// (`field-removed = "warn"`); the ids are checked by `diff` itself.
+    #[serde(default)]
+    pub diff: std::collections::BTreeMap<String, DiffLevel>,
+}
+
+/// How a `diff` finding counts: an error fails the command, a warning is printed, off
+/// is not reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffLevel {
+    Error,
+    Warn,
+    Off,
 }
 
 /// `[workspace.metadata.kubegen.docs]`.
@@ -67,7 +81,7 @@ pub struct PackageSettings {
     pub manifests: Option<bool>,
 }
 
-const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs"];
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff"];
 const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
 const CLIENT_KEYS: &[&str] = &["languages", "go-module", "typescript-package", "python-package", "version"];
 const PACKAGE_KEYS: &[&str] = &["manifests"];
@@ -157,5 +171,9 @@ mod tests {
         );
         let err = Settings::from_metadata(Some(&json!({"docs": {"titel": "T"}}))).unwrap_err().to_string();
         assert_eq!(err, "[workspace.metadata.kubegen.docs]: unknown key `titel`; did you mean `title`?");
+        let s = Settings::from_metadata(Some(&json!({"diff": {"field-removed": "warn"}}))).unwrap();
+        assert_eq!(s.diff.get("field-removed"), Some(&DiffLevel::Warn));
+        let err = Settings::from_metadata(Some(&json!({"diff": {"field-removed": "loud"}}))).unwrap_err().to_string();
+        assert!(err.starts_with("[workspace.metadata.kubegen]: unknown variant `loud`"), "{err}");
     }
 }

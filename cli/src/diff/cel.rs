@@ -1,0 +1,147 @@
+//! An added or changed `x-kubernetes-validations` rule, classed by what it does to the
+//! objects a cluster already stores. The API server runs a rule:
+//!
+//! - without `oldSelf`: on create and on every update. Since validation ratcheting
+//!   (KEP-4008: beta and on by default in 1.30, GA in 1.33), an update that leaves the
+//!   rule's value unchanged is not refused by it — but only where the server can pair
+//!   the value with its old one: not under an atomic or set list (only a list-map's
+//!   items are paired). Before 1.30, or under such a list, any update of a stored
+//!   object that breaks the rule is refused, whatever the update changes.
+//! - with `oldSelf` (a transition rule): on updates only, never ratcheted; with
+//!   `optionalOldSelf: true` on creates too, `oldSelf` then empty.
+//!
+//! So the classes: *ratchet-safe* (holds on 1.33 and later, 1.30 and later with the
+//! default feature gates: stored objects keep updating as long as the value stays),
+//! *breaks stored objects* (a stored value that breaks the rule blocks every update of
+//! its object), *breaks new writes only* (a transition rule: what a new update does to
+//! the value is checked, not what is stored). Whether a stored value breaks the rule is
+//! a question about data, which only a look at the cluster answers (`--cluster`, not
+//! built yet); the class says what follows if one does.
+
+use kubegen_cel::check::{Scope, compile, parse};
+use kubegen_cel::types;
+use kubegen_core::schema::markers::Rule;
+use kubegen_core::schema::node::Node;
+use serde::Serialize;
+
+use crate::settings::DiffLevel as Level;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CelClass {
+    /// A stored value that breaks the rule blocks every update of its object.
+    BreaksStoredObjects,
+    /// Only new writes are checked (transition rules).
+    BreaksNewWrites,
+    /// Ratcheting lets stored objects update while the value stays as it is.
+    RatchetSafe,
+}
+
+impl CelClass {
+    /// The default level of a CEL finding of this class.
+    pub fn level(self) -> Level {
+        match self {
+            CelClass::BreaksStoredObjects | CelClass::BreaksNewWrites => Level::Error,
+            CelClass::RatchetSafe => Level::Warn,
+        }
+    }
+
+    pub fn words(self) -> &'static str {
+        match self {
+            CelClass::BreaksStoredObjects => "breaks stored objects",
+            CelClass::BreaksNewWrites => "breaks new writes only",
+            CelClass::RatchetSafe => "ratchet-safe",
+        }
+    }
+}
+
+/// A CEL finding: its check, the node's path, the message, its class (`None`: the
+/// rule could not be read, reported as `unhandled`).
+pub type Report<'a> = dyn FnMut(&'static str, &str, String, Option<CelClass>) + 'a;
+
+/// Compares the rules of one node. A rule is the same rule when its text and
+/// `optionalOldSelf` are; rules left over on both sides are paired by message, then in
+/// order, as changed; the new side's others are added. Removed rules relax validation
+/// and are not reported.
+pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, correlatable: bool) {
+    let same = |a: &Rule, b: &Rule| a.rule == b.rule && a.optional_old_self == b.optional_old_self;
+    let olds: Vec<&Rule> = old.validations.iter().flatten().collect();
+    let mut left_old: Vec<&Rule> =
+        olds.iter().copied().filter(|o| !new.validations.iter().flatten().any(|n| same(o, n))).collect();
+    let left_new: Vec<&Rule> = new.validations.iter().flatten().filter(|n| !olds.iter().any(|o| same(o, n))).collect();
+    let mut unpaired = Vec::new();
+    let mut pairs = Vec::new();
+    for rule in &left_new {
+        let by_message = left_old.iter().position(|o| o.message.is_some() && o.message == rule.message);
+        match by_message {
+            Some(i) => pairs.push((left_old.remove(i), *rule)),
+            None => unpaired.push(*rule),
+        }
+    }
+    for rule in unpaired {
+        match left_old.is_empty() {
+            false => pairs.push((left_old.remove(0), rule)),
+            true => added(report, path, rule, new, correlatable, None),
+        }
+    }
+    for (was, rule) in pairs {
+        added(report, path, rule, new, correlatable, Some(was));
+    }
+}
+
+fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlatable: bool, was: Option<&Rule>) {
+    let at = if path.is_empty() { "the root" } else { path };
+    let check = if was.is_some() { "cel-rule-changed" } else { "cel-rule-added" };
+    let what = match was {
+        Some(was) => format!("the rule `{}` of {at} became `{}`", was.rule, rule.rule),
+        None => format!("the rule `{}` was added to {at}", rule.rule),
+    };
+    let class = match classify(rule, node, path, correlatable) {
+        Ok(class) => class,
+        Err(why) => {
+            report("unhandled", path, format!("{what}, and it could not be classed: {why}"), None);
+            return;
+        }
+    };
+    let why = match class {
+        CelClass::BreaksNewWrites if rule.optional_old_self == Some(true) => {
+            "it reads oldSelf with optionalOldSelf: it runs on creates (oldSelf empty) and on updates, never ratcheted; stored objects are not re-checked until they are written, and then the rule judges the transition (every Kubernetes release with transition rules)"
+        }
+        CelClass::BreaksNewWrites => {
+            "it reads oldSelf: it runs on updates only and is never ratcheted; creates are not checked, and an update is judged by the transition it makes (every Kubernetes release with transition rules)"
+        }
+        CelClass::RatchetSafe => {
+            "on Kubernetes 1.33 and later (1.30 and later with default feature gates) validation ratcheting lets a stored object that breaks it update as long as the value stays; creates and changed values must satisfy it. On older servers it breaks stored objects"
+        }
+        CelClass::BreaksStoredObjects => {
+            "it stands under an atomic or set list, whose values the server cannot pair with their old ones, so ratcheting does not apply on any Kubernetes release: a stored object that breaks it is refused on every update"
+        }
+    };
+    report(check, path, format!("{what}; {}: {why}", class.words()), Some(class));
+}
+
+/// The class of a rule standing on `node` (at `path`): whether it reads `oldSelf` comes
+/// from compiling it as the API server does (the checker marks every use).
+pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<CelClass, String> {
+    parse(&rule.rule)?;
+    let decl = types::of_schema(node, path).ok_or("the node has no type CEL can see")?;
+    let release = kubegen_cel::library::RELEASES.last().copied().unwrap_or_default();
+    let scope = Scope {
+        self_ty: decl.ty,
+        correlatable,
+        optional_old_self: rule.optional_old_self == Some(true),
+        partial: decl.partial,
+        release,
+    };
+    let compiled = compile(&rule.rule, &scope)?;
+    if compiled.reads_old_self && !correlatable {
+        return Err("it reads oldSelf under an atomic or set list, whose values the server cannot pair with their old ones: the server refuses the rule".into());
+    }
+    Ok(if compiled.reads_old_self {
+        CelClass::BreaksNewWrites
+    } else if correlatable {
+        CelClass::RatchetSafe
+    } else {
+        CelClass::BreaksStoredObjects
+    })
+}

@@ -1,0 +1,263 @@
+//! `codegen-cli diff`: a breaking-change gate between two generations of a workspace's
+//! kinds. The wire side compares CRDs — the resource facts only a CRD has (versions,
+//! scope, printer columns, selectable fields, subresources) in `resource.rs`, each
+//! version's schema as the typed IR ([`Node`], the model the clients and docs read) in
+//! `schema.rs`, CEL rules classed by what they do to stored objects in `cel.rs`. The
+//! client side compares the client models (named types, fields, variants) in
+//! `client.rs`, buf-style: a change that keeps the wire form may still break code.
+//!
+//! Every finding has a check id from [`CHECKS`], one table from which the default
+//! levels, the settings' validation and docs/diff.md's list all read. What the tool
+//! does not understand is reported as `unhandled`, never passed in silence.
+//!
+//! [`Node`]: kubegen_core::schema::node::Node
+
+mod cel;
+mod client;
+mod report;
+mod resource;
+mod schema;
+mod source;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use serde::Serialize;
+
+pub use cel::CelClass;
+
+use crate::clients::Package;
+use crate::settings::DiffLevel as Level;
+
+/// Which contract a check guards: objects and requests (the CRD), or code written
+/// against the generated clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Wire,
+    Client,
+}
+
+/// One check: its stable id, its default level and its category. docs/diff.md says
+/// what each finds, with an example (a test holds it to this table).
+pub struct Check {
+    pub id: &'static str,
+    pub level: Level,
+    pub category: Category,
+}
+
+const fn check(id: &'static str, level: Level, category: Category) -> Check {
+    Check { id, level, category }
+}
+
+use Category::{Client, Wire};
+use Level::{Error, Warn};
+
+/// Every check `diff` makes. The CEL checks' defaults depend on the rule's class (see
+/// [`CelClass::level`]); the level here is the one a configured level replaces.
+pub const CHECKS: &[Check] = &[
+    check("kind-removed", Error, Wire),
+    check("version-removed", Error, Wire),
+    check("version-unserved", Error, Wire),
+    check("storage-version-changed", Error, Wire),
+    check("scope-changed", Error, Wire),
+    check("printer-column-removed", Warn, Wire),
+    check("selectable-field-removed", Error, Wire),
+    check("subresource-removed", Error, Wire),
+    check("field-removed", Error, Wire),
+    check("type-changed", Error, Wire),
+    check("required-added", Error, Wire),
+    check("enum-value-removed", Error, Wire),
+    check("enum-value-added", Warn, Wire),
+    check("bounds-tightened", Error, Wire),
+    check("pattern-changed", Error, Wire),
+    check("format-changed", Error, Wire),
+    check("default-changed", Error, Wire),
+    check("nullable-removed", Error, Wire),
+    check("list-type-changed", Error, Wire),
+    check("map-type-changed", Error, Wire),
+    check("preserve-unknown-removed", Error, Wire),
+    check("cel-rule-added", Error, Wire),
+    check("cel-rule-changed", Error, Wire),
+    check("client-type-removed", Error, Client),
+    check("client-variant-removed", Error, Client),
+    check("client-field-removed", Error, Client),
+    check("client-field-required", Error, Client),
+    check("client-field-type-changed", Error, Client),
+    check("unhandled", Error, Wire),
+];
+
+/// The check of an id; every id a finding names is in [`CHECKS`].
+pub fn check_of(id: &str) -> &'static Check {
+    CHECKS.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("`{id}` is not in diff::CHECKS"))
+}
+
+/// One generation of a workspace's kinds: its CRDs and, when known, its client model.
+pub struct Generation {
+    /// What it is, for messages: `the workspace`, `HEAD~1:config/crd/bases`, a path.
+    pub name: String,
+    pub crds: Vec<CustomResourceDefinition>,
+    /// The client packages (`clients::packages`); `None` when only CRDs are known (a
+    /// directory or file of YAML, or a git ref, whose source is not built).
+    pub clients: Option<Vec<Package>>,
+}
+
+/// What one check found at one place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub check: &'static str,
+    pub level: Level,
+    pub category: Category,
+    /// `group/Kind` (the CRD's), or the group of a client package.
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The field (`spec.replicas`, `spec.ports[*].name`; empty at the root) or, for the
+    /// client checks, the type and field (`PavilionSpec.replicas`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cel: Option<CelClass>,
+}
+
+/// Where a finding stands: the kind, its version and the field.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct At {
+    pub kind: String,
+    pub version: Option<String>,
+    pub path: Option<String>,
+}
+
+impl At {
+    fn finding(&self, check: &'static str, message: String) -> Finding {
+        let c = check_of(check);
+        Finding {
+            check: c.id,
+            level: c.level,
+            category: c.category,
+            kind: self.kind.clone(),
+            version: self.version.clone(),
+            path: self.path.clone(),
+            message,
+            cel: None,
+        }
+    }
+}
+
+/// How levels are decided: `[workspace.metadata.kubegen.diff]` and `--strict`.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A level per check id, replacing the default.
+    pub levels: BTreeMap<String, Level>,
+    /// Findings in `v*alpha*` versions keep their level instead of being lowered to warn.
+    pub strict: bool,
+}
+
+impl Options {
+    /// Checks that every configured id is a check (a misspelled id would silently do nothing).
+    pub fn new(levels: BTreeMap<String, Level>, strict: bool) -> Result<Self> {
+        for id in levels.keys() {
+            if CHECKS.iter().any(|c| c.id == id) {
+                continue;
+            }
+            let hint = match kubegen_core::markers::registry::suggest(id, CHECKS.iter().map(|c| c.id)) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => "docs/diff.md lists the check ids".into(),
+            };
+            bail!("[workspace.metadata.kubegen.diff]: unknown check `{id}`; {hint}");
+        }
+        Ok(Options { levels, strict })
+    }
+
+    /// The finding's level: configured, else its own (the CEL class's for CEL checks);
+    /// lowered to warn in an alpha version unless `--strict`.
+    fn level(&self, finding: &Finding) -> Level {
+        let level = self.levels.get(finding.check).copied().unwrap_or(finding.level);
+        let alpha = finding.version.as_deref().is_some_and(is_alpha);
+        if alpha && !self.strict && level == Level::Error { Level::Warn } else { level }
+    }
+}
+
+/// `v*alpha*`: an unstable version, checked at warn unless `--strict` (buf's
+/// `ignore_unstable_packages`, softened to a warning).
+pub fn is_alpha(version: &str) -> bool {
+    version.starts_with('v') && version.contains("alpha")
+}
+
+/// Everything that changed from `before` to `after`, levels decided by `options`;
+/// findings at level off are left out.
+pub fn compare(before: &Generation, after: &Generation, options: &Options) -> Vec<Finding> {
+    let mut findings = resource::compare(&before.crds, &after.crds);
+    if let (Some(old), Some(new)) = (&before.clients, &after.clients) {
+        findings.extend(client::compare(old, new));
+    }
+    for f in &mut findings {
+        f.level = options.level(f);
+    }
+    findings.retain(|f| f.level != Level::Off);
+    findings
+}
+
+/// Output formats of `diff`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Yaml,
+}
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// What to compare with: a git ref (its committed config/crd/bases), a directory of
+    /// CRD YAML, or a file. Default: the merge base with the default branch (origin's
+    /// HEAD, else main or master), else HEAD.
+    #[arg(long, value_name = "REF|DIR|FILE")]
+    against: Option<String>,
+    /// How findings are printed.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Findings in `v*alpha*` versions are errors too (by default they are warnings).
+    #[arg(long)]
+    strict: bool,
+    /// The CRDs' directory, relative to the workspace root (in the tree and at a git ref).
+    #[arg(long, value_name = "DIR", default_value = "config/crd/bases")]
+    crd_dir: PathBuf,
+    #[command(flatten)]
+    project: crate::project::ProjectArgs,
+}
+
+/// `codegen-cli diff`: exits 1 when a finding is at level error.
+pub fn run(args: DiffArgs) -> Result<ExitCode> {
+    let project = args.project.load(Default::default())?;
+    let options = Options::new(project.settings.diff.clone(), args.strict)?;
+    let before = source::load(project.root(), args.against.as_deref(), &args.crd_dir)?;
+    let after = Generation {
+        name: "the workspace".into(),
+        crds: project.crds()?.to_vec(),
+        clients: Some(crate::clients::packages(project.kinds()?.to_vec())?),
+    };
+    let mut findings = compare(&before, &after, &options);
+    let mut notes = Vec::new();
+    if project.partial {
+        // `-p`: only the named packages' kinds are generated now; a kind of `against`
+        // that is missing may be another package's.
+        findings.retain(|f| f.check != "kind-removed");
+        notes.push("with -p, kinds missing now may be other packages': kind-removed is not checked".to_string());
+    }
+    if before.clients.is_none() {
+        notes.push(format!(
+            "client model not compared: {} is CRD YAML (building the source of a git ref is not done yet); only the CRDs were compared",
+            before.name
+        ));
+    }
+    let errors = findings.iter().filter(|f| f.level == Level::Error).count();
+    print!("{}", report::render(args.format, &before.name, &notes, &findings)?);
+    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,58 @@
+//! Findings as text for a person, or as JSON or YAML for a program (one document:
+//! what was compared, the notes on what was not, the findings, the counts).
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::{Finding, Format};
+use crate::settings::DiffLevel as Level;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    against: &'a str,
+    notes: &'a [String],
+    findings: &'a [Finding],
+    errors: usize,
+    warnings: usize,
+}
+
+pub fn render(format: Format, against: &str, notes: &[String], findings: &[Finding]) -> Result<String> {
+    let count = |level| findings.iter().filter(|f| f.level == level).count();
+    let doc = Document { against, notes, findings, errors: count(Level::Error), warnings: count(Level::Warn) };
+    match format {
+        Format::Json => Ok(serde_json::to_string_pretty(&doc).context("rendering the findings as JSON")? + "\n"),
+        Format::Yaml => kubegen::to_yaml(&doc).context("rendering the findings as YAML"),
+        Format::Text => Ok(text(&doc)),
+    }
+}
+
+fn text(doc: &Document<'_>) -> String {
+    let mut out = String::new();
+    for f in doc.findings {
+        let level = match f.level {
+            Level::Error => "error",
+            Level::Warn => "warning",
+            Level::Off => continue,
+        };
+        let mut place = f.kind.clone();
+        if let Some(v) = &f.version {
+            place += &format!(" {v}");
+        }
+        if let Some(p) = f.path.as_deref().filter(|p| !p.is_empty()) {
+            place += &format!(" {p}");
+        }
+        out += &format!("{level}[{}]: {place}: {}\n", f.check, f.message);
+    }
+    for note in doc.notes {
+        out += &format!("note: {note}\n");
+    }
+    out += &format!(
+        "compared with {}: {} error{}, {} warning{}\n",
+        doc.against,
+        doc.errors,
+        if doc.errors == 1 { "" } else { "s" },
+        doc.warnings,
+        if doc.warnings == 1 { "" } else { "s" }
+    );
+    out
+}

@@ -1,0 +1,434 @@
+//! A table per check id: Rust sources through the derive where the fact comes from the
+//! types (one kind in two versions of a module, each field exercising one check), CRD
+//! YAML pairs where it lives only in the CRD; and `--against HEAD~1` in a scratch git
+//! repository.
+
+use std::collections::BTreeMap;
+
+use super::*;
+
+/// The kind `Widget` of a module, as `manifests` and `clients` see it.
+fn generation(module: &str) -> Generation {
+    let suffix = format!("::diff::tests::{module}::WidgetSpec");
+    let kinds: Vec<crate::workspace::Kind> = kubegen::registry::records(&Default::default())
+        .into_iter()
+        .filter(|k| {
+            k.type_path.ends_with(&suffix) || k.type_path.ends_with(&format!("::diff::tests::{module}::Widget"))
+        })
+        .collect();
+    assert_eq!(kinds.len(), 1, "one Widget in {module}");
+    Generation {
+        name: module.into(),
+        crds: crate::manifests::crds(kinds.clone()).expect("the CRD merges"),
+        clients: Some(crate::clients::packages(kinds).expect("the client model")),
+    }
+}
+
+/// What `compare` finds, as (check, path, CEL class) in a stable order.
+fn found(before: &Generation, after: &Generation, options: &Options) -> Vec<(String, String, Option<CelClass>, Level)> {
+    let mut out: Vec<_> = compare(before, after, options)
+        .into_iter()
+        .map(|f| (f.check.to_string(), f.path.unwrap_or_default(), f.cel, f.level))
+        .collect();
+    out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    out
+}
+
+mod before {
+    use std::collections::BTreeMap;
+
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Widget", namespaced)]
+    pub struct WidgetSpec {
+        pub gone: Option<String>,
+        pub count: Option<i32>,
+        pub owner: Option<String>,
+        pub mode: Option<Mode>,
+        #[kube(maximum = 10)]
+        pub size: Option<i32>,
+        pub name: Option<String>,
+        pub host: Option<String>,
+        #[kube(default = 1)]
+        pub replicas: Option<i32>,
+        #[kube(nullable)]
+        pub note: Option<String>,
+        #[kube(list_type = "set")]
+        pub tags: Option<Vec<String>>,
+        #[kube(map_type = "granular")]
+        pub labels: Option<BTreeMap<String, String>>,
+        #[kube(preserve_unknown_fields)]
+        pub extra: Option<BTreeMap<String, String>>,
+        pub level: Option<i32>,
+        pub stage: Option<String>,
+        pub args: Option<Vec<Arg>>,
+        #[kube(validation(rule = "self.size() < 10", message = "short"))]
+        pub title: Option<String>,
+        pub legacy: Option<Legacy>,
+        pub unchanged: Option<String>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub enum Mode {
+        Fast,
+        Slow,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Arg {
+        pub value: Option<String>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Legacy {
+        pub a: Option<String>,
+    }
+}
+
+mod after {
+    use std::collections::BTreeMap;
+
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Widget", namespaced)]
+    pub struct WidgetSpec {
+        // `gone` is gone.
+        pub count: Option<String>,
+        pub owner: String,
+        pub mode: Option<Mode>,
+        #[kube(maximum = 5)]
+        pub size: Option<i32>,
+        #[kube(pattern = "^[a-z]+$")]
+        pub name: Option<String>,
+        #[kube(format = "hostname")]
+        pub host: Option<String>,
+        #[kube(default = 2)]
+        pub replicas: Option<i32>,
+        pub note: Option<String>,
+        #[kube(list_type = "atomic")]
+        pub tags: Option<Vec<String>>,
+        #[kube(map_type = "atomic")]
+        pub labels: Option<BTreeMap<String, String>>,
+        pub extra: Option<BTreeMap<String, String>>,
+        #[kube(validation(rule = "self >= 0", message = "not negative"))]
+        pub level: Option<i32>,
+        #[kube(validation(rule = "self == oldSelf", message = "immutable"))]
+        pub stage: Option<String>,
+        pub args: Option<Vec<Arg>>,
+        #[kube(validation(rule = "self.size() < 5", message = "short"))]
+        pub title: Option<String>,
+        // Wire-compatible (the same fields), but the clients' type is renamed.
+        pub legacy: Option<Modern>,
+        pub unchanged: Option<String>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub enum Mode {
+        Fast,
+        Turbo,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Arg {
+        #[kube(validation(rule = "self.size() > 0", message = "not empty"))]
+        pub value: Option<String>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Modern {
+        pub a: Option<String>,
+    }
+}
+
+#[test]
+fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
+    use CelClass::*;
+    let (before, after) = (generation("before"), generation("after"));
+    let (e, w) = (Level::Error, Level::Warn);
+    let want: Vec<(&str, &str, Option<CelClass>, Level)> = vec![
+        ("bounds-tightened", "spec.size", None, e),
+        ("cel-rule-added", "spec.args[*].value", Some(BreaksStoredObjects), e),
+        ("cel-rule-added", "spec.level", Some(RatchetSafe), w),
+        ("cel-rule-added", "spec.stage", Some(BreaksNewWrites), e),
+        ("cel-rule-changed", "spec.title", Some(RatchetSafe), w),
+        ("client-field-removed", "WidgetSpec.gone", None, e),
+        ("client-field-required", "WidgetSpec.owner", None, e),
+        ("client-field-type-changed", "WidgetSpec.count", None, e),
+        ("client-field-type-changed", "WidgetSpec.legacy", None, e),
+        ("client-type-removed", "Legacy", None, e),
+        ("client-variant-removed", "Mode", None, e),
+        ("default-changed", "spec.replicas", None, e),
+        ("enum-value-added", "spec.mode", None, w),
+        ("enum-value-removed", "spec.mode", None, e),
+        ("field-removed", "spec.gone", None, e),
+        ("format-changed", "spec.host", None, e),
+        ("list-type-changed", "spec.tags", None, e),
+        ("map-type-changed", "spec.labels", None, e),
+        ("nullable-removed", "spec.note", None, e),
+        ("pattern-changed", "spec.name", None, e),
+        ("preserve-unknown-removed", "spec.extra", None, e),
+        ("required-added", "spec.owner", None, e),
+        ("type-changed", "spec.count", None, e),
+    ];
+    let want: Vec<_> = want.into_iter().map(|(c, p, k, l)| (c.to_string(), p.to_string(), k, l)).collect();
+    assert_eq!(found(&before, &after, &Options::default()), want);
+    // Nothing changed, nothing found.
+    assert_eq!(found(&before, &before, &Options::default()), []);
+}
+
+#[test]
+fn configured_levels_replace_defaults_and_off_drops_the_finding() {
+    let (before, after) = (generation("before"), generation("after"));
+    let levels = BTreeMap::from([("field-removed".to_string(), Level::Off), ("cel-rule-added".into(), Level::Warn)]);
+    let options = Options::new(levels, false).expect("known ids");
+    let found = found(&before, &after, &options);
+    assert!(!found.iter().any(|f| f.0 == "field-removed"), "{found:?}");
+    assert!(found.iter().filter(|f| f.0 == "cel-rule-added").all(|f| f.3 == Level::Warn), "{found:?}");
+    let err = Options::new(BTreeMap::from([("field-remove".to_string(), Level::Off)]), false).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "[workspace.metadata.kubegen.diff]: unknown check `field-remove`; did you mean `field-removed`?"
+    );
+}
+
+/// A CRD as `manifests` writes it: two versions, columns, selectable fields, both
+/// subresources, namespaced; each case edits its text.
+const BASE: &str = r#"---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: gadgets.diff.kubegen.dev
+spec:
+  group: diff.kubegen.dev
+  names:
+    kind: Gadget
+    listKind: GadgetList
+    plural: gadgets
+    shortNames:
+    - gd
+    singular: gadget
+  scope: Namespaced
+  versions:
+  - additionalPrinterColumns:
+    - jsonPath: .spec.replicas
+      name: Replicas
+      type: integer
+    name: v1
+    schema:
+      openAPIV3Schema:
+        properties:
+          spec:
+            properties:
+              replicas:
+                type: integer
+              items:
+                items:
+                  type: string
+                type: array
+              choice:
+                allOf:
+                - minLength: 1
+                type: string
+            type: object
+        type: object
+    selectableFields:
+    - jsonPath: .spec.replicas
+    served: true
+    storage: true
+    subresources:
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+      status: {}
+  - name: v1beta1
+    schema:
+      openAPIV3Schema:
+        properties:
+          spec:
+            properties:
+              size:
+                type: integer
+            type: object
+        type: object
+    served: true
+    storage: false
+"#;
+
+fn crds(yaml: &str) -> Generation {
+    Generation { name: "yaml".into(), crds: source::parse(yaml).expect("CRD YAML"), clients: None }
+}
+
+#[test]
+fn each_resource_check_finds_its_change_in_crd_yaml() {
+    let v1beta1 = BASE.find("  - name: v1beta1").expect("v1beta1");
+    let cases: Vec<(&str, String, Vec<(&str, &str)>)> = vec![
+        ("a CRD is gone", String::new(), vec![("kind-removed", "")]),
+        ("v1beta1 is dropped", BASE[..v1beta1].to_string(), vec![("version-removed", "")]),
+        (
+            "v1beta1 unserved",
+            BASE.replace("    served: true\n    storage: false", "    served: false\n    storage: false"),
+            vec![("version-unserved", "")],
+        ),
+        (
+            "storage moves to v1beta1, v1 unserved",
+            BASE.replace("    served: true\n    storage: true", "    served: false\n    storage: false")
+                .replace("    served: true\n    storage: false", "    served: true\n    storage: true"),
+            vec![("storage-version-changed", ""), ("version-unserved", "")],
+        ),
+        (
+            "storage moves to v1beta1, v1 still served",
+            BASE.replace("    storage: false\n", "    storage: true\n")
+                .replace("    storage: true\n    subresources", "    storage: false\n    subresources"),
+            vec![],
+        ),
+        ("cluster-scoped", BASE.replace("  scope: Namespaced", "  scope: Cluster"), vec![("scope-changed", "")]),
+        (
+            "no printer columns",
+            BASE.replace(
+                "  - additionalPrinterColumns:\n    - jsonPath: .spec.replicas\n      name: Replicas\n      type: integer\n    name: v1",
+                "  - name: v1",
+            ),
+            vec![("printer-column-removed", "")],
+        ),
+        (
+            "no selectable fields",
+            BASE.replace("    selectableFields:\n    - jsonPath: .spec.replicas\n", ""),
+            vec![("selectable-field-removed", "")],
+        ),
+        ("no status subresource", BASE.replace("      status: {}\n", ""), vec![("subresource-removed", "")]),
+        (
+            "no scale subresource",
+            BASE.replace("      scale:\n        specReplicasPath: .spec.replicas\n        statusReplicasPath: .status.replicas\n", ""),
+            vec![("subresource-removed", "")],
+        ),
+        (
+            "allOf changed, a short name lost",
+            BASE.replace("                - minLength: 1", "                - minLength: 2").replace("    - gd\n", "    - gdt\n"),
+            vec![("unhandled", ""), ("unhandled", "spec.choice")],
+        ),
+        (
+            "a rule that does not parse",
+            BASE.replace(
+                "              replicas:\n                type: integer",
+                "              replicas:\n                type: integer\n                x-kubernetes-validations:\n                - rule: self >",
+            ),
+            vec![("unhandled", "spec.replicas")],
+        ),
+    ];
+    for (what, after, want) in cases {
+        let mut found: Vec<(&str, String)> = compare(&crds(BASE), &crds(&after), &Options::default())
+            .into_iter()
+            .map(|f| (f.check, f.path.unwrap_or_default()))
+            .collect();
+        found.sort();
+        let want: Vec<(&str, String)> = want.into_iter().map(|(c, p)| (c, p.to_string())).collect();
+        assert_eq!(found, want, "{what}");
+    }
+}
+
+#[test]
+fn alpha_versions_are_warnings_unless_strict() {
+    let alpha = BASE.replace("  - name: v1beta1", "  - name: v1alpha1");
+    let after = alpha.replace("              size:\n                type: integer\n", "");
+    let levels = |strict| -> Vec<(&'static str, Level)> {
+        let options = Options::new(BTreeMap::new(), strict).expect("no levels");
+        compare(&crds(&alpha), &crds(&after), &options).into_iter().map(|f| (f.check, f.level)).collect()
+    };
+    assert_eq!(levels(false), [("field-removed", Level::Warn)]);
+    assert_eq!(levels(true), [("field-removed", Level::Error)]);
+    assert!(is_alpha("v2alpha3") && !is_alpha("v1beta1") && !is_alpha("alpha"));
+}
+
+#[test]
+fn a_rule_reading_old_self_under_an_atomic_list_is_unhandled_not_guessed() {
+    // oldSelf is refused there by the server; the tool says it cannot class it.
+    let node = kubegen_core::schema::node::Node::of_type("string");
+    let rule = kubegen_core::schema::markers::Rule { rule: "self == oldSelf".into(), ..Default::default() };
+    assert!(cel::classify(&rule, &node, "spec.args[*]", false).is_err());
+    assert_eq!(cel::classify(&rule, &node, "spec.name", true), Ok(CelClass::BreaksNewWrites));
+}
+
+#[test]
+fn against_head_1_reads_the_crds_committed_there() {
+    let dir = std::env::temp_dir().join(format!("kubegen-diff-git-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bases = dir.join("config/crd/bases");
+    std::fs::create_dir_all(&bases).expect("scratch directory");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(&dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q", "-b", "work"]);
+    let file = bases.join("diff.kubegen.dev_gadgets.yaml");
+    std::fs::write(&file, BASE).expect("writes");
+    std::fs::write(bases.join("kustomization.yaml"), "resources:\n- diff.kubegen.dev_gadgets.yaml\n").expect("writes");
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "one"]);
+    std::fs::write(&file, BASE.replace("              replicas:\n                type: integer\n", ""))
+        .expect("writes");
+    git(&["commit", "-q", "-am", "two"]);
+    let crd_dir = std::path::Path::new("config/crd/bases");
+    let before = source::load(&dir, Some("HEAD~1"), crd_dir).expect("HEAD~1 reads");
+    assert_eq!(before.name, "HEAD~1:config/crd/bases");
+    assert!(before.clients.is_none(), "a git ref gives CRDs only");
+    let after = source::load(&dir, Some("config/crd/bases"), crd_dir).expect("the directory reads");
+    let found: Vec<(&str, Option<String>)> =
+        compare(&before, &after, &Options::default()).into_iter().map(|f| (f.check, f.path)).collect();
+    assert_eq!(found, [("field-removed", Some("spec.replicas".into()))]);
+    // No default branch: the default is HEAD, which is the new generation here.
+    let head = source::load(&dir, None, crd_dir).expect("HEAD reads");
+    assert_eq!(head.name, "HEAD:config/crd/bases");
+    assert!(compare(&head, &after, &Options::default()).is_empty());
+    let Err(err) = source::load(&dir, Some("no-such-ref"), crd_dir) else { panic!("no-such-ref read") };
+    assert!(format!("{err:#}").contains("neither a file, a directory nor a git ref"), "{err:#}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_check_is_documented() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/diff.md")).expect("docs/diff.md");
+    for check in CHECKS {
+        let heading = format!("### `{}`\n\n", check.id);
+        let at = doc.find(&heading).unwrap_or_else(|| panic!("docs/diff.md has no section for `{}`", check.id));
+        let level = match check.level {
+            Level::Error => "error",
+            Level::Warn => "warn",
+            Level::Off => "off",
+        };
+        let said =
+            if check.id.starts_with("cel-") { "Default: by class".to_string() } else { format!("Default: {level}.") };
+        assert!(
+            doc[at + heading.len()..].starts_with(&said),
+            "docs/diff.md: `{}` should start with {said:?}",
+            check.id
+        );
+    }
+}
+
+#[test]
+fn findings_render_as_text_json_and_yaml() {
+    let after = BASE.replace("  scope: Namespaced", "  scope: Cluster");
+    let findings = compare(&crds(BASE), &crds(&after), &Options::default());
+    let notes = vec!["client model not compared".to_string()];
+    let text = report::render(Format::Text, "HEAD", &notes, &findings).expect("text");
+    assert_eq!(
+        text,
+        "error[scope-changed]: diff.kubegen.dev/Gadget: the scope changed from Namespaced to Cluster: every object's URL changes and stored objects are not moved\nnote: client model not compared\ncompared with HEAD: 1 error, 0 warnings\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings).expect("json")).expect("JSON");
+    assert_eq!(json["findings"][0]["check"], "scope-changed");
+    assert_eq!(json["errors"], 1);
+    let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings).expect("yaml");
+    assert!(yaml.contains("check: scope-changed"), "{yaml}");
+}
