@@ -21,56 +21,110 @@ use crate::generate::Generator;
 use crate::output::{self, Output};
 use crate::project::Project;
 
+mod html;
+
+/// One group/version's page, in Markdown; the HTML page renders the same view.
 #[derive(Template)]
 #[template(path = "docs/group_version.md", escape = "none")]
 struct Page<'a> {
     header: &'a str,
     /// The reference's title, linking back to its index.
     title: &'a str,
-    group: &'a str,
-    version: &'a str,
-    kinds: Vec<KindView>,
-    types: Vec<TypeView>,
+    page: &'a GroupVersionView,
 }
 
-struct KindView {
-    name: String,
-    anchor: String,
-    plural: String,
-    description: String,
-    facts: Vec<(String, String)>,
+/// What one group/version's page shows, made once and rendered as Markdown and as HTML.
+pub(crate) struct GroupVersionView {
+    pub group: String,
+    pub version: String,
+    pub kinds: Vec<KindView>,
+    pub types: Vec<TypeView>,
+}
+
+pub(crate) struct KindView {
+    pub name: String,
+    pub anchor: String,
+    pub plural: String,
+    pub description: String,
+    /// The index's line for it: the description's first sentence.
+    pub summary: String,
+    pub facts: Vec<(String, String)>,
     /// Name, type, JSONPath, description.
-    columns: Vec<(String, String, String, String)>,
-    sample_file: String,
-    sample: String,
+    pub columns: Vec<(String, String, String, String)>,
+    pub sample_file: String,
+    pub sample: String,
     /// The version before this one (by Kubernetes' version priority), and what changed.
-    previous: String,
-    changes: Vec<String>,
+    pub previous: String,
+    pub changes: Vec<String>,
+    /// Every version of the kind, newest first, when it has more than one.
+    pub versions: Vec<VersionLink>,
 }
 
-struct TypeView {
-    name: String,
-    anchor: String,
-    description: String,
+/// A version of a kind, for the HTML page's version switch.
+pub(crate) struct VersionLink {
+    pub name: String,
+    /// This page's version.
+    pub current: bool,
+    /// The version has a page of its own (every version of a kind the reference holds).
+    pub has_page: bool,
+}
+
+pub(crate) struct TypeView {
+    pub name: String,
+    pub anchor: String,
+    pub description: String,
     /// What the type itself holds or checks, a fact per line.
-    summary: Vec<String>,
-    fields: Vec<FieldView>,
+    pub summary: Vec<String>,
+    pub fields: Vec<FieldView>,
 }
 
-struct FieldView {
-    name: String,
-    ty: String,
-    required: String,
-    default: String,
-    description: String,
+pub(crate) struct FieldView {
+    /// The field's path inside its type (`ports[].port`).
+    pub name: String,
+    /// The HTML page's anchor of the field (`foospec-replicas`).
+    pub anchor: String,
+    pub ty: String,
+    pub required: String,
+    pub default: String,
+    pub description: String,
+    /// In which version the field came, was deprecated or went (`Added in `v1`.`).
+    pub lifecycle: Vec<String>,
+    /// Every check of the schema at the field, in words.
+    pub facts: Vec<String>,
 }
 
-/// `<out>/<group>/<version>.md` per group/version, and `<out>/README.md` listing them.
-pub struct Markdown {
+impl FieldView {
+    /// The Markdown table's description cell: the description, then the version notes
+    /// and the checks.
+    fn cell(&self) -> String {
+        let words: Vec<&str> = self.lifecycle.iter().chain(&self.facts).map(String::as_str).collect();
+        match (self.description.is_empty(), words.is_empty()) {
+            (_, true) => self.description.clone(),
+            (true, false) => words.join(" "),
+            (false, false) => format!("{}<br>{}", self.description, words.join(" ")),
+        }
+    }
+}
+
+/// The output formats of `docs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `<group>/<version>.md` per group/version and `README.md` listing them
+    Markdown,
+    /// A static site beside it: `<group>/<version>.html` and `index.html`, with search
+    /// and a version switch, viewable from disk (no network)
+    Html,
+}
+
+/// The API reference: `<out>/<group>/<version>.md` per group/version and `<out>/README.md`
+/// listing them, and the same pages as a static site (`.html`, `index.html`). The views
+/// are made once and rendered in each format.
+pub struct Docs {
     pub out: PathBuf,
+    pub formats: Vec<Format>,
 }
 
-impl Generator for Markdown {
+impl Generator for Docs {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let settings = &project.settings.docs;
         let mut packages = packages(project.kinds()?.to_vec())?;
@@ -93,29 +147,44 @@ impl Generator for Markdown {
         }
         let crds: BTreeMap<(String, String), &CustomResourceDefinition> =
             project.crds()?.iter().map(|c| ((c.spec.group.clone(), c.spec.names.kind.clone()), c)).collect();
-        let header = markdown_header(&project.header);
-        let mut outputs = Vec::new();
-        let title = settings.title.as_deref().unwrap_or("API reference");
-        let mut index = format!(
-            "{header}<!-- Generated by codegen-cli docs from the workspace's kinds. DO NOT EDIT. -->\n\n# {title}\n"
-        );
-        if !settings.links.is_empty() {
-            index.push('\n');
-            for link in &settings.links {
-                index.push_str(&format!("- [{}]({})\n", link.title, link.url));
-            }
-        }
+        let pages: Vec<(String, String, String)> = packages
+            .iter()
+            .flat_map(|p| p.kinds.iter().map(|k| (p.group.clone(), p.version.clone(), k.kind.clone())))
+            .collect();
+        let mut views = Vec::new();
         for pkg in &packages {
-            let page = page(pkg, &crds, &header, title)?;
-            let path = format!("{}/{}.md", pkg.group, pkg.version);
-            index.push_str(&format!("\n## [{}/{}]({path})\n\n", pkg.group, pkg.version));
-            for kind in &pkg.kinds {
-                let line = first_sentence(&kind.root_description);
-                index.push_str(&format!("- [{}]({path}#{}){}\n", kind.kind, anchor(&kind.kind), dash(&line)));
-            }
-            outputs.push(Output::generated(self.out.join(&path), page));
+            views.push(page_view(pkg, &crds, &pages)?);
         }
-        outputs.push(Output::generated(self.out.join("README.md"), index));
+        let header = markdown_header(&project.header);
+        let title = settings.title.as_deref().unwrap_or("API reference");
+        let mut outputs = Vec::new();
+        if self.formats.contains(&Format::Markdown) {
+            let mut index = format!(
+                "{header}<!-- Generated by codegen-cli docs from the workspace's kinds. DO NOT EDIT. -->\n\n# {title}\n"
+            );
+            if !settings.links.is_empty() {
+                index.push('\n');
+                for link in &settings.links {
+                    index.push_str(&format!("- [{}]({})\n", link.title, link.url));
+                }
+            }
+            for view in &views {
+                let path = format!("{}/{}.md", view.group, view.version);
+                index.push_str(&format!("\n## [{}/{}]({path})\n\n", view.group, view.version));
+                for kind in &view.kinds {
+                    index.push_str(&format!("- [{}]({path}#{}){}\n", kind.name, kind.anchor, dash(&kind.summary)));
+                }
+                let page = output::render(&Page { header: &header, title, page: view }, "the API reference page")?;
+                outputs.push(Output::generated(self.out.join(&path), page));
+            }
+            outputs.push(Output::generated(self.out.join("README.md"), index));
+        }
+        if self.formats.contains(&Format::Html) {
+            let site = html::Site { header: &header, title, links: &settings.links, pages: &views };
+            for (path, text) in site.render()? {
+                outputs.push(Output::generated(self.out.join(path), text));
+            }
+        }
         Ok(outputs)
     }
 }
@@ -163,28 +232,125 @@ fn code(value: &Value) -> String {
     format!("`{}`", value.to_string().replace('|', "\\|"))
 }
 
-fn page(
+/// The view of one group/version: its kinds, and its named types with every field's
+/// checks and, from the kinds' other versions, when the field came, was deprecated or went.
+/// `pages` lists every (group, version, kind) the reference holds.
+fn page_view(
     pkg: &Package,
     crds: &BTreeMap<(String, String), &CustomResourceDefinition>,
-    header: &str,
-    title: &str,
-) -> Result<String> {
+    pages: &[(String, String, String)],
+) -> Result<GroupVersionView> {
     let mut kinds = Vec::new();
+    // Where each type's rows sit in the kinds (`(FooSpec, replicas)` at `spec.replicas`),
+    // and what the kinds' versions say of those paths.
+    let mut notes: BTreeMap<(String, String), Vec<(String, Vec<String>)>> = BTreeMap::new();
     for kind in &pkg.kinds {
         let crd = crds
             .get(&(pkg.group.clone(), kind.kind.clone()))
             .with_context(|| format!("{}: no CRD for {}", kind.type_path, kind.kind))?;
-        kinds.push(kind_view(kind, crd, pkg)?);
+        kinds.push(kind_view(kind, crd, pkg, pages)?);
+        let lifecycle = lifecycle(crd, &pkg.version);
+        let mut at = BTreeMap::new();
+        let roots = match kind.style {
+            kubegen_core::kind::Style::Spec => vec![(&kind.data.root, "spec")],
+            _ => vec![(&kind.data.root, "")],
+        };
+        let status = kind.status.as_ref().map(|s| (&s.root, "status"));
+        for (root, path) in roots.into_iter().chain(status) {
+            if let Some(name) = root.reference.as_deref() {
+                kind_rows(name, path, &pkg.types, &mut Vec::new(), &mut at);
+            }
+        }
+        for (row, paths) in at {
+            for path in paths {
+                let said = lifecycle.get(&path).cloned().unwrap_or_default();
+                notes.entry(row.clone()).or_default().push((path, said));
+            }
+        }
     }
+    let mut taken: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.anchor.clone()).collect();
+    taken.extend(pkg.types.keys().map(|name| type_anchor(name)));
     let mut types = Vec::new();
     for (name, node) in &pkg.types {
-        types.push(type_view(name, node, &pkg.types));
+        let mut view = type_view(name, node, &pkg.types);
+        for field in &mut view.fields {
+            field.anchor =
+                unique(anchor(&format!("{name} {}", field.name.replace("[]", "").replace('.', " "))), &mut taken);
+            field.lifecycle = lifecycle_words(notes.get(&(name.clone(), field.name.clone())).map(Vec::as_slice));
+        }
+        types.push(view);
     }
-    let page = Page { header, title, group: &pkg.group, version: &pkg.version, kinds, types };
-    output::render(&page, "the API reference page")
+    Ok(GroupVersionView { group: pkg.group.clone(), version: pkg.version.clone(), kinds, types })
 }
 
-fn kind_view(kind: &crate::clients::KindModel, crd: &CustomResourceDefinition, pkg: &Package) -> Result<KindView> {
+/// `wanted`, or with `-2`, `-3`, ... when a page already holds it.
+fn unique(wanted: String, taken: &mut std::collections::BTreeSet<String>) -> String {
+    let mut candidate = wanted.clone();
+    let mut n = 2;
+    while !taken.insert(candidate.clone()) {
+        candidate = format!("{wanted}-{n}");
+        n += 1;
+    }
+    candidate
+}
+
+/// A row's version notes: as they are when every path it sits at says the same, else
+/// each path's own (`Added in `v2` (at `spec.a`).`).
+fn lifecycle_words(at: Option<&[(String, Vec<String>)]>) -> Vec<String> {
+    let Some(at) = at else { return Vec::new() };
+    if at.iter().all(|(_, said)| *said == at[0].1) {
+        return at[0].1.clone();
+    }
+    at.iter()
+        .flat_map(|(path, said)| said.iter().map(move |s| format!("{} (at `{path}`).", s.trim_end_matches('.'))))
+        .collect()
+}
+
+/// Every row of the named type `name` (as its field table lists them), with the paths in
+/// the kind where it sits (`at` is the type's own path), through the named types below it.
+fn kind_rows(
+    name: &str,
+    at: &str,
+    types: &BTreeMap<String, Node>,
+    stack: &mut Vec<String>,
+    out: &mut BTreeMap<(String, String), Vec<String>>,
+) {
+    let Some(node) = types.get(name).filter(|_| !stack.iter().any(|s| s == name)) else { return };
+    stack.push(name.to_string());
+    let mut rows = Vec::new();
+    struct_rows("", node, &mut rows);
+    for (row, field, _) in rows {
+        let path = if at.is_empty() { row.clone() } else { format!("{at}.{row}") };
+        let paths = out.entry((name.to_string(), row)).or_default();
+        if !paths.contains(&path) {
+            paths.push(path.clone());
+        }
+        let below = [
+            (field.reference.as_deref(), ""),
+            (field.items.as_ref().and_then(|i| i.reference.as_deref()), "[]"),
+            (
+                match &field.additional_properties {
+                    Some(Additional::Schema(values)) => values.reference.as_deref(),
+                    _ => None,
+                },
+                "{}",
+            ),
+        ];
+        for (named, step) in below {
+            if let Some(named) = named {
+                kind_rows(named, &format!("{path}{step}"), types, stack, out);
+            }
+        }
+    }
+    stack.pop();
+}
+
+fn kind_view(
+    kind: &crate::clients::KindModel,
+    crd: &CustomResourceDefinition,
+    pkg: &Package,
+    pages: &[(String, String, String)],
+) -> Result<KindView> {
     let names = &crd.spec.names;
     let mut facts = vec![
         ("API version".to_string(), format!("`{}/{}`", pkg.group, pkg.version)),
@@ -259,11 +425,27 @@ fn kind_view(kind: &crate::clients::KindModel, crd: &CustomResourceDefinition, p
     let (previous, changes) = changes_from_previous(crd, &pkg.version);
     let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd)).context("rendering the example")?;
     let sample = sample.strip_prefix("---\n").unwrap_or(&sample).to_string();
+    let mut versions: Vec<VersionLink> = crd
+        .spec
+        .versions
+        .iter()
+        .map(|v| VersionLink {
+            name: v.name.clone(),
+            current: v.name == pkg.version,
+            has_page: pages.iter().any(|(g, ver, k)| *g == pkg.group && *ver == v.name && *k == kind.kind),
+        })
+        .collect();
+    versions.sort_by_key(|v| std::cmp::Reverse(priority(&v.name)));
+    if versions.len() < 2 {
+        versions.clear();
+    }
     Ok(KindView {
         name: kind.kind.clone(),
         anchor: anchor(&kind.kind),
         plural: names.plural.clone(),
         description: kind.root_description.trim().to_string(),
+        summary: first_sentence(&kind.root_description),
+        versions,
         facts,
         columns,
         sample_file: crate::manifests::sample_file(crd),
@@ -292,20 +474,34 @@ fn priority(version: &str) -> (u8, u64, u64, std::cmp::Reverse<String>) {
     (stage, major, minor, std::cmp::Reverse(version.to_string()))
 }
 
-/// Every field path of a version's schema with the type it holds (`spec.ports[].port`:
+/// What a version's schema says of one field path, for comparing versions.
+#[derive(Clone, PartialEq)]
+struct PathFacts {
+    /// What it holds, briefly (`integer (int32)`).
+    held: String,
+    /// Its description marks it deprecated, as Kubernetes' API conventions write it
+    /// (`Deprecated: use ...`).
+    deprecated: bool,
+}
+
+/// Every field path of a version's schema with what it holds (`spec.ports[].port`:
 /// `integer (int32)`); `[]` steps into a list's items, `{}` into a map's values.
-fn field_paths(node: &Node, prefix: &str, out: &mut BTreeMap<String, String>) {
+fn field_paths(node: &Node, prefix: &str, out: &mut BTreeMap<String, PathFacts>) {
     for (name, child) in node.properties.iter().flatten() {
         if prefix.is_empty() && matches!(name.as_str(), "apiVersion" | "kind" | "metadata") {
             continue;
         }
         let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
-        out.insert(path.clone(), held(child));
+        let deprecated = child
+            .description
+            .as_deref()
+            .is_some_and(|d| d.trim_start().starts_with("Deprecated") || d.contains("Deprecated:"));
+        out.insert(path.clone(), PathFacts { held: held(child), deprecated });
         walk_paths(child, &path, out);
     }
 }
 
-fn walk_paths(node: &Node, path: &str, out: &mut BTreeMap<String, String>) {
+fn walk_paths(node: &Node, path: &str, out: &mut BTreeMap<String, PathFacts>) {
     field_paths(node, path, out);
     if let Some(items) = &node.items {
         walk_paths(items, &format!("{path}[]"), out);
@@ -327,25 +523,85 @@ fn held(node: &Node) -> String {
     }
 }
 
+/// The field paths of each of the CRD's versions, oldest first in Kubernetes' order.
+fn versions_paths(crd: &CustomResourceDefinition) -> Vec<(String, BTreeMap<String, PathFacts>)> {
+    let mut versions: Vec<(String, BTreeMap<String, PathFacts>)> = crd
+        .spec
+        .versions
+        .iter()
+        .map(|v| {
+            let mut paths = BTreeMap::new();
+            let node = v
+                .schema
+                .as_ref()
+                .and_then(|s| s.open_api_v3_schema.as_ref())
+                .and_then(|props| Node::from_value(&serde_json::to_value(props).ok()?));
+            if let Some(node) = node {
+                field_paths(&node, "", &mut paths);
+            }
+            (v.name.clone(), paths)
+        })
+        .collect();
+    versions.sort_by_key(|(name, _)| priority(name));
+    versions
+}
+
+/// The field that holds `path` (`spec.ports` for `spec.ports[].port`); none at the top.
+fn parent(path: &str) -> Option<&str> {
+    let mut parent = &path[..path.rfind('.')?];
+    while let Some(p) = parent.strip_suffix("[]").or_else(|| parent.strip_suffix("{}")) {
+        parent = p;
+    }
+    Some(parent)
+}
+
+/// Per field path of `version`: the version it came in, the version its description
+/// first calls it deprecated, the version it is gone in — each said where the field
+/// itself changes, not under a field that came or went with it.
+fn lifecycle(crd: &CustomResourceDefinition, version: &str) -> BTreeMap<String, Vec<String>> {
+    let versions = versions_paths(crd);
+    let Some(at) = versions.iter().position(|(name, _)| name == version) else { return BTreeMap::new() };
+    let holds = |i: usize, path: Option<&str>| path.is_none_or(|p| versions[i].1.contains_key(p));
+    let mut out = BTreeMap::new();
+    for (path, facts) in &versions[at].1 {
+        let mut said = Vec::new();
+        let parent = parent(path);
+        if let Some(before) = (0..at).rev().find(|&i| !holds(i, Some(path)))
+            && holds(before, parent)
+        {
+            said.push(format!("Added in `{}`.", versions[before + 1].0));
+        }
+        let deprecated = |i: usize| versions[i].1.get(path).is_some_and(|f| f.deprecated);
+        if facts.deprecated {
+            let first = (0..at).rev().take_while(|&i| deprecated(i)).last().unwrap_or(at);
+            said.push(format!("Deprecated in `{}`.", versions[first].0));
+        } else if let Some(later) =
+            (at + 1..versions.len()).take_while(|&i| holds(i, Some(path))).find(|&i| deprecated(i))
+        {
+            said.push(format!("Deprecated in `{}`.", versions[later].0));
+        }
+        if let Some(gone) = (at + 1..versions.len()).find(|&i| !holds(i, Some(path)))
+            && holds(gone, parent)
+        {
+            said.push(format!("Removed in `{}`.", versions[gone].0));
+        }
+        if !said.is_empty() {
+            out.insert(path.clone(), said);
+        }
+    }
+    out
+}
+
 /// The served version before `version` in Kubernetes' order, and what `version` changes
 /// from it: fields added and removed (a field under one added or removed is not listed
 /// again), and fields whose type changed.
 fn changes_from_previous(crd: &CustomResourceDefinition, version: &str) -> (String, Vec<String>) {
-    let schema = |name: &str| -> Option<Node> {
-        let v = crd.spec.versions.iter().find(|v| v.name == name)?;
-        let props = v.schema.as_ref()?.open_api_v3_schema.as_ref()?;
-        Node::from_value(&serde_json::to_value(props).ok()?)
-    };
-    let mut older: Vec<&str> =
-        crd.spec.versions.iter().map(|v| v.name.as_str()).filter(|v| priority(v) < priority(version)).collect();
-    older.sort_by_key(|v| priority(v));
-    let (Some(previous), Some(now)) = (older.last().copied(), schema(version)) else {
+    let versions = versions_paths(crd);
+    let Some(at) = versions.iter().position(|(name, _)| name == version).filter(|&at| at > 0) else {
         return (String::new(), Vec::new());
     };
-    let Some(before) = schema(previous) else { return (String::new(), Vec::new()) };
-    let (mut was, mut is_now) = (BTreeMap::new(), BTreeMap::new());
-    field_paths(&before, "", &mut was);
-    field_paths(&now, "", &mut is_now);
+    let (previous, was) = &versions[at - 1];
+    let is_now = &versions[at].1;
     let under = |path: &str, parents: &[&String]| {
         parents.iter().any(|p| {
             path.starts_with(&format!("{p}."))
@@ -358,7 +614,7 @@ fn changes_from_previous(crd: &CustomResourceDefinition, version: &str) -> (Stri
     let mut changes = Vec::new();
     for path in &added {
         if !under(path, &added) {
-            changes.push(format!("Added `{path}` ({}).", is_now[*path]));
+            changes.push(format!("Added `{path}` ({}).", is_now[*path].held));
         }
     }
     for path in &removed {
@@ -366,15 +622,15 @@ fn changes_from_previous(crd: &CustomResourceDefinition, version: &str) -> (Stri
             changes.push(format!("Removed `{path}`."));
         }
     }
-    for (path, ty) in &is_now {
-        if let Some(old) = was.get(path).filter(|old| *old != ty) {
-            changes.push(format!("`{path}`: {old} → {ty}."));
+    for (path, now) in is_now {
+        if let Some(old) = was.get(path).filter(|old| old.held != now.held) {
+            changes.push(format!("`{path}`: {} → {}.", old.held, now.held));
         }
     }
     if changes.is_empty() {
         changes.push("No field changed.".into());
     }
-    (previous.to_string(), changes)
+    (previous.clone(), changes)
 }
 
 /// A link to a named type's section (`#type-foospec`: a kind and its root type may share
@@ -391,7 +647,7 @@ fn type_view(name: &str, node: &Node, types: &BTreeMap<String, Node>) -> TypeVie
     let mut fields = Vec::new();
     let summary = match shape(node) {
         Shape::Struct => {
-            struct_fields("", node, types, &mut fields);
+            struct_fields(node, types, &mut fields);
             facts(node)
         }
         _ => {
@@ -409,13 +665,30 @@ fn type_view(name: &str, node: &Node, types: &BTreeMap<String, Node>) -> TypeVie
     }
 }
 
-/// The rows of an object's fields, with an inline object's own fields below it
-/// (`parent.child`).
-fn struct_fields(prefix: &str, node: &Node, types: &BTreeMap<String, Node>, out: &mut Vec<FieldView>) {
+/// The rows of an object's field table, with an inline object's own fields below it
+/// (`parent.child`, `list[].child`): the row's path, its node and whether it is required.
+fn struct_rows<'n>(prefix: &str, node: &'n Node, out: &mut Vec<(String, &'n Node, bool)>) {
     let required = node.required.clone().unwrap_or_default();
     for (name, field) in node.properties.iter().flatten() {
         let path = format!("{prefix}{name}");
-        let mut description = field.description.clone().map(|d| cell(&d)).unwrap_or_default();
+        out.push((path.clone(), field, required.contains(name)));
+        if field.reference.is_none() && matches!(shape(field), Shape::Struct) {
+            struct_rows(&format!("{path}."), field, out);
+        }
+        if let Shape::List(items) = shape(field)
+            && items.reference.is_none()
+            && matches!(shape(items), Shape::Struct)
+        {
+            struct_rows(&format!("{path}[]."), items, out);
+        }
+    }
+}
+
+/// An object's field table.
+fn struct_fields(node: &Node, types: &BTreeMap<String, Node>, out: &mut Vec<FieldView>) {
+    let mut rows = Vec::new();
+    struct_rows("", node, &mut rows);
+    for (path, field, required) in rows {
         let mut words = facts(field);
         // What each item or value must be, where it is no named type of its own.
         let inner = match shape(field) {
@@ -429,28 +702,16 @@ fn struct_fields(prefix: &str, node: &Node, types: &BTreeMap<String, Node>, out:
                 words.push(format!("{each}: {}", said.join(" ")));
             }
         }
-        if !words.is_empty() {
-            if !description.is_empty() {
-                description.push_str("<br>");
-            }
-            description.push_str(&words.join(" "));
-        }
         out.push(FieldView {
-            name: path.clone(),
+            name: path,
+            anchor: String::new(),
             ty: type_text(field, types),
-            required: if required.contains(name) { "required" } else { "" }.into(),
+            required: if required { "required" } else { "" }.into(),
             default: field.default.as_ref().map(code).unwrap_or_default(),
-            description,
+            description: field.description.as_deref().map(cell).unwrap_or_default(),
+            lifecycle: Vec::new(),
+            facts: words,
         });
-        if field.reference.is_none() && matches!(shape(field), Shape::Struct) {
-            struct_fields(&format!("{path}."), field, types, out);
-        }
-        if let Shape::List(items) = shape(field)
-            && items.reference.is_none()
-            && matches!(shape(items), Shape::Struct)
-        {
-            struct_fields(&format!("{path}[]."), items, types, out);
-        }
     }
 }
 
@@ -645,9 +906,9 @@ pub struct DocsArgs {
     /// Write nothing; exit with status 1 and print a diff when a page on disk is stale.
     #[arg(long)]
     check: bool,
-    /// `markdown` (the only format so far).
-    #[arg(long, value_name = "FORMAT", default_value = "markdown")]
-    format: Vec<String>,
+    /// The formats to write (repeat the flag for several); both when not given.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    format: Vec<Format>,
     /// Directory to write into, relative to the workspace root.
     #[arg(long, value_name = "DIR", default_value = "docs/api")]
     out: PathBuf,
@@ -656,12 +917,10 @@ pub struct DocsArgs {
 }
 
 pub fn run(args: DocsArgs) -> Result<std::process::ExitCode> {
-    if let Some(other) = args.format.iter().find(|f| f.as_str() != "markdown") {
-        anyhow::bail!("--format {other}: only `markdown` is written so far (the HTML site is still to come)");
-    }
     let project = args.project.load(Default::default())?;
-    let markdown = Markdown { out: project.path(&args.out) };
-    crate::generate::run(&project, &[&markdown], args.check, "doc", |p| Ok(output::count(p.kinds()?.len(), "kind")))
+    let formats = if args.format.is_empty() { vec![Format::Markdown, Format::Html] } else { args.format };
+    let docs = Docs { out: project.path(&args.out), formats };
+    crate::generate::run(&project, &[&docs], args.check, "doc", |p| Ok(output::count(p.kinds()?.len(), "kind")))
 }
 
 #[cfg(test)]
@@ -770,6 +1029,55 @@ mod tests {
             )
         );
         assert_eq!(anchor("FooSpec"), "foospec");
+    }
+
+    /// A CRD whose versions hold `spec` with these fields (name → description).
+    fn crd(versions: &[(&str, &[(&str, &str)])]) -> CustomResourceDefinition {
+        let versions: Vec<Value> = versions
+            .iter()
+            .map(|(name, fields)| {
+                let props: serde_json::Map<String, Value> =
+                    fields.iter().map(|(f, d)| (f.to_string(), json!({"type": "string", "description": d}))).collect();
+                json!({"name": name, "served": true, "storage": *name == "v1", "schema": {"openAPIV3Schema": {
+                    "type": "object", "properties": {"spec": {"type": "object", "properties": props}}}}})
+            })
+            .collect();
+        serde_json::from_value(json!({"metadata": {"name": "foos.example.com"}, "spec": {
+            "group": "example.com", "scope": "Namespaced", "versions": versions,
+            "names": {"plural": "foos", "kind": "Foo"}}}))
+        .expect("a CRD")
+    }
+
+    #[test]
+    fn fields_say_the_version_they_came_were_deprecated_and_went_in() {
+        let crd = crd(&[
+            ("v1", &[("kept", ""), ("added", ""), ("old", "Deprecated: use added.")]),
+            ("v1alpha1", &[("kept", ""), ("old", ""), ("gone", "")]),
+            ("v1beta1", &[("kept", ""), ("old", "Deprecated: use added."), ("added", "")]),
+        ]);
+        let said = |version: &str| {
+            lifecycle(&crd, version)
+                .into_iter()
+                .map(|(path, words)| format!("{path}: {}", words.join(" ")))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(said("v1alpha1"), ["spec.gone: Removed in `v1beta1`.", "spec.old: Deprecated in `v1beta1`."]);
+        assert_eq!(said("v1beta1"), ["spec.added: Added in `v1beta1`.", "spec.old: Deprecated in `v1beta1`."]);
+        assert_eq!(said("v1"), ["spec.added: Added in `v1beta1`.", "spec.old: Deprecated in `v1beta1`."]);
+        // A field that comes or goes with its parent is said of the parent only.
+        let crd = crd_with_parent();
+        assert_eq!(lifecycle(&crd, "v1").into_iter().map(|(path, _)| path).collect::<Vec<_>>(), ["spec.added"]);
+    }
+
+    fn crd_with_parent() -> CustomResourceDefinition {
+        let mut crd = crd(&[("v1beta1", &[]), ("v1", &[("added", "")])]);
+        let schema =
+            crd.spec.versions[1].schema.as_mut().and_then(|s| s.open_api_v3_schema.as_mut()).expect("a schema");
+        let spec = schema.properties.as_mut().and_then(|p| p.get_mut("spec")).expect("spec");
+        let added = spec.properties.as_mut().and_then(|p| p.get_mut("added")).expect("added");
+        *added = serde_json::from_value(json!({"type": "object", "properties": {"inner": {"type": "string"}}}))
+            .expect("a schema");
+        crd
     }
 
     #[test]

@@ -69,13 +69,16 @@ enum Command {
     /// with the schema's bounds and a client class per kind). Names and languages come
     /// from `[workspace.metadata.kubegen.clients]`.
     Clients(clients::ClientsArgs),
-    /// Write an API reference of the workspace's kinds (Markdown, under docs/api/)
+    /// Write an API reference of the workspace's kinds (Markdown and HTML, under docs/api/)
     ///
     /// One page per group/version: each kind with its resource facts (names, scope,
     /// versions, subresources, printer columns, selectable fields) and an example object,
     /// and a section per named type whose field table says in words what the CRD checks:
     /// bounds, lengths, patterns, enums, formats, counts, list and map types, defaults,
-    /// nullability, CEL rules. From the same model the clients and CRDs come from.
+    /// nullability, CEL rules, and the version a field was added, deprecated or removed in.
+    /// From the same model the clients and CRDs come from. The HTML pages are a static
+    /// site that reads from disk (nothing fetched): a navigation tree, a search box over
+    /// kinds, types and fields, an anchor on every field, a version switch per kind.
     Docs(docs::DocsArgs),
     /// Prepare etcd and kube-apiserver for kubegen::testenv (kubegen's setup-envtest)
     ///
