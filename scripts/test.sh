@@ -53,6 +53,9 @@ cargo run -q -p codegen-cli -- docs --check
 cargo run -q -p codegen-cli -- docs -p kubegen-tests --out tests/golden/docs --check
 scripts/markdownlint.sh
 
+step "the HTML API reference in headless Chromium: no console error, internal links, a field's type, search, version switch (screenshots: target/docs-screenshots/)"
+scripts/browser-test.sh
+
 # Each published crate is built from its .crate file alone, as crates.io would build it:
 # templates, tables and tests inside their packages, no path outside them. Libraries
 # leave k8s-openapi's version to the binary, so the variable stands in for one.
