@@ -3,6 +3,7 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
+mod diff;
 mod docs;
 mod envtest;
 mod generate;
@@ -80,6 +81,17 @@ enum Command {
     /// site that reads from disk (nothing fetched): a navigation tree, a search box over
     /// kinds, types and fields, an anchor on every field, a version switch per kind.
     Docs(docs::DocsArgs),
+    /// Report breaking changes to the CRDs and generated clients since a git ref or CRD YAML
+    ///
+    /// Compares what `manifests` would write now (built in memory) and the client model
+    /// with `--against`: a git ref's committed CRDs, a directory or a file of CRD YAML;
+    /// by default the merge base with the default branch, else HEAD. Each finding has a
+    /// check id and a level (error, warn, off) from `[workspace.metadata.kubegen.diff]`;
+    /// CEL rules are classed as ratchet-safe, breaking stored objects or breaking new
+    /// writes only. Exits 1 on an error-level finding. A ref, a directory or a file gives
+    /// CRDs only: the client model is then not compared, and a note says so. Every check
+    /// is described in docs/diff.md.
+    Diff(diff::DiffArgs),
     /// Prepare etcd and kube-apiserver for kubegen::testenv (kubegen's setup-envtest)
     ///
     /// Builds kube-apiserver of a Kubernetes release from the k8s.io/kubernetes Go module
@@ -338,6 +350,7 @@ pub fn main() -> ExitCode {
         Command::Manifests(args) => manifests(args),
         Command::Clients(args) => clients::run(args),
         Command::Docs(args) => docs::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Init(args) => init(args),
         Command::Envtest(args) => envtest::run(args),
         Command::Create(Create::Api(args)) => create_api(args),
