@@ -155,6 +155,11 @@ try {
   await phone.close();
   checked.push("phone width (390px): no horizontal scrolling, Contents opens the tree");
 
+  // The index lists every group/version's kinds.
+  const index = await open(path.join(path.dirname(path.dirname(zoo)), "index.html"));
+  await index.screenshot({ path: path.join(shots, "desktop-index.png") });
+  await index.close();
+
   // Dark.
   const dark = await open(zoo);
   await dark.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
