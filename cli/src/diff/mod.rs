@@ -253,7 +253,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     }
     if before.clients.is_none() {
         notes.push(format!(
-            "client model not compared: {} is CRD YAML (building the source of a git ref is not done yet); only the CRDs were compared",
+            "client model not compared: {} gives CRD YAML only (a git ref's client model needs its source built, which diff does not do yet); the CRDs were compared",
             before.name
         ));
     }

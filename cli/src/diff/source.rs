@@ -14,8 +14,8 @@ use super::Generation;
 /// The generation `against` names, relative to the workspace `root`; `crd_dir` is where
 /// the CRDs sit in a git tree (`config/crd/bases`).
 pub fn load(root: &Path, against: Option<&str>, crd_dir: &Path) -> Result<Generation> {
-    let against = match against {
-        Some(a) => a.to_string(),
+    let (against, label) = match against {
+        Some(a) => (a.to_string(), a.to_string()),
         None => default_ref(root)?,
     };
     let path = root.join(&against);
@@ -29,12 +29,12 @@ pub fn load(root: &Path, against: Option<&str>, crd_dir: &Path) -> Result<Genera
         return Ok(Generation { name: path.display().to_string(), crds, clients: None });
     }
     let crds = read_ref(root, &against, crd_dir)?;
-    Ok(Generation { name: format!("{against}:{}", crd_dir.display()), crds, clients: None })
+    Ok(Generation { name: format!("{} at {label}", crd_dir.display()), crds, clients: None })
 }
 
 /// The merge base of HEAD with the default branch (origin's HEAD, else `main` or
-/// `master`), or HEAD when there is none.
-fn default_ref(root: &Path) -> Result<String> {
+/// `master`), or HEAD when there is none; with how messages name it.
+fn default_ref(root: &Path) -> Result<(String, String)> {
     let branch = git(root, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]).ok().or_else(|| {
         ["main", "master"]
             .into_iter()
@@ -44,10 +44,11 @@ fn default_ref(root: &Path) -> Result<String> {
     if let Some(branch) = branch
         && let Ok(base) = git(root, &["merge-base", "HEAD", &branch])
     {
-        return Ok(base);
+        let short = git(root, &["rev-parse", "--short", &base]).unwrap_or_else(|_| base.clone());
+        return Ok((base, format!("{short} (the merge base with {branch})")));
     }
     git(root, &["rev-parse", "--verify", "--quiet", "HEAD"])
-        .map(|_| "HEAD".to_string())
+        .map(|_| ("HEAD".to_string(), "HEAD".to_string()))
         .with_context(|| format!("{}: no --against given and no commit to compare with", root.display()))
 }
 

@@ -379,7 +379,7 @@ fn against_head_1_reads_the_crds_committed_there() {
     git(&["commit", "-q", "-am", "two"]);
     let crd_dir = std::path::Path::new("config/crd/bases");
     let before = source::load(&dir, Some("HEAD~1"), crd_dir).expect("HEAD~1 reads");
-    assert_eq!(before.name, "HEAD~1:config/crd/bases");
+    assert_eq!(before.name, "config/crd/bases at HEAD~1");
     assert!(before.clients.is_none(), "a git ref gives CRDs only");
     let after = source::load(&dir, Some("config/crd/bases"), crd_dir).expect("the directory reads");
     let found: Vec<(&str, Option<String>)> =
@@ -387,7 +387,7 @@ fn against_head_1_reads_the_crds_committed_there() {
     assert_eq!(found, [("field-removed", Some("spec.replicas".into()))]);
     // No default branch: the default is HEAD, which is the new generation here.
     let head = source::load(&dir, None, crd_dir).expect("HEAD reads");
-    assert_eq!(head.name, "HEAD:config/crd/bases");
+    assert_eq!(head.name, "config/crd/bases at HEAD");
     assert!(compare(&head, &after, &Options::default()).is_empty());
     let Err(err) = source::load(&dir, Some("no-such-ref"), crd_dir) else { panic!("no-such-ref read") };
     assert!(format!("{err:#}").contains("neither a file, a directory nor a git ref"), "{err:#}");
