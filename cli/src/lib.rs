@@ -89,8 +89,8 @@ enum Command {
     /// check id and a level (error, warn, off) from `[workspace.metadata.kubegen.diff]`;
     /// CEL rules are classed as ratchet-safe, breaking stored objects or breaking new
     /// writes only. Exits 1 on an error-level finding. A ref, a directory or a file gives
-    /// CRDs only: the client model is then not compared, and a note says so. Every check
-    /// is described in docs/diff.md.
+    /// CRDs only: the client model is then not compared, and a note says so, unless
+    /// `--build-ref` builds the ref's source. Every check is described in docs/diff.md.
     Diff(diff::DiffArgs),
     /// Prepare etcd and kube-apiserver for kubegen::testenv (kubegen's setup-envtest)
     ///

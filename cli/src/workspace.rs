@@ -62,7 +62,8 @@ pub struct Workspace {
     /// Source directories of every member that depends on kubegen (binaries too), for
     /// RBAC markers.
     pub source_dirs: Vec<PathBuf>,
-    target_dir: PathBuf,
+    /// Where the helper is built; `diff --build-ref` builds another generation here too.
+    pub target_dir: PathBuf,
     /// (package name, library crate name, manifest dir)
     packages: Vec<(String, String, PathBuf)>,
     /// How the packages depend on kubegen, as a dependency table's keys

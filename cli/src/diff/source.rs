@@ -3,13 +3,16 @@
 //! touched). Without `--against`: the merge base with the default branch, else HEAD.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde_json::Value;
 
 use super::Generation;
+use crate::clients::Package;
+use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// The generation `against` names, relative to the workspace `root`; `crd_dir` is where
 /// the CRDs sit in a git tree (`config/crd/bases`).
@@ -26,10 +29,50 @@ pub fn load(root: &Path, against: Option<&str>, crd_dir: &Path) -> Result<Genera
     };
     if path.exists() {
         let crds = if path.is_dir() { read_dir(&path)? } else { read_file(&path)? };
-        return Ok(Generation { name: path.display().to_string(), crds, clients: None });
+        return Ok(Generation { name: path.display().to_string(), crds, clients: None, commit: None });
     }
-    let crds = read_ref(root, &against, crd_dir)?;
-    Ok(Generation { name: format!("{} at {label}", crd_dir.display()), crds, clients: None })
+    let (commit, crds) = read_ref(root, &against, crd_dir)?;
+    Ok(Generation { name: format!("{} at {label}", crd_dir.display()), crds, clients: None, commit: Some(commit) })
+}
+
+/// The client model at `commit`: its tree extracted with `git archive` under the
+/// workspace's target directory (kept for the next run), loaded as a workspace and its
+/// kinds built in the same target directory, so only the ref's own crates compile.
+pub fn clients_at(project: &Project, commit: &str, packages: &[String]) -> Result<Vec<Package>> {
+    let root = project.root();
+    let prefix = git(root, &["rev-parse", "--show-prefix"])?;
+    let dir = project.workspace.target_dir.join("kubegen").join(format!("diff-{commit}"));
+    let done = dir.join(".kubegen-extracted");
+    if !done.exists() {
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+        }
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let archive = Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(["archive", "--format=tar", commit])
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("running git archive")?;
+        let tar = Command::new("tar")
+            .arg("-x")
+            .arg("-C")
+            .arg(&dir)
+            .stdin(archive.stdout.context("git archive's output")?)
+            .status()
+            .context("running tar")?;
+        if !tar.success() {
+            bail!("extracting {commit} into {} failed", dir.display());
+        }
+        std::fs::write(&done, commit).with_context(|| format!("writing {}", done.display()))?;
+    }
+    let manifest = dir.join(prefix).join("Cargo.toml");
+    let mut workspace =
+        Workspace::load(Some(&manifest), packages).with_context(|| format!("the workspace at {commit}"))?;
+    workspace.target_dir = project.workspace.target_dir.clone();
+    let kinds = workspace.kinds(Default::default()).with_context(|| format!("building the kinds at {commit}"))?;
+    crate::clients::packages(kinds).with_context(|| format!("the client model at {commit}"))
 }
 
 /// The merge base of HEAD with the default branch (origin's HEAD, else `main` or
@@ -52,14 +95,15 @@ fn default_ref(root: &Path) -> Result<(String, String)> {
         .with_context(|| format!("{}: no --against given and no commit to compare with", root.display()))
 }
 
-/// The CRDs committed under `crd_dir` at `reference`.
-pub fn read_ref(root: &Path, reference: &str, crd_dir: &Path) -> Result<Vec<CustomResourceDefinition>> {
-    git(root, &["rev-parse", "--verify", "--quiet", &format!("{reference}^{{commit}}")]).with_context(|| {
-        format!(
-            "--against {reference}: neither a file, a directory nor a git ref of the repository at {}",
-            root.display()
-        )
-    })?;
+/// The commit `reference` names, and the CRDs committed under `crd_dir` there.
+pub fn read_ref(root: &Path, reference: &str, crd_dir: &Path) -> Result<(String, Vec<CustomResourceDefinition>)> {
+    let commit =
+        git(root, &["rev-parse", "--verify", "--quiet", &format!("{reference}^{{commit}}")]).with_context(|| {
+            format!(
+                "--against {reference}: neither a file, a directory nor a git ref of the repository at {}",
+                root.display()
+            )
+        })?;
     let dir = crd_dir.to_string_lossy();
     let listed = git(root, &["ls-tree", "-r", "--full-name", "--name-only", reference, "--", &dir])?;
     let mut crds = Vec::new();
@@ -67,7 +111,7 @@ pub fn read_ref(root: &Path, reference: &str, crd_dir: &Path) -> Result<Vec<Cust
         let text = git(root, &["show", &format!("{reference}:{file}")])?;
         crds.extend(parse(&text).with_context(|| format!("{reference}:{file}"))?);
     }
-    Ok(crds)
+    Ok((commit, crds))
 }
 
 fn read_dir(dir: &Path) -> Result<Vec<CustomResourceDefinition>> {

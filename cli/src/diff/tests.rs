@@ -21,6 +21,7 @@ fn generation(module: &str) -> Generation {
         name: module.into(),
         crds: crate::manifests::crds(kinds.clone()).expect("the CRD merges"),
         clients: Some(crate::clients::packages(kinds).expect("the client model")),
+        commit: None,
     }
 }
 
@@ -259,7 +260,7 @@ spec:
 "#;
 
 fn crds(yaml: &str) -> Generation {
-    Generation { name: "yaml".into(), crds: source::parse(yaml).expect("CRD YAML"), clients: None }
+    Generation { name: "yaml".into(), crds: source::parse(yaml).expect("CRD YAML"), clients: None, commit: None }
 }
 
 #[test]
