@@ -217,7 +217,17 @@ impl Walk<'_> {
                 tightened.push(format!("{key} {was} → {}", b.unwrap_or_default()));
             }
         }
-        if old.multiple_of != new.multiple_of && new.multiple_of.is_some() {
+        // A new multipleOf that divides the old one accepts every value the old accepted.
+        let divides = match (
+            old.multiple_of.as_ref().and_then(Number::as_f64),
+            new.multiple_of.as_ref().and_then(Number::as_f64),
+        ) {
+            (Some(a), Some(b)) if b != 0.0 => (a / b).fract() == 0.0,
+            (_, None) => true,
+            (None, Some(_)) => false,
+            (Some(_), Some(_)) => false,
+        };
+        if !divides {
             tightened.push(format!("multipleOf {} → {}", num(&old.multiple_of), num(&new.multiple_of)));
         }
         if new.unique_items == Some(true) && old.unique_items != Some(true) {

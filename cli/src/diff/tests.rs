@@ -433,3 +433,98 @@ fn findings_render_as_text_json_and_yaml() {
     let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings).expect("yaml");
     assert!(yaml.contains("check: scope-changed"), "{yaml}");
 }
+
+/// The checks `schema::compare` finds between two schema nodes written as JSON.
+fn schema_checks(old: serde_json::Value, new: serde_json::Value) -> Vec<&'static str> {
+    let node = |v: serde_json::Value| kubegen_core::schema::node::Node::from_value(&v).expect("a schema node");
+    let mut out = Vec::new();
+    schema::compare(&At::default(), &node(old), &node(new), &mut out);
+    out.into_iter().map(|f| f.check).collect()
+}
+
+#[test]
+fn relaxations_pass_and_tightenings_do_not() {
+    use serde_json::json;
+    let int = |extra: serde_json::Value| {
+        let mut n = json!({"type": "integer"});
+        n.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        n
+    };
+    let cases: Vec<(&str, serde_json::Value, serde_json::Value, Vec<&str>)> = vec![
+        ("multipleOf 4 → 2 accepts more", int(json!({"multipleOf": 4})), int(json!({"multipleOf": 2})), vec![]),
+        ("multipleOf 2 → 4", int(json!({"multipleOf": 2})), int(json!({"multipleOf": 4})), vec!["bounds-tightened"]),
+        (
+            "maximum made exclusive",
+            int(json!({"maximum": 10})),
+            int(json!({"maximum": 10, "exclusiveMaximum": true})),
+            vec!["bounds-tightened"],
+        ),
+        ("minimum lowered", int(json!({"minimum": 1})), int(json!({"minimum": 0})), vec![]),
+        ("enum dropped", json!({"type": "string", "enum": ["a"]}), json!({"type": "string"}), vec![]),
+        ("pattern dropped", json!({"type": "string", "pattern": "^a$"}), json!({"type": "string"}), vec![]),
+        ("format dropped", json!({"type": "string", "format": "uri"}), json!({"type": "string"}), vec![]),
+        (
+            "description changed",
+            json!({"type": "string", "description": "a"}),
+            json!({"type": "string", "description": "b"}),
+            vec![],
+        ),
+        (
+            "an optional field added",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            vec![],
+        ),
+        (
+            "a required field with a default added",
+            json!({"type": "object", "properties": {}}),
+            json!({"type": "object", "properties": {"b": {"type": "string", "default": "x"}}, "required": ["b"]}),
+            vec![],
+        ),
+        (
+            "a required field without a default added",
+            json!({"type": "object", "properties": {}}),
+            json!({"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}),
+            vec!["required-added"],
+        ),
+        (
+            "a field removed where unknown fields are kept",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "x-kubernetes-preserve-unknown-fields": true}),
+            json!({"type": "object", "properties": {}, "x-kubernetes-preserve-unknown-fields": true}),
+            vec![],
+        ),
+        (
+            "a type change is reported once, not again below",
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            json!({"type": "array", "items": {"type": "string"}}),
+            vec!["type-changed"],
+        ),
+        (
+            "anyOf changed",
+            json!({"type": "string", "anyOf": [{"minLength": 1}]}),
+            json!({"type": "string", "anyOf": [{"minLength": 2}]}),
+            vec!["unhandled"],
+        ),
+        (
+            "a map became a struct",
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            vec!["map-type-changed"],
+        ),
+        (
+            "a rule removed",
+            json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''"}]}),
+            json!({"type": "string"}),
+            vec![],
+        ),
+        (
+            "only a rule's message changed",
+            json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''", "message": "a"}]}),
+            json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''", "message": "b"}]}),
+            vec![],
+        ),
+    ];
+    for (what, old, new, want) in cases {
+        assert_eq!(schema_checks(old, new), want, "{what}");
+    }
+}
