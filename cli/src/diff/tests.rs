@@ -9,12 +9,10 @@ use super::*;
 
 /// The kind `Widget` of a module, as `manifests` and `clients` see it.
 fn generation(module: &str) -> Generation {
-    let suffix = format!("::diff::tests::{module}::WidgetSpec");
+    let module_path = format!("kubegen_cli::diff::tests::{module}::");
     let kinds: Vec<crate::workspace::Kind> = kubegen::registry::records(&Default::default())
         .into_iter()
-        .filter(|k| {
-            k.type_path.ends_with(&suffix) || k.type_path.ends_with(&format!("::diff::tests::{module}::Widget"))
-        })
+        .filter(|k| k.type_path.starts_with(&module_path))
         .collect();
     assert_eq!(kinds.len(), 1, "one Widget in {module}");
     Generation {
