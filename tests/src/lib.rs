@@ -14,3 +14,13 @@ pub mod pavilion;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// docs/clients.md's Rust blocks (the apply configurations), as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/clients.md")]
+pub struct ClientsDoctests;
+
+/// docs/crds.md's Rust blocks, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/crds.md")]
+pub struct CrdsDoctests;

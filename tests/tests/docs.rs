@@ -78,54 +78,68 @@ fn every_link_of_the_api_reference_resolves() {
             }
         }
         assert!(pages.len() >= 2, "{}: no API reference pages", dir.display());
-        let anchors = |page: &Path| -> Vec<String> {
-            let text = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
-            let mut found = Vec::new();
-            for line in text.lines() {
-                if let Some(heading) = line.strip_prefix("## ").or_else(|| line.strip_prefix("# ")) {
-                    let slug: String = heading
-                        .to_lowercase()
-                        .chars()
-                        .filter_map(|c| match c {
-                            'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
-                            ' ' => Some('-'),
-                            _ => None,
-                        })
-                        .collect();
-                    found.push(slug);
-                }
-                if let Some(rest) = line.strip_prefix("<a id=\"") {
-                    found.push(rest.split('"').next().unwrap_or_default().to_string());
-                }
-            }
-            found
-        };
-        for page in &pages {
-            let text = std::fs::read_to_string(page).expect("a page");
-            // Links outside code spans and fenced blocks (a pattern may hold `](`).
-            let prose: String = text
-                .split("```")
-                .step_by(2)
-                .flat_map(|part| part.split('`').step_by(2))
-                .collect::<Vec<_>>()
-                .join(" ");
-            for target in prose.split("](").skip(1).map(|rest| rest.split(')').next().unwrap_or_default()) {
-                if target.starts_with("http") {
-                    continue;
-                }
-                let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
-                let linked = if file.is_empty() { page.clone() } else { page.parent().expect("a dir").join(file) };
-                assert!(linked.exists(), "{}: a link to {target}, which does not exist", page.display());
-                if !anchor.is_empty() {
-                    assert!(
-                        anchors(&linked).iter().any(|a| a == anchor),
-                        "{}: a link to {target}, whose page has no such anchor",
-                        page.display()
-                    );
-                }
-                checked += 1;
-            }
-        }
+        checked += check_links(&pages);
     }
     assert!(checked > 50, "only {checked} links checked");
+}
+
+/// The README and the references under docs/ it points to: every relative link resolves,
+/// so the shorter README's pointers lead somewhere.
+#[test]
+fn every_link_of_the_readme_and_docs_resolves() {
+    let pages: Vec<std::path::PathBuf> = pages().into_iter().map(|(page, _)| page.into()).collect();
+    let checked = check_links(&pages);
+    assert!(checked > 20, "only {checked} links checked");
+}
+
+/// Checks every relative link of `pages` (outside code): the file exists, and an
+/// `#anchor` is a heading's slug or an `<a id>` of the linked Markdown page. Returns how
+/// many links it checked.
+fn check_links(pages: &[std::path::PathBuf]) -> usize {
+    let anchors = |page: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+        let mut found = Vec::new();
+        for line in text.lines() {
+            if let Some(heading) = line.trim_start_matches('#').strip_prefix(' ').filter(|_| line.starts_with('#')) {
+                let slug: String = heading
+                    .to_lowercase()
+                    .chars()
+                    .filter_map(|c| match c {
+                        'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
+                        ' ' => Some('-'),
+                        _ => None,
+                    })
+                    .collect();
+                found.push(slug);
+            }
+            if let Some(rest) = line.strip_prefix("<a id=\"") {
+                found.push(rest.split('"').next().unwrap_or_default().to_string());
+            }
+        }
+        found
+    };
+    let mut checked = 0;
+    for page in pages {
+        let text = std::fs::read_to_string(page).expect("a page");
+        // Links outside code spans and fenced blocks (a pattern may hold `](`).
+        let prose: String =
+            text.split("```").step_by(2).flat_map(|part| part.split('`').step_by(2)).collect::<Vec<_>>().join(" ");
+        for target in prose.split("](").skip(1).map(|rest| rest.split(')').next().unwrap_or_default()) {
+            if target.starts_with("http") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let linked = if file.is_empty() { page.clone() } else { page.parent().expect("a dir").join(file) };
+            assert!(linked.exists(), "{}: a link to {target}, which does not exist", page.display());
+            if !anchor.is_empty() && linked.extension().is_some_and(|e| e == "md") {
+                assert!(
+                    anchors(&linked).iter().any(|a| a == anchor),
+                    "{}: a link to {target}, whose page has no such anchor",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
 }
