@@ -40,6 +40,7 @@ pub mod v1 {
     #[serde(default)]
     pub struct PavilionStatus {
         pub replicas: i32,
+        /// Deprecated: a Ready condition is to come; kept for the printer column.
         pub ready: String,
         pub selector: String,
     }

@@ -47,6 +47,7 @@ type PavilionSpec struct {
 
 // PavilionStatus is the observed state.
 type PavilionStatus struct {
+	// Deprecated: a Ready condition is to come; kept for the printer column.
 	// +optional
 	Ready *string `json:"ready,omitempty"`
 

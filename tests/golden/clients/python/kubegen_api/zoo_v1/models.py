@@ -470,6 +470,7 @@ class PavilionStatus(_pd.BaseModel):
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
     ready: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="ready")
+    """Deprecated: a Ready condition is to come; kept for the printer column."""
 
     replicas: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="replicas")
 

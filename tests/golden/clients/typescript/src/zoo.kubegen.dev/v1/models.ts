@@ -509,6 +509,9 @@ export interface PavilionSpec {
  * PavilionStatus is the observed state.
  */
 export interface PavilionStatus {
+  /**
+   * Deprecated: a Ready condition is to come; kept for the printer column.
+   */
   ready?: string;
   /**
    * Format: int32. Default: `0`.
