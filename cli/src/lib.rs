@@ -3,7 +3,7 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
-mod diff;
+pub mod diff;
 mod docs;
 mod envtest;
 mod generate;

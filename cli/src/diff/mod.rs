@@ -14,6 +14,7 @@
 
 mod cel;
 mod client;
+pub mod cluster;
 mod report;
 mod resource;
 mod schema;
@@ -25,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use serde::Serialize;
 
@@ -236,6 +237,14 @@ pub struct DiffArgs {
     /// the ref's workspace crates; the dependencies are shared with the workspace's build.
     #[arg(long)]
     build_ref: bool,
+    /// Also list the objects the cluster stores of each kind with findings (read-only:
+    /// get and list) and report those the new schema refuses, with what ratcheting
+    /// excuses. The cluster is --kubeconfig's, else the default kubeconfig's.
+    #[arg(long)]
+    cluster: bool,
+    /// The kubeconfig for --cluster (default: KUBECONFIG, ~/.kube/config).
+    #[arg(long, value_name = "FILE", requires = "cluster")]
+    kubeconfig: Option<PathBuf>,
     #[command(flatten)]
     project: crate::project::ProjectArgs,
 }
@@ -271,7 +280,28 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
             before.name
         ));
     }
+    let stored = match args.cluster {
+        false => None,
+        true => Some(stored_objects(args.kubeconfig.as_deref(), &after.crds, &findings)?),
+    };
     let errors = findings.iter().filter(|f| f.level == Level::Error).count();
-    print!("{}", report::render(args.format, &before.name, &notes, &findings)?);
+    print!("{}", report::render(args.format, &before.name, &notes, &findings, stored.as_ref())?);
     Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// `--cluster`: the verdicts on the stored objects, from a runtime of its own (the rest
+/// of the command is synchronous).
+fn stored_objects(
+    kubeconfig: Option<&std::path::Path>,
+    after: &[CustomResourceDefinition],
+    findings: &[Finding],
+) -> Result<cluster::ClusterReport> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting a runtime for --cluster")?;
+    runtime.block_on(async {
+        let (client, server) = cluster::client(kubeconfig).await?;
+        cluster::check(client, server, after, findings).await
+    })
 }

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 use serde::Serialize;
 
+use super::cluster::{self, ClusterReport};
 use super::{Finding, Format};
 use crate::settings::DiffLevel as Level;
 
@@ -14,11 +15,20 @@ struct Document<'a> {
     findings: &'a [Finding],
     errors: usize,
     warnings: usize,
+    /// `--cluster`: the stored objects the new schema refuses.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cluster: Option<&'a ClusterReport>,
 }
 
-pub fn render(format: Format, against: &str, notes: &[String], findings: &[Finding]) -> Result<String> {
+pub fn render(
+    format: Format,
+    against: &str,
+    notes: &[String],
+    findings: &[Finding],
+    cluster: Option<&ClusterReport>,
+) -> Result<String> {
     let count = |level| findings.iter().filter(|f| f.level == level).count();
-    let doc = Document { against, notes, findings, errors: count(Level::Error), warnings: count(Level::Warn) };
+    let doc = Document { against, notes, findings, errors: count(Level::Error), warnings: count(Level::Warn), cluster };
     match format {
         Format::Json => Ok(serde_json::to_string_pretty(&doc).context("rendering the findings as JSON")? + "\n"),
         Format::Yaml => kubegen::to_yaml(&doc).context("rendering the findings as YAML"),
@@ -45,6 +55,9 @@ fn text(doc: &Document<'_>) -> String {
     }
     for note in doc.notes {
         out += &format!("note: {note}\n");
+    }
+    if let Some(report) = doc.cluster {
+        out += &cluster::text(report);
     }
     out += &format!(
         "compared with {}: {} error{}, {} warning{}\n",

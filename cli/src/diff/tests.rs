@@ -419,16 +419,16 @@ fn findings_render_as_text_json_and_yaml() {
     let after = BASE.replace("  scope: Namespaced", "  scope: Cluster");
     let findings = compare(&crds(BASE), &crds(&after), &Options::default());
     let notes = vec!["client model not compared".to_string()];
-    let text = report::render(Format::Text, "HEAD", &notes, &findings).expect("text");
+    let text = report::render(Format::Text, "HEAD", &notes, &findings, None).expect("text");
     assert_eq!(
         text,
         "error[scope-changed]: diff.kubegen.dev/Gadget: the scope changed from Namespaced to Cluster: every object's URL changes and stored objects are not moved\nnote: client model not compared\ncompared with HEAD: 1 error, 0 warnings\n"
     );
     let json: serde_json::Value =
-        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings).expect("json")).expect("JSON");
+        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings, None).expect("json")).expect("JSON");
     assert_eq!(json["findings"][0]["check"], "scope-changed");
     assert_eq!(json["errors"], 1);
-    let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings).expect("yaml");
+    let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings, None).expect("yaml");
     assert!(yaml.contains("check: scope-changed"), "{yaml}");
 }
 
