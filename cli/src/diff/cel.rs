@@ -3,20 +3,23 @@
 //!
 //! - without `oldSelf`: on create and on every update. Since validation ratcheting
 //!   (KEP-4008: beta and on by default in 1.30, GA in 1.33), an update that leaves the
-//!   rule's value unchanged is not refused by it — but only where the server can pair
-//!   the value with its old one: not under an atomic or set list (only a list-map's
-//!   items are paired). Before 1.30, or under such a list, any update of a stored
-//!   object that breaks the rule is refused, whatever the update changes.
+//!   rule's value unchanged is not refused by it. The server pairs a value with its old
+//!   one by field name, map key, and in a list-map by the item's keys; the items of an
+//!   atomic or set list are not paired, so their failures are excused only while the
+//!   nearest value that is — the whole list — stays unchanged. Before 1.30 (or with
+//!   the gate off) any update of a stored object that breaks the rule is refused,
+//!   whatever the update changes.
 //! - with `oldSelf` (a transition rule): on updates only, never ratcheted; with
 //!   `optionalOldSelf: true` on creates too, `oldSelf` then empty.
 //!
 //! So the classes: *ratchet-safe* (holds on 1.33 and later, 1.30 and later with the
 //! default feature gates: stored objects keep updating as long as the value stays),
-//! *breaks stored objects* (a stored value that breaks the rule blocks every update of
-//! its object), *breaks new writes only* (a transition rule: what a new update does to
-//! the value is checked, not what is stored). Whether a stored value breaks the rule is
-//! a question about data, which only a look at the cluster answers (`--cluster`, not
-//! built yet); the class says what follows if one does.
+//! *breaks stored objects* (under an atomic or set list: a stored item that breaks the
+//! rule blocks every update that changes its list, even one that leaves that item
+//! alone), *breaks new writes only* (a transition rule: what a new update does to the
+//! value is checked, not what is stored). Whether a stored value breaks the rule is a
+//! question about data, which `--cluster` answers (`cluster.rs`); the class says what
+//! follows if one does. tests/tests/e2e/diff.rs holds each class to a real API server.
 
 use kubegen_cel::check::{Scope, compile, parse};
 use kubegen_cel::types;
@@ -26,10 +29,11 @@ use serde::Serialize;
 
 use crate::settings::DiffLevel as Level;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CelClass {
-    /// A stored value that breaks the rule blocks every update of its object.
+    /// Under an atomic or set list: a stored item that breaks the rule blocks every
+    /// update that changes the list (every update of the object without ratcheting).
     BreaksStoredObjects,
     /// Only new writes are checked (transition rules).
     BreaksNewWrites,
@@ -114,7 +118,7 @@ fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlat
             "on Kubernetes 1.33 and later (1.30 and later with default feature gates) validation ratcheting lets a stored object that breaks it update as long as the value stays; creates and changed values must satisfy it. On older servers it breaks stored objects"
         }
         CelClass::BreaksStoredObjects => {
-            "it stands under an atomic or set list, whose values the server cannot pair with their old ones, so ratcheting does not apply on any Kubernetes release: a stored object that breaks it is refused on every update"
+            "it stands under an atomic or set list, whose items the server cannot pair with their old ones: on Kubernetes 1.33 and later (1.30 and later with default feature gates) ratcheting excuses a stored item that breaks it only while the whole list stays unchanged, so an update that changes the list at all (another item edited, one appended) is refused until every item satisfies it; on older servers every update of such an object is"
         }
     };
     report(check, path, format!("{what}; {}: {why}", class.words()), Some(class));

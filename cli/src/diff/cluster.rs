@@ -299,7 +299,8 @@ pub fn text(report: &ClusterReport) -> String {
                     Some(anchor) => format!(" (unless {anchor} is unchanged)"),
                     None => " (transition rule: not ratcheted)".to_string(),
                 };
-                out += &format!("    {}: {}{excuse}\n", v.path, v.message);
+                // The server's wording starts with the path already.
+                out += &format!("    {}{excuse}\n", v.message);
             }
         }
     }

@@ -425,7 +425,8 @@ fn findings_render_as_text_json_and_yaml() {
         "error[scope-changed]: diff.kubegen.dev/Gadget: the scope changed from Namespaced to Cluster: every object's URL changes and stored objects are not moved\nnote: client model not compared\ncompared with HEAD: 1 error, 0 warnings\n"
     );
     let json: serde_json::Value =
-        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings, None).expect("json")).expect("JSON");
+        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings, None).expect("json"))
+            .expect("JSON");
     assert_eq!(json["findings"][0]["check"], "scope-changed");
     assert_eq!(json["errors"], 1);
     let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings, None).expect("yaml");
@@ -525,4 +526,52 @@ fn relaxations_pass_and_tightenings_do_not() {
     for (what, old, new, want) in cases {
         assert_eq!(schema_checks(old, new), want, "{what}");
     }
+}
+
+/// `--cluster`'s verdict on one stored object, without a cluster: every violation of the
+/// new schema with the value whose staying unchanged ratcheting excuses it — the value
+/// itself, a list-map's item, the whole atomic list for its items — and none for a
+/// transition rule that fails on an unchanged value.
+#[test]
+fn stored_objects_are_judged_with_what_ratcheting_excuses() {
+    let crd = |spec: serde_json::Value| -> CustomResourceDefinition {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "gauges.diff.kubegen.dev"},
+            "spec": {"group": "diff.kubegen.dev", "scope": "Namespaced",
+                "names": {"kind": "Gauge", "plural": "gauges"},
+                "versions": [
+                    {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                        "type": "object", "properties": {"spec": spec}}}},
+                    {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {
+                        "type": "object", "properties": {"spec": {"type": "object"}}}}}]}
+        }))
+        .expect("a CRD")
+    };
+    let item = serde_json::json!({"type": "object", "properties": {"name": {"type": "string"}, "size": {"type": "integer", "maximum": 5}}});
+    let new = crd(serde_json::json!({"type": "object", "properties": {
+        "level": {"type": "integer", "x-kubernetes-validations": [{"rule": "self <= 10", "message": "at most 10"}]},
+        "mode": {"type": "string", "x-kubernetes-validations": [{"rule": "oldSelf != 'legacy'", "message": "retired"}]},
+        "atomic": {"type": "array", "x-kubernetes-list-type": "atomic", "items": item},
+        "keyed": {"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"], "items": item},
+        "labels": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 3}}}}));
+    let object = serde_json::json!({"apiVersion": "diff.kubegen.dev/v1", "kind": "Gauge",
+        "metadata": {"name": "g", "namespace": "ns", "labels": {"app": "anything-goes-here"}},
+        "spec": {"level": 50, "mode": "legacy", "atomic": [{"name": "a", "size": 9}], "keyed": [{"name": "b", "size": 9}],
+            "labels": {"k": "long"}}});
+    let judged: Vec<(String, Option<String>)> =
+        cluster::Judge::new(&new, "v1").violations(&object).into_iter().map(|v| (v.path, v.unless_unchanged)).collect();
+    let some = |s: &str| Some(s.to_string());
+    assert_eq!(
+        judged,
+        [
+            ("spec.atomic[0].size".to_string(), some("spec.atomic")),
+            ("spec.keyed[0].size".to_string(), some("spec.keyed[0].size")),
+            ("spec.labels.k".to_string(), some("spec.labels.k")),
+            ("spec.level".to_string(), some("spec.level")),
+            ("spec.mode".to_string(), None),
+        ]
+    );
+    // Another version's schema judges the objects read in it.
+    assert_eq!(cluster::Judge::new(&new, "v2").violations(&object), []);
 }

@@ -487,6 +487,7 @@ fn marker_families_on_the_server() {
 
 mod controller;
 mod conversion;
+mod diff;
 mod unions;
 mod webhook;
 

@@ -1,0 +1,240 @@
+//! `codegen-cli diff`'s CEL classes and `--cluster`'s verdicts, held to what a real API
+//! server does. One kind of the test's own (`Gauge`, group diff.kubegen.dev) in two
+//! generations: `before` has no rules, `after` adds one rule of each class. Objects are
+//! stored under `before`; after `after` is applied,
+//!
+//! - each *breaking* finding has an update the old CRD accepted (a server dry run says
+//!   so before the new CRD is applied) that the server now refuses;
+//! - the *ratchet-safe* finding has an object that breaks the rule and still takes an
+//!   update leaving the value as it is;
+//! - `--cluster` names exactly the stored objects the server then refuses: those it
+//!   marks refused on every update are the ones a label change is refused for, and
+//!   all it names are those refused either so or on a create of the same object (no
+//!   ratcheting).
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use kube::api::{Api, ApiResource, DynamicObject, Patch, PatchParams, PostParams};
+use kubegen::CustomResourceExt;
+use kubegen_cli::diff::{self, CelClass, Generation, Options};
+use serde_json::{Value, json};
+
+use super::cluster::{kubeconfig, kubectl, kubectl_ok};
+
+pub mod before {
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Gauge", namespaced)]
+    pub struct GaugeSpec {
+        pub level: i64,
+        pub epoch: i64,
+        pub mode: String,
+        #[kube(list_type = "atomic")]
+        pub items: Vec<Item>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Item {
+        pub name: String,
+        pub size: i64,
+    }
+}
+
+pub mod after {
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Gauge", namespaced)]
+    pub struct GaugeSpec {
+        /// Ratchet-safe: a plain rule on a field the server pairs with its old value.
+        #[kube(validation(rule = "self <= 10", message = "level is at most 10"))]
+        pub level: i64,
+        /// Breaks new writes: a transition rule.
+        #[kube(validation(rule = "self >= oldSelf", message = "epoch never goes back"))]
+        pub epoch: i64,
+        /// Breaks new writes, and stored objects too: a transition rule that fails when
+        /// the value stays.
+        #[kube(validation(
+            rule = "oldSelf != 'legacy' || self != 'legacy'",
+            message = "mode legacy is retired: move to another mode"
+        ))]
+        pub mode: String,
+        /// Breaks stored objects: a rule on the items of an atomic list.
+        #[kube(list_type = "atomic")]
+        pub items: Vec<Item>,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[kube(validation(rule = "self.size <= 5", message = "an item's size is at most 5"))]
+    pub struct Item {
+        pub name: String,
+        pub size: i64,
+    }
+}
+
+const CRD: &str = "gauges.diff.kubegen.dev";
+
+fn apply_crd(crd: &k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition) {
+    let json = serde_json::to_string(crd).expect("the CRD as JSON");
+    kubectl_ok(&["apply", "--server-side", "--force-conflicts", "-f", "-"], Some(&json));
+    kubectl_ok(&["wait", "--for=condition=Established", "--timeout=30s", &format!("crd/{CRD}")], None);
+}
+
+fn gauge(name: &str, level: i64, mode: &str, items: Value) -> Value {
+    json!({
+        "apiVersion": "diff.kubegen.dev/v1", "kind": "Gauge", "metadata": {"name": name},
+        "spec": {"level": level, "epoch": 5, "mode": mode, "items": items},
+    })
+}
+
+/// An update's outcome: `Ok`, or the server's message.
+async fn patch(api: &Api<DynamicObject>, name: &str, body: Value, dry_run: bool) -> Result<(), String> {
+    let params = PatchParams { dry_run, ..Default::default() };
+    api.patch(name, &params, &Patch::Merge(&body)).await.map(|_| ()).map_err(|e| e.to_string())
+}
+
+fn label(n: u32) -> Value {
+    json!({"metadata": {"labels": {"touched": n.to_string()}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
+    // A fresh kind: deleting the CRD deletes a previous run's objects, which --cluster
+    // would list too.
+    kubectl_ok(&["delete", "crd", CRD, "--ignore-not-found", "--wait=true"], None);
+    let ns = format!("e2e-diff-{}", std::process::id());
+    let out = kubectl(&["create", "namespace", &ns], None);
+    assert!(out.status.success(), "create namespace {ns}: {}", String::from_utf8_lossy(&out.stderr));
+
+    // What diff reports, as `codegen-cli diff` computes it.
+    let (old_crd, new_crd) = (before::Gauge::crd(), after::Gauge::crd());
+    let generation = |name: &str, crd| Generation { name: name.into(), crds: vec![crd], clients: None, commit: None };
+    let findings = diff::compare(
+        &generation("before", old_crd.clone()),
+        &generation("after", new_crd.clone()),
+        &Options::default(),
+    );
+    let classes: BTreeSet<(String, CelClass)> =
+        findings.iter().filter_map(|f| Some((f.path.clone()?, f.cel?))).collect();
+    let expected: BTreeSet<(String, CelClass)> = [
+        ("spec.level", CelClass::RatchetSafe),
+        ("spec.epoch", CelClass::BreaksNewWrites),
+        ("spec.mode", CelClass::BreaksNewWrites),
+        ("spec.items[*]", CelClass::BreaksStoredObjects),
+    ]
+    .into_iter()
+    .map(|(p, c)| (p.to_string(), c))
+    .collect();
+    assert_eq!(classes, expected, "diff's CEL findings: {findings:#?}");
+    assert!(findings.iter().all(|f| f.check == "cel-rule-added"), "only added rules: {findings:#?}");
+
+    // Objects stored under the old CRD.
+    apply_crd(&old_crd);
+    // The client --cluster makes from --kubeconfig.
+    let (client, server) = diff::cluster::client(Some(&kubeconfig())).await.expect("a client from the kubeconfig");
+    let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), &ns, &ApiResource::erase::<after::Gauge>(&()));
+    let objects = [
+        gauge("fine", 1, "fast", json!([{"name": "a", "size": 1}])),
+        gauge("high", 50, "fast", json!([{"name": "a", "size": 1}])),
+        gauge("legacy", 1, "legacy", json!([{"name": "a", "size": 1}])),
+        gauge("big-item", 1, "fast", json!([{"name": "a", "size": 9}])),
+    ];
+    for object in &objects {
+        let object: DynamicObject = serde_json::from_value(object.clone()).expect("a Gauge");
+        api.create(&PostParams::default(), &object).await.expect("stored under the old CRD");
+    }
+
+    // The proofs, each an update the old CRD accepts (dry run) and the new one refuses.
+    let two_items = json!({"spec": {"items": [{"name": "a", "size": 9}, {"name": "b", "size": 1}]}});
+    let proofs: [(&str, &str, Value, &str); 4] = [
+        ("spec.epoch (breaks new writes)", "fine", json!({"spec": {"epoch": 4}}), "epoch never goes back"),
+        ("spec.mode (breaks new writes)", "legacy", label(1), "mode legacy is retired"),
+        ("spec.items[*] (breaks stored objects)", "big-item", two_items, "an item's size is at most 5"),
+        ("spec.level (ratchet-safe: a changed value)", "high", json!({"spec": {"level": 40}}), "level is at most 10"),
+    ];
+    for (finding, name, body, _) in &proofs {
+        let before = patch(&api, name, body.clone(), true).await;
+        assert_eq!(before, Ok(()), "{finding}: the old CRD accepts the update of {name}");
+    }
+
+    apply_crd(&new_crd);
+    // The server reloads the CRD's validation asynchronously: wait until a rule holds.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while patch(&api, "legacy", label(0), true).await.is_ok() {
+        assert!(Instant::now() < deadline, "the new CRD's rules never took effect");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // --cluster, before any update touches the stored objects.
+    let started = Instant::now();
+    let report = diff::cluster::check(client.clone(), server, std::slice::from_ref(&new_crd), &findings)
+        .await
+        .expect("--cluster lists and validates");
+    let elapsed = started.elapsed();
+    eprintln!("{}", diff::cluster::text(&report));
+    eprintln!("--cluster: {} objects listed and validated in {elapsed:?}", report.kinds[0].listed);
+    assert_eq!(report.kinds.len(), 1, "{report:#?}");
+    let kind = &report.kinds[0];
+    assert_eq!((kind.kind.as_str(), kind.version.as_str(), kind.listed), ("diff.kubegen.dev/Gauge", "v1", 4));
+    let named: BTreeSet<String> = kind.objects.iter().map(|o| o.name.clone()).collect();
+    let every_update: BTreeSet<String> =
+        kind.objects.iter().filter(|o| o.refused_on_every_update).map(|o| o.name.clone()).collect();
+    let at = |n: &str| format!("{ns}/{n}");
+    assert_eq!(named, [at("big-item"), at("high"), at("legacy")].into(), "{report:#?}");
+    assert_eq!(every_update, [at("legacy")].into(), "{report:#?}");
+    let anchors: BTreeSet<(String, Option<String>)> = kind
+        .objects
+        .iter()
+        .flat_map(|o| o.violations.iter().map(|v| (v.path.clone(), v.unless_unchanged.clone())))
+        .collect();
+    let want: BTreeSet<(String, Option<String>)> =
+        [("spec.items[0]", Some("spec.items")), ("spec.level", Some("spec.level")), ("spec.mode", None)]
+            .into_iter()
+            .map(|(p, a)| (p.to_string(), a.map(str::to_string)))
+            .collect();
+    assert_eq!(anchors, want, "{report:#?}");
+
+    // Every breaking finding's proof is refused now, with the rule's message.
+    for (finding, name, body, message) in &proofs {
+        let after = patch(&api, name, body.clone(), true).await;
+        match after {
+            Err(e) if e.contains(message) => {}
+            other => panic!("{finding}: the new CRD must refuse the update of {name} with `{message}`: {other:?}"),
+        }
+    }
+    // The ratchet-safe finding: the object that breaks the rule still updates while
+    // the value stays.
+    assert_eq!(patch(&api, "high", label(2), false).await, Ok(()), "ratcheting lets high keep level 50");
+
+    // The server refuses exactly what --cluster names: on a label change, the objects
+    // refused on every update; on a create of the same object (nothing to ratchet
+    // against), the others it names.
+    let mut refused_label = BTreeSet::new();
+    let mut refused_create = BTreeSet::new();
+    for (i, object) in objects.iter().enumerate() {
+        let name = object["metadata"]["name"].as_str().expect("a name").to_string();
+        if let Err(e) = patch(&api, &name, label(10 + i as u32), false).await {
+            eprintln!("{name}: a label change is refused: {e}");
+            refused_label.insert(at(&name));
+        }
+        let mut copy = object.clone();
+        copy["metadata"]["name"] = json!(format!("{name}-copy"));
+        let copy: DynamicObject = serde_json::from_value(copy).expect("a Gauge");
+        if let Err(e) = api.create(&PostParams { dry_run: true, field_manager: None }, &copy).await {
+            eprintln!("{name}: a create of the same object is refused: {e}");
+            refused_create.insert(at(&name));
+        }
+    }
+    // big-item passes a label change: the server excuses the items of an atomic list
+    // while the whole list is unchanged (the class's "blocks every update of the list").
+    assert_eq!(refused_label, every_update, "refused on a label change");
+    let refused: BTreeSet<String> = refused_label.union(&refused_create).cloned().collect();
+    assert_eq!(refused, named, "refused on a label change or a create: exactly what --cluster names");
+
+    kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
+}
