@@ -14,12 +14,14 @@
 //!
 //! So the classes: *ratchet-safe* (holds on 1.33 and later, 1.30 and later with the
 //! default feature gates: stored objects keep updating as long as the value stays),
-//! *breaks stored objects* (under an atomic or set list: a stored item that breaks the
+//! *breaks stored objects* (under an atomic or set list, a stored item that breaks the
 //! rule blocks every update that changes its list, even one that leaves that item
-//! alone), *breaks new writes only* (a transition rule: what a new update does to the
-//! value is checked, not what is stored). Whether a stored value breaks the rule is a
-//! question about data, which `--cluster` answers (`cluster.rs`); the class says what
-//! follows if one does. tests/tests/e2e/diff.rs holds each class to a real API server.
+//! alone; at the root, or on a value that may hold fields the schema does not declare,
+//! which the server never finds unchanged, it blocks every update), *breaks new writes
+//! only* (a transition rule: what a new update does to the value is checked, not what
+//! is stored). Whether a stored value breaks the rule is a question about data, which
+//! `--cluster` answers (`cluster.rs`); the class says what follows if one does.
+//! tests/tests/e2e/diff.rs holds each class to a real API server.
 
 use kubegen_cel::check::{Scope, compile, parse};
 use kubegen_cel::types;
@@ -34,6 +36,7 @@ use crate::settings::DiffLevel as Level;
 pub enum CelClass {
     /// Under an atomic or set list: a stored item that breaks the rule blocks every
     /// update that changes the list (every update of the object without ratcheting).
+    /// At the root or on a value that may hold undeclared fields: every update.
     BreaksStoredObjects,
     /// Only new writes are checked (transition rules).
     BreaksNewWrites,
@@ -117,6 +120,9 @@ fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlat
         CelClass::RatchetSafe => {
             "on Kubernetes 1.33 and later (1.30 and later with default feature gates) validation ratcheting lets a stored object that breaks it update as long as the value stays; creates and changed values must satisfy it. On older servers it breaks stored objects"
         }
+        CelClass::BreaksStoredObjects if correlatable => {
+            "its value may hold fields the schema does not declare (the root's metadata, an embedded resource's, preserve-unknown-fields), and the server never finds such a value unchanged, so ratcheting never excuses it: a stored object that breaks it is refused on every update, a label change or a status write too (every release)"
+        }
         CelClass::BreaksStoredObjects => {
             "it stands under an atomic or set list, whose items the server cannot pair with their old ones: on Kubernetes 1.33 and later (1.30 and later with default feature gates) ratcheting excuses a stored item that breaks it only while the whole list stays unchanged, so an update that changes the list at all (another item edited, one appended) is refused until every item satisfies it; on older servers every update of such an object is"
         }
@@ -143,9 +149,25 @@ pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Res
     }
     Ok(if compiled.reads_old_self {
         CelClass::BreaksNewWrites
-    } else if correlatable {
+    } else if correlatable && !never_unchanged(node, path) {
         CelClass::RatchetSafe
     } else {
         CelClass::BreaksStoredObjects
     })
+}
+
+/// Whether the server can never find a value of `node` unchanged: its equality
+/// (apiserver `pkg/cel/common/equality.go`) walks the schema, and a field the schema
+/// does not declare makes two objects unequal. The root holds `metadata`, whose fields
+/// no CRD declares; an embedded resource holds its own; preserve-unknown-fields keeps
+/// any. A rule on such a value is never ratcheted.
+pub fn never_unchanged(node: &Node, path: &str) -> bool {
+    fn undeclared(n: &Node) -> bool {
+        n.preserve_unknown_fields == Some(true)
+            || n.embedded_resource == Some(true)
+            || n.properties.iter().flatten().any(|(_, p)| undeclared(p))
+            || n.map_values().is_some_and(undeclared)
+            || n.items.as_deref().is_some_and(undeclared)
+    }
+    path.is_empty() || undeclared(node)
 }

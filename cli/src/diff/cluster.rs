@@ -11,8 +11,9 @@
 //! it on a server with validation ratcheting (KEP-4008: GA in 1.33, on by default since
 //! 1.30): the value whose staying unchanged excuses the violation — the violating value
 //! itself, or for an item of an atomic or set list (which the server cannot pair with
-//! its old item) the whole list — or none, for a transition rule (`oldSelf`), which is
-//! never ratcheted and is checked with the stored object as both old and new value.
+//! its old item) the whole list — or none: a transition rule (`oldSelf`) is never
+//! ratcheted, and a value holding fields its schema does not declare (the root, with
+//! metadata) is never found unchanged.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,8 +21,10 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams};
-use kubegen::validate::{Validator, Violations};
+use kubegen::validate::{Validator, Violation};
+use kubegen_cel::eval::Programs;
 use kubegen_core::schema::node::Node;
+use kubegen_core::schema::validate::apply_defaults;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -32,7 +35,7 @@ use super::resource::kind_name;
 pub const ASSUMES: &str = "objects are read from the cluster in the version compared and checked against that version's new schema by kubegen's in-process validation (defaults, structural checks, CEL). \
 Each violation refuses a create of the same object, an update that changes the value named after `unless unchanged` (for an item of an atomic or set list: the whole list), and every update on a server without validation ratcheting (before 1.30, or with the CRDValidationRatcheting gate off); \
 on Kubernetes 1.33 and later (1.30 and later with default feature gates) an update that leaves that value as stored passes. \
-A violation without it breaks a transition rule (oldSelf) with the stored value as both old and new: it refuses every update, a label or a status write too. \
+A violation without it no update excuses: a transition rule (oldSelf) failing with the stored value as both old and new, or a value the server never finds unchanged (the root, which holds metadata; a value with fields its schema does not declare): it refuses every update, a label or a status write too. \
 Not modelled: admission webhooks, CEL cost limits, formats other than date and date-time, changes a conversion webhook would make";
 
 /// The objects of every kind with findings, as the new CRDs would judge them.
@@ -63,8 +66,8 @@ pub struct KindReport {
 pub struct StoredObject {
     /// `namespace/name`, or `name` for a cluster-scoped kind.
     pub name: String,
-    /// A violation no update excuses (a transition rule): the object's next update is
-    /// refused whatever it changes, on every server.
+    /// A violation no update excuses (a transition rule, the root): the object's next
+    /// update is refused whatever it changes, on every server.
     pub refused_on_every_update: bool,
     pub violations: Vec<StoredViolation>,
 }
@@ -77,7 +80,7 @@ pub struct StoredViolation {
     /// The server's wording.
     pub message: String,
     /// The value that, left as stored, lets an update pass on a ratcheting server; `None`
-    /// when nothing does (a transition rule).
+    /// when nothing does (a transition rule, a value never found unchanged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unless_unchanged: Option<String>,
 }
@@ -196,6 +199,7 @@ async fn check_version(
 pub struct Judge {
     validator: Validator,
     node: Node,
+    programs: Programs,
 }
 
 impl Judge {
@@ -210,26 +214,46 @@ impl Judge {
             one.spec.versions.first().and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref());
         let node =
             schema.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| Node::from_value(&v)).unwrap_or_default();
-        Judge { validator: Validator::for_crd(&one), node }
+        Judge { validator: Validator::for_crd(&one), node, programs: Programs::default() }
     }
 
     /// What the new schema finds in a stored object: everything a create of it would be
-    /// refused for, each with the value that excuses it while unchanged, and the
+    /// refused for, each with the value that excuses it while unchanged, if any; and the
     /// transition rules that fail when the object is updated without a change.
+    ///
+    /// The CEL rules are evaluated a second time as an update that changes no value
+    /// (the stored object as old and new): kubegen's evaluator ratchets as the server
+    /// does, so what it still reports no update excuses — a transition rule, a rule on
+    /// a value the server never finds unchanged (the root, which holds metadata). The
+    /// structural checks are not ratcheted in-process; the same equality decides them
+    /// here, at the nearest value the server pairs with its old one.
     pub fn violations(&self, object: &Value) -> Vec<StoredViolation> {
-        let all = |r: Result<(), Violations>| r.err().map(|v| v.0).unwrap_or_default();
-        let created = all(self.validator.validate(object, None));
-        let unchanged = all(self.validator.validate(object, Some(object)));
-        let mut out: Vec<StoredViolation> = created
-            .iter()
-            .map(|v| StoredViolation {
-                path: v.path.clone(),
-                message: v.message.clone(),
-                unless_unchanged: Some(ratchet_anchor(&self.node, &v.path)),
-            })
-            .collect();
-        // Ratcheting drops every failure of an unchanged value but a transition rule's.
-        for v in unchanged.into_iter().filter(|v| !created.contains(v)) {
+        let created = self.validator.validate(object, None).err().map(|v| v.0).unwrap_or_default();
+        let mut defaulted = object.clone();
+        apply_defaults(&self.node, &mut defaulted);
+        let cel = |old: Option<&Value>| -> Vec<Violation> {
+            let found = kubegen_cel::eval::validate_with(&self.programs, &self.node, &defaulted, old);
+            found
+                .into_iter()
+                .map(|v| {
+                    let message =
+                        if v.field_path.is_empty() { v.message } else { format!("{}: {}", v.field_path, v.message) };
+                    Violation { path: v.field_path, message }
+                })
+                .collect()
+        };
+        let (cel_created, cel_unchanged) = (cel(None), cel(Some(&defaulted)));
+        let mut out = Vec::new();
+        for v in &created {
+            let (anchor, comparable) = ratchet_anchor(&self.node, &defaulted, &v.path);
+            let excused = match cel_created.contains(v) {
+                true => !cel_unchanged.contains(v),
+                false => comparable,
+            };
+            let unless_unchanged = excused.then_some(anchor);
+            out.push(StoredViolation { path: v.path.clone(), message: v.message.clone(), unless_unchanged });
+        }
+        for v in cel_unchanged.into_iter().filter(|v| !cel_created.contains(v)) {
             out.push(StoredViolation { path: v.path, message: v.message, unless_unchanged: None });
         }
         out
@@ -240,39 +264,57 @@ impl Judge {
 /// (object fields by name, map entries by key, list items only in
 /// `x-kubernetes-list-type: map` lists): ratcheting excuses the violation while it is
 /// unchanged. `spec.items[0].size` under an atomic list is excused while `spec.items`
-/// is.
-pub fn ratchet_anchor(root: &Node, path: &str) -> String {
+/// is. With it, whether the server can find that value unchanged at all: not when it
+/// holds a field its schema does not declare (the root holds metadata).
+pub fn ratchet_anchor(root: &Node, object: &Value, path: &str) -> (String, bool) {
     let mut node = Some(root);
-    let mut end = 0;
-    let bytes = path.as_bytes();
+    let mut value = Some(object);
+    let (mut end, mut at) = (0, (node, value));
     let mut i = 0;
-    while i < bytes.len() {
-        let (token_end, index) = match bytes[i] {
-            b'[' => (path[i..].find(']').map_or(path.len(), |j| i + j + 1), true),
-            b'.' => {
-                i += 1;
-                continue;
-            }
-            _ => (path[i..].find(['.', '[']).map_or(path.len(), |j| i + j), false),
+    while i < path.len() {
+        let rest = &path[i..];
+        if let Some(after_dot) = rest.strip_prefix('.') {
+            i = path.len() - after_dot.len();
+            continue;
+        }
+        let index = rest.starts_with('[');
+        let token_end = match index {
+            true => rest.find(']').map_or(path.len(), |j| i + j + 1),
+            false => rest.find(['.', '[']).map_or(path.len(), |j| i + j),
         };
-        let token = &path[i..token_end];
-        node = match (node, index) {
+        let name = path[i..token_end].trim_start_matches('[').trim_end_matches(']');
+        match (node, index) {
             (Some(n), true) if n.items.is_some() => {
                 if n.list_type.as_deref() != Some("map") {
-                    return path[..end].to_string();
+                    break;
                 }
-                n.items.as_deref()
+                node = n.items.as_deref();
+                value = name.parse::<usize>().ok().and_then(|k| value?.get(k));
             }
-            (Some(n), _) => {
-                let name = token.trim_start_matches('[').trim_end_matches(']');
-                n.properties.as_ref().and_then(|p| p.get(name)).or_else(|| n.map_values())
+            (n, _) => {
+                node = n.and_then(|n| n.properties.as_ref().and_then(|p| p.get(name)).or_else(|| n.map_values()));
+                value = value.and_then(|v| v.get(name));
             }
-            (None, _) => None,
-        };
+        }
         end = token_end;
+        at = (node, value);
         i = token_end;
     }
-    path.to_string()
+    let comparable = at.1.is_none_or(|v| comparable(at.0, v));
+    (path[..end].to_string(), comparable)
+}
+
+/// Whether every field of `value`, at every depth, is one its schema declares: the
+/// server's equality finds no other value unchanged.
+fn comparable(node: Option<&Node>, value: &Value) -> bool {
+    match value {
+        Value::Object(fields) => fields.iter().all(|(k, v)| {
+            let field = node.and_then(|n| n.properties.as_ref().and_then(|p| p.get(k)).or_else(|| n.map_values()));
+            field.is_some() && comparable(field, v)
+        }),
+        Value::Array(items) => items.iter().all(|v| comparable(node.and_then(|n| n.items.as_deref()), v)),
+        _ => true,
+    }
 }
 
 /// The verdicts as text, after the findings.
@@ -297,7 +339,7 @@ pub fn text(report: &ClusterReport) -> String {
                 let excuse = match &v.unless_unchanged {
                     Some(anchor) if anchor.is_empty() => " (unless the object is unchanged)".to_string(),
                     Some(anchor) => format!(" (unless {anchor} is unchanged)"),
-                    None => " (transition rule: not ratcheted)".to_string(),
+                    None => " (no update excuses it)".to_string(),
                 };
                 // The server's wording starts with the path already.
                 out += &format!("    {}{excuse}\n", v.message);

@@ -542,7 +542,9 @@ fn stored_objects_are_judged_with_what_ratcheting_excuses() {
                 "names": {"kind": "Gauge", "plural": "gauges"},
                 "versions": [
                     {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                        "type": "object", "properties": {"spec": spec}}}},
+                        "type": "object", "properties": {"spec": spec, "metadata": {"type": "object"}, "note": {"type": "string"}},
+                        "required": ["note"],
+                        "x-kubernetes-validations": [{"rule": "self.spec.level < 20", "message": "low"}]}}},
                     {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema": {
                         "type": "object", "properties": {"spec": {"type": "object"}}}}}]}
         }))
@@ -568,6 +570,10 @@ fn stored_objects_are_judged_with_what_ratcheting_excuses() {
             ("spec.atomic[0].size".to_string(), some("spec.atomic")),
             ("spec.keyed[0].size".to_string(), some("spec.keyed[0].size")),
             ("spec.labels.k".to_string(), some("spec.labels.k")),
+            // The root holds metadata, which the server never finds unchanged: a field
+            // required there, a rule there.
+            ("".to_string(), None),
+            ("".to_string(), None),
             ("spec.level".to_string(), some("spec.level")),
             ("spec.mode".to_string(), None),
         ]
