@@ -48,6 +48,15 @@ step "clients are up to date (the examples' in clients/, the zoo's goldens in te
 cargo run -q -p codegen-cli -- clients --check
 cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clients --check
 
+# The breaking-change gate against the merge base with the default branch; on a clean clone
+# of main that is HEAD itself, so the committed CRDs are compared with the ones generated
+# now. Each run prints what it compared. The examples are advisory (--warn-only); the zoo
+# fails on a breaking change in its stable versions (v*alpha* are warnings by default).
+# --build-ref builds the merge base's kinds, so the generated clients are compared too.
+step "breaking changes against the merge base (codegen-cli diff: the examples advisory, the zoo's stable versions gate)"
+cargo run -q -p codegen-cli -- diff --build-ref --warn-only
+cargo run -q -p codegen-cli -- diff --build-ref -p kubegen-tests --crd-dir tests/golden
+
 step "the API reference is up to date (the examples' in docs/api, the zoo's golden in tests/golden/docs) and passes markdownlint"
 cargo run -q -p codegen-cli -- docs --check
 cargo run -q -p codegen-cli -- docs -p kubegen-tests --out tests/golden/docs --check

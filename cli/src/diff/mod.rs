@@ -161,6 +161,8 @@ pub struct Options {
     pub levels: BTreeMap<String, Level>,
     /// Findings in `v*alpha*` versions keep their level instead of being lowered to warn.
     pub strict: bool,
+    /// Every finding is at most a warning (`--warn-only`): advisory, never failing.
+    pub warn_only: bool,
 }
 
 impl Options {
@@ -176,7 +178,7 @@ impl Options {
             };
             bail!("[workspace.metadata.kubegen.diff]: unknown check `{id}`; {hint}");
         }
-        Ok(Options { levels, strict })
+        Ok(Options { levels, strict, warn_only: false })
     }
 
     /// The finding's level: configured, else its own (the CEL class's for CEL checks);
@@ -184,7 +186,8 @@ impl Options {
     fn level(&self, finding: &Finding) -> Level {
         let level = self.levels.get(finding.check).copied().unwrap_or(finding.level);
         let alpha = finding.version.as_deref().is_some_and(is_alpha);
-        if alpha && !self.strict && level == Level::Error { Level::Warn } else { level }
+        let lowered = self.warn_only || (alpha && !self.strict);
+        if lowered && level == Level::Error { Level::Warn } else { level }
     }
 }
 
@@ -229,6 +232,10 @@ pub struct DiffArgs {
     /// Findings in `v*alpha*` versions are errors too (by default they are warnings).
     #[arg(long)]
     strict: bool,
+    /// Every finding is reported as a warning at most, so the command exits 0 on
+    /// findings: an advisory run (this repository's CI runs the examples so).
+    #[arg(long, conflicts_with = "strict")]
+    warn_only: bool,
     /// The CRDs' directory, relative to the workspace root (in the tree and at a git ref).
     #[arg(long, value_name = "DIR", default_value = "config/crd/bases")]
     crd_dir: PathBuf,
@@ -252,7 +259,8 @@ pub struct DiffArgs {
 /// `codegen-cli diff`: exits 1 when a finding is at level error.
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let project = args.project.load(Default::default())?;
-    let options = Options::new(project.settings.diff.clone(), args.strict)?;
+    let mut options = Options::new(project.settings.diff.clone(), args.strict)?;
+    options.warn_only = args.warn_only;
     let mut before = source::load(project.root(), args.against.as_deref(), &args.crd_dir)?;
     if args.build_ref {
         let Some(commit) = &before.commit else {

@@ -342,6 +342,19 @@ fn alpha_versions_are_warnings_unless_strict() {
     assert!(is_alpha("v2alpha3") && !is_alpha("v1beta1") && !is_alpha("alpha"));
 }
 
+/// `--warn-only`, as CI runs the examples: a breaking change is still reported, as a
+/// warning, and a configured `off` still drops it.
+#[test]
+fn warn_only_reports_errors_as_warnings() {
+    let after = BASE.replace("namespaced", "Cluster").replace("scope: Namespaced", "scope: Cluster");
+    let found = |levels: BTreeMap<String, Level>| -> Vec<(&'static str, Level)> {
+        let options = Options { warn_only: true, ..Options::new(levels, false).expect("levels") };
+        compare(&crds(BASE), &crds(&after), &options).into_iter().map(|f| (f.check, f.level)).collect()
+    };
+    assert_eq!(found(BTreeMap::new()), [("scope-changed", Level::Warn)]);
+    assert_eq!(found([("scope-changed".to_string(), Level::Off)].into()), []);
+}
+
 #[test]
 fn a_rule_reading_old_self_under_an_atomic_list_is_unhandled_not_guessed() {
     // oldSelf is refused there by the server; the tool says it cannot class it.
