@@ -2,7 +2,8 @@
 //! server does. Two kinds of the test's own (group diff.kubegen.dev: `Gauge`, and
 //! `Dial` with its fields at the root) in two generations: `before` has no rules,
 //! `after` adds rules of every class — plain (ratchet-safe), on an atomic list's items
-//! and at the root (breaks stored objects), transition rules (breaks new writes only).
+//! and at the root (breaks stored objects), transition rules (breaks new writes only) —
+//! and tightens a bound, so `--cluster`'s structural verdicts meet the server too.
 //! Objects are stored under `before`; after `after` is applied,
 //!
 //! - each *breaking* finding has an update the old CRD accepted (a server dry run says
@@ -37,6 +38,7 @@ pub mod before {
         pub mode: String,
         #[kube(list_type = "atomic")]
         pub items: Vec<Item>,
+        pub width: i64,
     }
 
     #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -76,6 +78,9 @@ pub mod after {
         /// Breaks stored objects: a rule on the items of an atomic list.
         #[kube(list_type = "atomic")]
         pub items: Vec<Item>,
+        /// Not CEL: a bound tightened, which the server ratchets too.
+        #[kube(maximum = 3)]
+        pub width: i64,
     }
 
     #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -109,7 +114,7 @@ fn apply_crds(crds: &[CustomResourceDefinition]) {
 fn gauge(name: &str, level: i64, mode: &str, items: Value) -> Value {
     json!({
         "apiVersion": "diff.kubegen.dev/v1", "kind": "Gauge", "metadata": {"name": name},
-        "spec": {"level": level, "epoch": 5, "mode": mode, "items": items},
+        "spec": {"level": level, "epoch": 5, "mode": mode, "items": items, "width": 1},
     })
 }
 
@@ -161,7 +166,12 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
     .map(|(k, p, c)| (format!("diff.kubegen.dev/{k}"), p.to_string(), c))
     .collect();
     assert_eq!(classes, expected, "diff's CEL findings: {findings:#?}");
-    assert!(findings.iter().all(|f| f.check == "cel-rule-added"), "only added rules: {findings:#?}");
+    let checks: BTreeSet<(&str, Option<&str>)> = findings.iter().map(|f| (f.check, f.path.as_deref())).collect();
+    assert_eq!(
+        checks.into_iter().filter(|(c, _)| *c != "cel-rule-added").collect::<Vec<_>>(),
+        [("bounds-tightened", Some("spec.width"))],
+        "and one structural finding: {findings:#?}"
+    );
 
     // Objects stored under the old CRDs.
     apply_crds(&old_crds);
@@ -170,11 +180,14 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
     let gauges: Api<DynamicObject> =
         Api::namespaced_with(client.clone(), &ns, &ApiResource::erase::<after::Gauge>(&()));
     let dials: Api<DynamicObject> = Api::namespaced_with(client.clone(), &ns, &ApiResource::erase::<after::Dial>(&()));
+    let mut wide = gauge("wide", 1, "fast", json!([{"name": "a", "size": 1}]));
+    wide["spec"]["width"] = json!(9);
     let objects = [
         (&gauges, gauge("fine", 1, "fast", json!([{"name": "a", "size": 1}]))),
         (&gauges, gauge("high", 50, "fast", json!([{"name": "a", "size": 1}]))),
         (&gauges, gauge("legacy", 1, "legacy", json!([{"name": "a", "size": 1}]))),
         (&gauges, gauge("big-item", 1, "fast", json!([{"name": "a", "size": 9}]))),
+        (&gauges, wide),
         (&dials, dial("quiet", 1)),
         (&dials, dial("loud", 500)),
     ];
@@ -185,12 +198,19 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
 
     // The proofs, each an update the old CRD accepts (dry run) and the new one refuses.
     let two_items = json!({"spec": {"items": [{"name": "a", "size": 9}, {"name": "b", "size": 1}]}});
-    let proofs: [(&str, &Api<DynamicObject>, &str, Value, &str); 5] = [
+    let proofs: [(&str, &Api<DynamicObject>, &str, Value, &str); 6] = [
         ("spec.epoch (breaks new writes)", &gauges, "fine", json!({"spec": {"epoch": 4}}), "epoch never goes back"),
         ("spec.mode (breaks new writes)", &gauges, "legacy", label(1), "mode legacy is retired"),
         ("spec.items[*] (breaks stored objects)", &gauges, "big-item", two_items, "an item's size is at most 5"),
         ("the root (breaks stored objects)", &dials, "loud", label(1), "a reading is at most 100"),
         ("spec.level (ratchet-safe, a changed value)", &gauges, "high", json!({"spec": {"level": 40}}), "at most 10"),
+        (
+            "spec.width (bounds-tightened, a changed value)",
+            &gauges,
+            "wide",
+            json!({"spec": {"width": 8}}),
+            "less than or equal to 3",
+        ),
     ];
     for (finding, api, name, body, _) in &proofs {
         let before = patch(api, name, body.clone(), true).await;
@@ -217,21 +237,26 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
     eprintln!("--cluster: {listed} objects of {} kinds listed and validated in {elapsed:?}", report.kinds.len());
     let kinds: Vec<(&str, &str, usize)> =
         report.kinds.iter().map(|k| (k.kind.as_str(), k.version.as_str(), k.listed)).collect();
-    assert_eq!(kinds, [("diff.kubegen.dev/Dial", "v1", 2), ("diff.kubegen.dev/Gauge", "v1", 4)], "{report:#?}");
+    assert_eq!(kinds, [("diff.kubegen.dev/Dial", "v1", 2), ("diff.kubegen.dev/Gauge", "v1", 5)], "{report:#?}");
     let stored = || report.kinds.iter().flat_map(|k| &k.objects);
     let named: BTreeSet<String> = stored().map(|o| o.name.clone()).collect();
     let every_update: BTreeSet<String> =
         stored().filter(|o| o.refused_on_every_update).map(|o| o.name.clone()).collect();
     let at = |n: &str| format!("{ns}/{n}");
-    assert_eq!(named, [at("big-item"), at("high"), at("legacy"), at("loud")].into(), "{report:#?}");
+    assert_eq!(named, [at("big-item"), at("high"), at("legacy"), at("loud"), at("wide")].into(), "{report:#?}");
     assert_eq!(every_update, [at("legacy"), at("loud")].into(), "{report:#?}");
     let anchors: BTreeSet<(String, Option<String>)> =
         stored().flat_map(|o| o.violations.iter().map(|v| (v.path.clone(), v.unless_unchanged.clone()))).collect();
-    let want: BTreeSet<(String, Option<String>)> =
-        [("spec.items[0]", Some("spec.items")), ("spec.level", Some("spec.level")), ("spec.mode", None), ("", None)]
-            .into_iter()
-            .map(|(p, a)| (p.to_string(), a.map(str::to_string)))
-            .collect();
+    let want: BTreeSet<(String, Option<String>)> = [
+        ("spec.items[0]", Some("spec.items")),
+        ("spec.level", Some("spec.level")),
+        ("spec.width", Some("spec.width")),
+        ("spec.mode", None),
+        ("", None),
+    ]
+    .into_iter()
+    .map(|(p, a)| (p.to_string(), a.map(str::to_string)))
+    .collect();
     assert_eq!(anchors, want, "{report:#?}");
 
     // Every breaking finding's proof is refused now, with the rule's message.
@@ -243,8 +268,9 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
         }
     }
     // The ratchet-safe finding: the object that breaks the rule still updates while
-    // the value stays.
+    // the value stays; so does the one outside the tightened bound.
     assert_eq!(patch(&gauges, "high", label(2), false).await, Ok(()), "ratcheting lets high keep level 50");
+    assert_eq!(patch(&gauges, "wide", label(2), false).await, Ok(()), "ratcheting lets wide keep width 9");
 
     // The server refuses exactly what --cluster names: on a label change, the objects
     // refused on every update; on a create of the same object (nothing to ratchet
