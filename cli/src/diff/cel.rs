@@ -2,18 +2,16 @@
 //! objects a cluster already stores. The API server runs a rule:
 //!
 //! - without `oldSelf`: on create and on every update. Since validation ratcheting
-//!   (KEP-4008: beta and on by default in 1.30, GA in 1.33), an update that leaves the
+//!   (KEP-4008, GA on every release kubegen supports: 1.35 and later), an update that leaves the
 //!   rule's value unchanged is not refused by it. The server pairs a value with its old
 //!   one by field name, map key, and in a list-map by the item's keys; the items of an
 //!   atomic or set list are not paired, so their failures are excused only while the
-//!   nearest value that is — the whole list — stays unchanged. Before 1.30 (or with
-//!   the gate off) any update of a stored object that breaks the rule is refused,
+//!   nearest value that is — the whole list — stays unchanged. On a server without ratcheting (older than kubegen supports) any update of a stored object that breaks the rule is refused,
 //!   whatever the update changes.
 //! - with `oldSelf` (a transition rule): on updates only, never ratcheted; with
 //!   `optionalOldSelf: true` on creates too, `oldSelf` then empty.
 //!
-//! So the classes: *ratchet-safe* (holds on 1.33 and later, 1.30 and later with the
-//! default feature gates: stored objects keep updating as long as the value stays),
+//! So the classes: *ratchet-safe* (holds on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA): stored objects keep updating as long as the value stays),
 //! *breaks stored objects* (under an atomic or set list, a stored item that breaks the
 //! rule blocks every update that changes its list, even one that leaves that item
 //! alone; at the root, or on a value that may hold fields the schema does not declare,
@@ -118,13 +116,13 @@ fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlat
             "it reads oldSelf: it runs on updates only and is never ratcheted; creates are not checked, and an update is judged by the transition it makes (every Kubernetes release with transition rules)"
         }
         CelClass::RatchetSafe => {
-            "on Kubernetes 1.33 and later (1.30 and later with default feature gates) validation ratcheting lets a stored object that breaks it update as long as the value stays; creates and changed values must satisfy it. On older servers it breaks stored objects"
+            "on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA) a stored object that breaks it updates as long as the value stays; creates and changed values must satisfy it. A server without ratcheting would refuse every update of such an object"
         }
         CelClass::BreaksStoredObjects if correlatable => {
             "its value may hold fields the schema does not declare (the root's metadata, an embedded resource's, preserve-unknown-fields), and the server never finds such a value unchanged, so ratcheting never excuses it: a stored object that breaks it is refused on every update, a label change or a status write too (every release)"
         }
         CelClass::BreaksStoredObjects => {
-            "it stands under an atomic or set list, whose items the server cannot pair with their old ones: on Kubernetes 1.33 and later (1.30 and later with default feature gates) ratcheting excuses a stored item that breaks it only while the whole list stays unchanged, so an update that changes the list at all (another item edited, one appended) is refused until every item satisfies it; on older servers every update of such an object is"
+            "it stands under an atomic or set list, whose items the server cannot pair with their old ones: on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA) ratcheting excuses a stored item that breaks it only while the whole list stays unchanged, so an update that changes the list at all (another item edited, one appended) is refused until every item satisfies it"
         }
     };
     report(check, path, format!("{what}; {}: {why}", class.words()), Some(class));

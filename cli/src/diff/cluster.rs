@@ -8,8 +8,8 @@
 //! defaults, then the structural checks, then the CEL rules).
 //!
 //! The next update of an object is not known, so each violation carries what decides
-//! it on a server with validation ratcheting (KEP-4008: GA in 1.33, on by default since
-//! 1.30): the value whose staying unchanged excuses the violation — the violating value
+//! it on a server with validation ratcheting (KEP-4008, GA on every release kubegen supports:
+//! 1.35 and later): the value whose staying unchanged excuses the violation — the violating value
 //! itself, or for an item of an atomic or set list (which the server cannot pair with
 //! its old item) the whole list — or none: a transition rule (`oldSelf`) is never
 //! ratcheted, and a value holding fields its schema does not declare (the root, with
@@ -33,8 +33,8 @@ use super::resource::kind_name;
 
 /// What the verdicts assume, printed with them.
 pub const ASSUMES: &str = "objects are read from the cluster in the version compared and checked against that version's new schema by kubegen's in-process validation (defaults, structural checks, CEL). \
-Each violation refuses a create of the same object, an update that changes the value named after `unless unchanged` (for an item of an atomic or set list: the whole list), and every update on a server without validation ratcheting (before 1.30, or with the CRDValidationRatcheting gate off); \
-on Kubernetes 1.33 and later (1.30 and later with default feature gates) an update that leaves that value as stored passes. \
+Each violation refuses a create of the same object, an update that changes the value named after `unless unchanged` (for an item of an atomic or set list: the whole list), and every update on a server without validation ratcheting (older than the releases kubegen supports); \
+on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA) an update that leaves that value as stored passes. \
 A violation without it no update excuses: a transition rule (oldSelf) failing with the stored value as both old and new, or a value the server never finds unchanged (the root, which holds metadata; a value with fields its schema does not declare): it refuses every update, a label or a status write too. \
 Not modelled: admission webhooks, CEL cost limits, formats other than date and date-time, changes a conversion webhook would make";
 

@@ -156,7 +156,7 @@ impl Walk<'_> {
                 "enum-value-removed",
                 path,
                 format!(
-                    "{} no longer takes {}: stored objects holding it are refused on an update that changes it (every update before 1.30; from 1.33 ratcheting passes updates that leave the value; --cluster lists them)",
+                    "{} no longer takes {}: stored objects holding it are refused on an update that changes it (validation ratcheting, on every release kubegen supports, passes updates that leave the value; --cluster lists them)",
                     shown(path),
                     values(&removed)
                 ),
@@ -238,7 +238,7 @@ impl Walk<'_> {
                 "bounds-tightened",
                 path,
                 format!(
-                    "{} is checked more tightly ({}): stored values outside are refused on an update that changes them (every update before 1.30; from 1.33 ratcheting passes updates that leave the value; --cluster lists them)",
+                    "{} is checked more tightly ({}): stored values outside are refused on an update that changes them (validation ratcheting, on every release kubegen supports, passes updates that leave the value; --cluster lists them)",
                     shown(path),
                     tightened.join(", ")
                 ),
@@ -283,7 +283,7 @@ impl Walk<'_> {
                 self.push(
                     "required-added",
                     &p,
-                    format!("{p} is required and has no default ({why}): stored objects without it are refused on an update that changes the object holding it (every update before 1.30; from 1.33 ratcheting passes updates that leave that object; --cluster lists them), and clients that omit it are refused"),
+                    format!("{p} is required and has no default ({why}): stored objects without it are refused on an update that changes the object holding it (validation ratcheting, on every release kubegen supports, passes updates that leave that object; --cluster lists them), and clients that omit it are refused"),
                 );
             }
         }
