@@ -20,8 +20,20 @@
 //! is stored). Whether a stored value breaks the rule is a question about data, which
 //! `--cluster` answers (`cluster.rs`); the class says what follows if one does.
 //! tests/tests/e2e/diff.rs holds each class to a real API server.
+//!
+//! Apart from its class, a rule has a cost: the API server estimates it when it reads
+//! the CRD, per evaluation times how often the rule can run per object (the `maxItems`
+//! and `maxProperties` above it), and refuses a rule over its budget. The estimate
+//! differs between releases (a function's cost, or whether it is declared at all), so
+//! an added or changed rule is estimated for every release kubegen supports:
+//! `cel-rule-over-budget` names the releases that refuse it, `cel-rule-near-budget` those
+//! where it is within a tenth of the budget, which a bound raised later (a relaxation,
+//! not reported itself) tips over. An unchanged rule is reported when its estimate grew
+//! (a `maxItems` above it raised) to over or near the budget.
 
-use kubegen_cel::check::{Scope, compile, parse};
+use kubegen_cel::check::{Part, Scope, Site, check_rule_for, compile, parse};
+use kubegen_cel::cost::{self, PER_RULE_LIMIT};
+use kubegen_cel::library::RELEASES;
 use kubegen_cel::types;
 use kubegen_core::schema::markers::Rule;
 use kubegen_core::schema::node::Node;
@@ -64,12 +76,38 @@ impl CelClass {
 /// rule could not be read, reported as `unhandled`).
 pub type Report<'a> = dyn FnMut(&'static str, &str, String, Option<CelClass>) + 'a;
 
+/// Where a node stands for the rules on it.
+#[derive(Clone, Copy, Debug)]
+pub struct Stand {
+    /// The server can pair the node with its old value (no list above it but list-maps):
+    /// what ratcheting and `oldSelf` need. The new schema's.
+    pub correlatable: bool,
+    /// How many times a rule on the node can run per object, in the old schema and the
+    /// new: the product of the `maxItems`/`maxProperties` above it; `None` under an
+    /// unbounded list or map (kubegen-cel's `Site::cardinality`).
+    pub cardinality: (Option<u64>, Option<u64>),
+}
+
+impl Stand {
+    /// The root of a version's schema.
+    pub const ROOT: Stand = Stand { correlatable: true, cardinality: (Some(1), Some(1)) };
+}
+
 /// Compares the rules of one node. A rule is the same rule when its text and
 /// `optionalOldSelf` are; rules left over on both sides are paired by message, then in
 /// order, as changed; the new side's others are added. Removed rules relax validation
-/// and are not reported.
-pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, correlatable: bool) {
+/// and are not reported. A rule kept as it was is reported only when its cost estimate
+/// grew to over or near the budget.
+pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, stand: Stand) {
     let same = |a: &Rule, b: &Rule| a.rule == b.rule && a.optional_old_self == b.optional_old_self;
+    // A rule's estimate reads its node's subtree and cardinality only.
+    let moved = old != new || stand.cardinality.0 != stand.cardinality.1;
+    for rule in new.validations.iter().flatten().filter(|_| moved) {
+        if let Some(was) = old.validations.iter().flatten().find(|o| same(o, rule)) {
+            let before = Before { rule: was, node: old, cardinality: stand.cardinality.0 };
+            budget(report, path, rule, new, stand, Some(before));
+        }
+    }
     let olds: Vec<&Rule> = old.validations.iter().flatten().collect();
     let mut left_old: Vec<&Rule> =
         olds.iter().copied().filter(|o| !new.validations.iter().flatten().any(|n| same(o, n))).collect();
@@ -86,15 +124,16 @@ pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, corr
     for rule in unpaired {
         match left_old.is_empty() {
             false => pairs.push((left_old.remove(0), rule)),
-            true => added(report, path, rule, new, correlatable, None),
+            true => added(report, path, rule, new, stand, None),
         }
     }
     for (was, rule) in pairs {
-        added(report, path, rule, new, correlatable, Some(was));
+        added(report, path, rule, new, stand, Some(was));
     }
 }
 
-fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlatable: bool, was: Option<&Rule>) {
+fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: Stand, was: Option<&Rule>) {
+    let correlatable = stand.correlatable;
     let at = if path.is_empty() { "the root" } else { path };
     let check = if was.is_some() { "cel-rule-changed" } else { "cel-rule-added" };
     let what = match was {
@@ -126,6 +165,140 @@ fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, correlat
         }
     };
     report(check, path, format!("{what}; {}: {why}", class.words()), Some(class));
+    budget(report, path, rule, node, stand, None);
+}
+
+/// The old side of a rule kept as it was: its cost counts as the baseline.
+struct Before<'a> {
+    rule: &'a Rule,
+    node: &'a Node,
+    cardinality: Option<u64>,
+}
+
+/// One release's estimate of a rule where it stands, as the API server makes it when it
+/// reads the CRD (kubegen-cel's `check_rule_for`, the check `manifests` makes too).
+#[derive(Debug, PartialEq)]
+enum Estimate {
+    /// Refused for its cost: the server's words (the cost, the budget, what to bound).
+    Over(String),
+    /// The worst of the rule's and its message expression's cost, times how often it
+    /// can run per object: what the per-rule budget holds.
+    Within(u64),
+    /// Refused for another reason (not compiling there, a message with a line break).
+    Refused(String),
+    /// A size the estimate relies on is unknown: no verdict.
+    Unknown,
+}
+
+fn estimate(
+    rule: &Rule,
+    node: &Node,
+    path: &str,
+    correlatable: bool,
+    cardinality: Option<u64>,
+    release: u32,
+) -> Estimate {
+    let site = Site { schema: node, path, cardinality, correlatable };
+    match check_rule_for(rule, &site, release) {
+        Ok(v) if v.uncertain_cost => Estimate::Unknown,
+        Ok(v) => {
+            let times = cardinality
+                .or_else(|| types::of_schema(node, path).map(|d| cost::unbounded_cardinality(d.min_size)))
+                .unwrap_or(1);
+            Estimate::Within(v.rule_cost.max(v.message_cost).saturating_mul(times))
+        }
+        Err(problems) => {
+            let (costs, others): (Vec<_>, Vec<_>) = problems.into_iter().partition(|p| p.part == Part::Cost);
+            let words =
+                |ps: Vec<kubegen_cel::check::Problem>| ps.into_iter().map(|p| p.message).collect::<Vec<_>>().join("; ");
+            match (costs.is_empty(), others.is_empty()) {
+                (false, _) => Estimate::Over(words(costs)),
+                (true, false) => Estimate::Refused(words(others)),
+                (true, true) => Estimate::Unknown,
+            }
+        }
+    }
+}
+
+/// Within a tenth of the per-rule budget: a bound raised later tips it over.
+fn near(cost: u64) -> bool {
+    cost >= PER_RULE_LIMIT - PER_RULE_LIMIT / 10 && cost <= PER_RULE_LIMIT
+}
+
+/// `Kubernetes 1.35, 1.36`.
+fn releases(rs: &[u32]) -> String {
+    format!("Kubernetes {}", rs.iter().map(|r| format!("1.{r}")).collect::<Vec<_>>().join(", "))
+}
+
+/// Groups releases by what they said, in release order.
+fn grouped<T: PartialEq>(items: Vec<(u32, T)>) -> Vec<(Vec<u32>, T)> {
+    let mut out: Vec<(Vec<u32>, T)> = Vec::new();
+    for (release, item) in items {
+        match out.iter_mut().find(|(_, t)| *t == item) {
+            Some((rs, _)) => rs.push(release),
+            None => out.push((vec![release], item)),
+        }
+    }
+    out
+}
+
+/// The rule's estimate on every release kubegen supports: over the budget
+/// (`cel-rule-over-budget`), within a tenth of it (`cel-rule-near-budget`), or refused
+/// for another reason (`unhandled`). With `before` (the rule is unchanged), only a
+/// release whose estimate grew to over or near the budget is reported.
+fn budget(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: Stand, before: Option<Before<'_>>) {
+    let at = if path.is_empty() { "the root" } else { path };
+    let (mut over, mut close, mut refused) = (Vec::new(), Vec::new(), Vec::new());
+    for &release in RELEASES {
+        let now = estimate(rule, node, path, stand.correlatable, stand.cardinality.1, release);
+        let was = before.as_ref().map(|b| estimate(b.rule, b.node, path, stand.correlatable, b.cardinality, release));
+        let grew = |now: u64| match &was {
+            None => true,
+            Some(Estimate::Within(was)) => now > *was,
+            Some(_) => false,
+        };
+        match now {
+            Estimate::Over(words) if !matches!(was, Some(Estimate::Over(_))) => over.push((release, words)),
+            Estimate::Within(cost) if near(cost) && grew(cost) => close.push((release, cost)),
+            Estimate::Refused(words) if before.is_none() => refused.push((release, words)),
+            _ => {}
+        }
+    }
+    let what = match before {
+        Some(_) => {
+            format!("the rule `{}` of {at} (unchanged, but a bound above or on it was raised or dropped)", rule.rule)
+        }
+        None => format!("the rule `{}` of {at}", rule.rule),
+    };
+    for (rs, words) in grouped(over) {
+        report(
+            "cel-rule-over-budget",
+            path,
+            format!(
+                "{what} is over the API server's cost budget on {}, whose servers refuse the CRD: {words}",
+                releases(&rs)
+            ),
+            None,
+        );
+    }
+    if !close.is_empty() {
+        let said: Vec<String> = grouped(close)
+            .into_iter()
+            .map(|(rs, cost)| format!("{cost} ({}%) on {}", cost * 100 / PER_RULE_LIMIT, releases(&rs)))
+            .collect();
+        report(
+            "cel-rule-near-budget",
+            path,
+            format!(
+                "{what} is estimated near the API server's budget of {PER_RULE_LIMIT} per rule: {}; a maxItems, maxProperties or maxLength raised above or on it would make those servers refuse the CRD",
+                said.join("; ")
+            ),
+            None,
+        );
+    }
+    for (rs, words) in grouped(refused) {
+        report("unhandled", path, format!("{what} is refused by the API server of {}: {words}", releases(&rs)), None);
+    }
 }
 
 /// The class of a rule standing on `node` (at `path`): whether it reads `oldSelf` comes

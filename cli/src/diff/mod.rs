@@ -59,8 +59,9 @@ const fn check(id: &'static str, level: Level, category: Category) -> Check {
 use Category::{Client, Wire};
 use Level::{Error, Warn};
 
-/// Every check `diff` makes. The CEL checks' defaults depend on the rule's class (see
-/// [`CelClass::level`]); the level here is the one a configured level replaces.
+/// Every check `diff` makes. The defaults of `cel-rule-added` and `cel-rule-changed`
+/// depend on the rule's class (see [`CelClass::level`]); the level here is the one a
+/// configured level replaces.
 pub const CHECKS: &[Check] = &[
     check("kind-removed", Error, Wire),
     check("version-removed", Error, Wire),
@@ -85,6 +86,8 @@ pub const CHECKS: &[Check] = &[
     check("preserve-unknown-removed", Error, Wire),
     check("cel-rule-added", Error, Wire),
     check("cel-rule-changed", Error, Wire),
+    check("cel-rule-over-budget", Error, Wire),
+    check("cel-rule-near-budget", Warn, Wire),
     check("client-type-removed", Error, Client),
     check("client-variant-removed", Error, Client),
     check("client-field-removed", Error, Client),

@@ -8,12 +8,13 @@ use serde_json::{Number, Value};
 
 use kubegen_core::schema::node::{Additional, Node};
 
-use super::{At, Finding, cel};
+use super::cel::{self, Stand};
+use super::{At, Finding};
 
 /// Compares the root schemas of one version.
 pub fn compare(at: &At, old: &Node, new: &Node, out: &mut Vec<Finding>) {
     let mut walk = Walk { at: at.clone(), out };
-    walk.node("", old, new, true);
+    walk.node("", old, new, Stand::ROOT);
 }
 
 struct Walk<'a> {
@@ -36,9 +37,9 @@ impl Walk<'_> {
         self.out.push(at.finding(check, message));
     }
 
-    /// `correlatable`: the API server can pair this node with its old value (no list
-    /// above it but list-maps), which ratcheting needs.
-    fn node(&mut self, path: &str, old: &Node, new: &Node, correlatable: bool) {
+    /// `stand`: whether the API server can pair this node with its old value, which
+    /// ratcheting needs, and how often a rule on it can run per object.
+    fn node(&mut self, path: &str, old: &Node, new: &Node, stand: Stand) {
         if old.type_ != new.type_ || old.int_or_string != new.int_or_string {
             let ty = |n: &Node| match (&n.type_, n.int_or_string) {
                 (_, Some(true)) => "int-or-string".to_string(),
@@ -88,16 +89,17 @@ impl Walk<'_> {
         if old.list_type != new.list_type || old.list_map_keys != new.list_map_keys {
             let said = |n: &Node| {
                 let t = n.list_type.as_deref().unwrap_or("atomic");
+                let a = if t == "atomic" { "an" } else { "a" };
                 match &n.list_map_keys {
-                    Some(keys) => format!("{t} keyed by {}", keys.join(", ")),
-                    None => t.to_string(),
+                    Some(keys) => format!("{a} {t} list keyed by {}", keys.join(", ")),
+                    None => format!("{a} {t} list"),
                 }
             };
             self.push(
                 "list-type-changed",
                 path,
                 format!(
-                    "{} changed from a {} list to a {} list: server-side apply merges it differently, and managed fields no longer match",
+                    "{} changed from {} to {}: server-side apply merges it differently, and managed fields no longer match",
                     shown(path),
                     said(old),
                     said(new)
@@ -134,10 +136,10 @@ impl Walk<'_> {
             }
             cel_findings.push(f);
         };
-        cel::compare(&mut report, path, old, new, correlatable);
+        cel::compare(&mut report, path, old, new, stand);
         self.out.extend(cel_findings);
         self.residue(path, old, new);
-        self.children(path, old, new, correlatable);
+        self.children(path, old, new, stand);
     }
 
     fn enums(&mut self, path: &str, old: &Node, new: &Node) {
@@ -246,7 +248,7 @@ impl Walk<'_> {
         }
     }
 
-    fn children(&mut self, path: &str, old: &Node, new: &Node, correlatable: bool) {
+    fn children(&mut self, path: &str, old: &Node, new: &Node, stand: Stand) {
         let map = |n: &Node| matches!(n.additional_properties, Some(Additional::Schema(_)));
         let strukt = |n: &Node| n.properties.as_ref().is_some_and(|p| !p.is_empty());
         if (map(old) && strukt(new) && !strukt(old)) || (strukt(old) && map(new) && !map(old)) {
@@ -260,7 +262,7 @@ impl Walk<'_> {
         for (name, o) in old_props {
             let p = child(path, name);
             match new_props.get(name) {
-                Some(n) => self.node(&p, o, n, correlatable),
+                Some(n) => self.node(&p, o, n, stand),
                 None if new.preserve_unknown_fields == Some(true) => {}
                 None => self.push(
                     "field-removed",
@@ -287,15 +289,23 @@ impl Walk<'_> {
                 );
             }
         }
+        // A rule below a list or map runs once per item or entry.
+        let times = |c: Option<u64>, n: Option<u64>| c.zip(n).map(|(c, n)| c.saturating_mul(n));
+        let (was, now) = stand.cardinality;
         if let (Some(a), Some(b)) = (&old.items, &new.items) {
             // Only a list-map's items are matched with their old values.
-            let correlated = correlatable && new.list_type.as_deref() == Some("map");
-            self.node(&format!("{path}[*]"), a, b, correlated);
+            let stand = Stand {
+                correlatable: stand.correlatable && new.list_type.as_deref() == Some("map"),
+                cardinality: (times(was, old.max_items), times(now, new.max_items)),
+            };
+            self.node(&format!("{path}[*]"), a, b, stand);
         }
         if let (Some(Additional::Schema(a)), Some(Additional::Schema(b))) =
             (&old.additional_properties, &new.additional_properties)
         {
-            self.node(&format!("{path}[*]"), a, b, correlatable);
+            let stand =
+                Stand { cardinality: (times(was, old.max_properties), times(now, new.max_properties)), ..stand };
+            self.node(&format!("{path}[*]"), a, b, stand);
         }
     }
 

@@ -417,8 +417,10 @@ fn every_check_is_documented() {
             Level::Warn => "warn",
             Level::Off => "off",
         };
+        // The level of these comes from the rule's class.
+        let by_class = ["cel-rule-added", "cel-rule-changed"];
         let said =
-            if check.id.starts_with("cel-") { "Default: by class".to_string() } else { format!("Default: {level}.") };
+            if by_class.contains(&check.id) { "Default: by class".to_string() } else { format!("Default: {level}.") };
         assert!(
             doc[at + heading.len()..].starts_with(&said),
             "docs/diff.md: `{}` should start with {said:?}",
@@ -539,6 +541,88 @@ fn relaxations_pass_and_tightenings_do_not() {
     for (what, old, new, want) in cases {
         assert_eq!(schema_checks(old, new), want, "{what}");
     }
+}
+
+/// A rule on each item of a list of strings, which runs once per item: its estimate
+/// grows with `maxItems` (`None`: unbounded, as many items as fit in a request).
+fn listed(max_items: Option<u64>, rule: Option<&str>) -> serde_json::Value {
+    let mut item = serde_json::json!({"type": "string", "maxLength": 1000});
+    if let Some(rule) = rule {
+        item["x-kubernetes-validations"] = serde_json::json!([{"rule": rule}]);
+    }
+    let mut names = serde_json::json!({"type": "array", "items": item});
+    if let Some(n) = max_items {
+        names["maxItems"] = n.into();
+    }
+    let spec = serde_json::json!({"type": "object", "properties": {"names": names}});
+    serde_json::json!({"type": "object", "properties": {"spec": spec}})
+}
+
+fn described(mut schema: serde_json::Value) -> serde_json::Value {
+    schema["properties"]["spec"]["properties"]["names"]["description"] = "the names".into();
+    schema
+}
+
+/// The findings `schema::compare` makes between two schemas, as (check, message).
+fn schema_findings(old: serde_json::Value, new: serde_json::Value) -> Vec<(&'static str, String)> {
+    let node = |v: serde_json::Value| kubegen_core::schema::node::Node::from_value(&v).expect("a schema node");
+    let mut out = Vec::new();
+    schema::compare(&At::default(), &node(old), &node(new), &mut out);
+    out.into_iter().map(|f| (f.check, f.message)).collect()
+}
+
+/// `self.contains('x')` on a string of at most 1,000 characters costs 401 per item on
+/// every supported release: 23,000 items make 9,223,000 (92% of the budget), 30,000 make
+/// 12,030,000.
+const NEAR_ITEMS: u64 = 23_000;
+const OVER_ITEMS: u64 = 30_000;
+
+#[test]
+fn a_rules_cost_is_held_to_each_supported_releases_budget() {
+    const RULE: &str = "self.contains('x')";
+    let (small, near, over) = (Some(10), Some(NEAR_ITEMS), Some(OVER_ITEMS));
+    let checks = |old, new| schema_findings(old, new).into_iter().map(|f| f.0).collect::<Vec<_>>();
+    let cases: Vec<(&str, serde_json::Value, serde_json::Value, Vec<&str>)> = vec![
+        ("added, cheap", listed(small, None), listed(small, Some(RULE)), vec!["cel-rule-added"]),
+        ("added, near", listed(small, None), listed(near, Some(RULE)), vec!["cel-rule-added", "cel-rule-near-budget"]),
+        ("added, over", listed(small, None), listed(over, Some(RULE)), vec!["cel-rule-added", "cel-rule-over-budget"]),
+        // A rule kept as it was: reported when a bound raised or dropped made it costlier.
+        (
+            "kept, maxItems raised to near",
+            listed(small, Some(RULE)),
+            listed(near, Some(RULE)),
+            vec!["cel-rule-near-budget"],
+        ),
+        (
+            "kept, maxItems raised to over",
+            listed(small, Some(RULE)),
+            listed(over, Some(RULE)),
+            vec!["cel-rule-over-budget"],
+        ),
+        ("kept, maxItems dropped", listed(small, Some(RULE)), listed(None, Some(RULE)), vec!["cel-rule-over-budget"]),
+        ("kept near, something else changed", listed(near, Some(RULE)), described(listed(near, Some(RULE))), vec![]),
+        ("kept, maxItems lowered", listed(near, Some(RULE)), listed(small, Some(RULE)), vec!["bounds-tightened"]),
+    ];
+    for (what, old, new, want) in cases {
+        assert_eq!(checks(old, new), want, "{what}");
+    }
+    let message = |new| {
+        let found = schema_findings(listed(small, None), new);
+        found
+            .into_iter()
+            .find(|f| f.0.starts_with("cel-rule-") && f.0.ends_with("budget"))
+            .map(|f| f.1)
+            .unwrap_or_default()
+    };
+    let over = message(listed(over, Some(RULE)));
+    assert!(
+        over.starts_with("the rule `self.contains('x')` of spec.names[*] is over the API server's cost budget on Kubernetes 1.35, 1.36, 1.37, whose servers refuse the CRD: estimated rule cost ")
+            && over.contains("exceeds the API server's budget of 10000000 per rule"),
+        "{over}"
+    );
+    let near = message(listed(near, Some(RULE)));
+    assert!(near.contains("near the API server's budget of 10000000 per rule: "), "{near}");
+    assert!(near.contains("on Kubernetes 1.35, 1.36, 1.37;"), "{near}");
 }
 
 /// `--cluster`'s verdict on one stored object, without a cluster: every violation of the
