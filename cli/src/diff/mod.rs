@@ -64,13 +64,18 @@ use Level::{Error, Warn};
 /// configured level replaces.
 pub const CHECKS: &[Check] = &[
     check("kind-removed", Error, Wire),
+    check("kind-renamed", Error, Wire),
+    check("names-changed", Warn, Wire),
     check("version-removed", Error, Wire),
     check("version-unserved", Error, Wire),
+    check("version-deprecated", Warn, Wire),
     check("storage-version-changed", Error, Wire),
     check("scope-changed", Error, Wire),
     check("printer-column-removed", Warn, Wire),
+    check("printer-column-changed", Warn, Wire),
     check("selectable-field-removed", Error, Wire),
     check("subresource-removed", Error, Wire),
+    check("status-subresource-added", Warn, Wire),
     check("field-removed", Error, Wire),
     check("type-changed", Error, Wire),
     check("required-added", Error, Wire),

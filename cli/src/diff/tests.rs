@@ -7,14 +7,15 @@ use std::collections::BTreeMap;
 
 use super::*;
 
-/// The kind `Widget` of a module, as `manifests` and `clients` see it.
+/// The kind of a module (in each of its versions, one per submodule), as `manifests`
+/// and `clients` see it.
 fn generation(module: &str) -> Generation {
     let module_path = format!("kubegen_cli::diff::tests::{module}::");
     let kinds: Vec<crate::workspace::Kind> = kubegen::registry::records(&Default::default())
         .into_iter()
         .filter(|k| k.type_path.starts_with(&module_path))
         .collect();
-    assert_eq!(kinds.len(), 1, "one Widget in {module}");
+    assert!(!kinds.is_empty(), "a kind in {module}");
     Generation {
         name: module.into(),
         crds: crate::manifests::crds(kinds.clone()).expect("the CRD merges"),
@@ -179,6 +180,104 @@ fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
     assert_eq!(found(&before, &before, &Options::default()), []);
 }
 
+/// The resource facts through the derive: `Gizmo` in two versions, each a submodule.
+mod resources_before {
+    pub mod v1 {
+        use kubegen::{CustomResource, KubeSchema};
+        use serde::{Deserialize, Serialize};
+
+        /// +kubebuilder:storageversion
+        /// +kubebuilder:printcolumn:name="Replicas",type=integer,JSONPath=".spec.replicas"
+        /// +kubebuilder:printcolumn:name="Color",type=string,JSONPath=".spec.color"
+        /// +kubebuilder:selectablefield:JSONPath=".spec.color"
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Gizmo", namespaced, status = "GizmoStatus")]
+        #[kube(scale(spec_replicas_path = ".spec.replicas", status_replicas_path = ".status.replicas"))]
+        pub struct GizmoSpec {
+            pub replicas: Option<i32>,
+            pub color: Option<String>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+        pub struct GizmoStatus {
+            pub replicas: Option<i32>,
+        }
+    }
+
+    pub mod v2 {
+        use kubegen::CustomResource;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "diff.kubegen.dev", version = "v2", kind = "Gizmo", namespaced, storage = false)]
+        pub struct GizmoSpec {
+            pub replicas: Option<i32>,
+        }
+    }
+}
+
+mod resources_after {
+    pub mod v1 {
+        use kubegen::CustomResource;
+        use serde::{Deserialize, Serialize};
+
+        /// The Replicas column, the selectable field and both subresources are gone; the
+        /// Color column moved to `-o wide`; v1 is no longer served.
+        /// +kubebuilder:unservedversion
+        /// +kubebuilder:printcolumn:name="Color",type=string,JSONPath=".spec.color",priority=1
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Gizmo", namespaced = false, storage = false)]
+        pub struct GizmoSpec {
+            pub replicas: Option<i32>,
+            pub color: Option<String>,
+        }
+    }
+
+    pub mod v2 {
+        use kubegen::{CustomResource, KubeSchema};
+        use serde::{Deserialize, Serialize};
+
+        /// Now the storage version, deprecated, with a status subresource.
+        /// +kubebuilder:storageversion
+        /// +kubebuilder:deprecatedversion:warning="diff.kubegen.dev/v2 Gizmo is going away"
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "diff.kubegen.dev", version = "v2", kind = "Gizmo", namespaced = false, status = "GizmoStatus")]
+        pub struct GizmoSpec {
+            pub replicas: Option<i32>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+        pub struct GizmoStatus {
+            pub replicas: Option<i32>,
+        }
+    }
+}
+
+#[test]
+fn each_resource_check_finds_its_change_in_rust_sources() {
+    let (before, after) = (generation("resources_before"), generation("resources_after"));
+    let mut found: Vec<(&str, Option<String>, Option<String>)> =
+        compare(&before, &after, &Options::default()).into_iter().map(|f| (f.check, f.version, f.path)).collect();
+    found.sort();
+    let at = |c: &'static str, v: Option<&str>, p: Option<&str>| (c, v.map(str::to_string), p.map(str::to_string));
+    let want = vec![
+        // The status subresource goes with the status field and its type.
+        at("client-type-removed", Some("v1"), Some("GizmoStatus")),
+        at("field-removed", Some("v1"), Some("status")),
+        at("printer-column-changed", Some("v1"), None),
+        at("printer-column-removed", Some("v1"), None),
+        at("scope-changed", None, None),
+        at("selectable-field-removed", Some("v1"), None),
+        at("status-subresource-added", Some("v2"), None),
+        at("storage-version-changed", None, None),
+        at("subresource-removed", Some("v1"), None),
+        at("subresource-removed", Some("v1"), None),
+        at("version-deprecated", Some("v2"), None),
+        at("version-unserved", Some("v1"), None),
+    ];
+    assert_eq!(found, want);
+}
+
 #[test]
 fn configured_levels_replace_defaults_and_off_drops_the_finding() {
     let (before, after) = (generation("before"), generation("after"));
@@ -204,6 +303,8 @@ metadata:
 spec:
   group: diff.kubegen.dev
   names:
+    categories:
+    - gear
     kind: Gadget
     listKind: GadgetList
     plural: gadgets
@@ -216,6 +317,9 @@ spec:
     - jsonPath: .spec.replicas
       name: Replicas
       type: integer
+    - jsonPath: .metadata.creationTimestamp
+      name: Age
+      type: date
     name: v1
     schema:
       openAPIV3Schema:
@@ -257,6 +361,9 @@ spec:
     storage: false
 "#;
 
+/// BASE's first printer column.
+const REPLICAS_COLUMN: &str = "    - jsonPath: .spec.replicas\n      name: Replicas\n      type: integer\n";
+
 fn crds(yaml: &str) -> Generation {
     Generation { name: "yaml".into(), crds: source::parse(yaml).expect("CRD YAML"), clients: None, commit: None }
 }
@@ -286,12 +393,78 @@ fn each_resource_check_finds_its_change_in_crd_yaml() {
         ),
         ("cluster-scoped", BASE.replace("  scope: Namespaced", "  scope: Cluster"), vec![("scope-changed", "")]),
         (
-            "no printer columns",
-            BASE.replace(
-                "  - additionalPrinterColumns:\n    - jsonPath: .spec.replicas\n      name: Replicas\n      type: integer\n    name: v1",
-                "  - name: v1",
-            ),
+            "the Replicas column removed",
+            BASE.replace(REPLICAS_COLUMN, ""),
             vec![("printer-column-removed", "")],
+        ),
+        (
+            "the Replicas column shows the status",
+            BASE.replace(REPLICAS_COLUMN, &REPLICAS_COLUMN.replace(".spec.replicas", ".status.replicas")),
+            vec![("printer-column-changed", "")],
+        ),
+        (
+            "the Replicas column as a string, with -o wide",
+            BASE.replace(REPLICAS_COLUMN, "    - jsonPath: .spec.replicas\n      name: Replicas\n      priority: 1\n      type: string\n"),
+            vec![("printer-column-changed", "")],
+        ),
+        (
+            "the Replicas column with a description",
+            BASE.replace(REPLICAS_COLUMN, &format!("{REPLICAS_COLUMN}      description: desired\n")),
+            vec![],
+        ),
+        (
+            "the columns swapped",
+            BASE.replace(REPLICAS_COLUMN, "").replace("      type: date\n", &format!("      type: date\n{REPLICAS_COLUMN}")),
+            vec![("printer-column-changed", "")],
+        ),
+        (
+            "a column added",
+            BASE.replace(REPLICAS_COLUMN, &format!("{REPLICAS_COLUMN}    - jsonPath: .spec.items\n      name: Items\n      type: string\n")),
+            vec![],
+        ),
+        ("the kind renamed", BASE.replace("    kind: Gadget\n", "    kind: Gizmo\n"), vec![("kind-renamed", "")]),
+        (
+            "the kind renamed with its list kind",
+            BASE.replace("    kind: Gadget\n    listKind: GadgetList\n", "    kind: Gizmo\n    listKind: GizmoList\n"),
+            vec![("kind-renamed", "")],
+        ),
+        (
+            "the plural changed, the name kept",
+            BASE.replace("    plural: gadgets\n", "    plural: gadgetz\n"),
+            vec![("kind-renamed", "")],
+        ),
+        (
+            "the list kind changed",
+            BASE.replace("    listKind: GadgetList\n", "    listKind: GadgetCollection\n"),
+            vec![("names-changed", "")],
+        ),
+        (
+            "the list kind left to its default",
+            BASE.replace("    listKind: GadgetList\n", ""),
+            vec![],
+        ),
+        ("the singular changed", BASE.replace("    singular: gadget\n", "    singular: gdgt\n"), vec![("names-changed", "")]),
+        ("a category lost", BASE.replace("    - gear\n", ""), vec![("names-changed", "")]),
+        ("a category added", BASE.replace("    - gear\n", "    - gear\n    - all\n"), vec![]),
+        (
+            "v1beta1 deprecated",
+            BASE.replace("    served: true\n    storage: false", "    served: true\n    storage: false\n    deprecated: true"),
+            vec![("version-deprecated", "")],
+        ),
+        (
+            "v1beta1 gains the status subresource",
+            BASE.replace("    served: true\n    storage: false", "    served: true\n    storage: false\n    subresources:\n      status: {}"),
+            vec![("status-subresource-added", "")],
+        ),
+        (
+            "the scale subresource reads another status path",
+            BASE.replace("statusReplicasPath: .status.replicas", "statusReplicasPath: .status.ready"),
+            vec![("unhandled", "")],
+        ),
+        (
+            "a conversion strategy written out",
+            BASE.replace("  scope: Namespaced\n", "  scope: Namespaced\n  conversion:\n    strategy: None\n"),
+            vec![("unhandled", "")],
         ),
         (
             "no selectable fields",
@@ -307,7 +480,7 @@ fn each_resource_check_finds_its_change_in_crd_yaml() {
         (
             "allOf changed, a short name lost",
             BASE.replace("                - minLength: 1", "                - minLength: 2").replace("    - gd\n", "    - gdt\n"),
-            vec![("unhandled", ""), ("unhandled", "spec.choice")],
+            vec![("names-changed", ""), ("unhandled", "spec.choice")],
         ),
         (
             "a rule that does not parse",
