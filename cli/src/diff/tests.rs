@@ -68,6 +68,14 @@ mod before {
         pub title: Option<String>,
         pub legacy: Option<Legacy>,
         pub unchanged: Option<String>,
+        #[kube(min_length = 1, max_length = 10)]
+        pub code: Option<String>,
+        #[kube(min_items = 1, max_items = 10)]
+        pub ports: Option<Vec<i32>>,
+        #[kube(max_properties = 10)]
+        pub annotations: Option<BTreeMap<String, String>>,
+        pub colour: Option<String>,
+        pub zone: String,
     }
 
     #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -124,6 +132,17 @@ mod after {
         // Wire-compatible (the same fields), but the clients' type is renamed.
         pub legacy: Option<Modern>,
         pub unchanged: Option<String>,
+        #[kube(min_length = 2, max_length = 8)]
+        pub code: Option<String>,
+        #[kube(min_items = 2, max_items = 5)]
+        pub ports: Option<Vec<i32>>,
+        #[kube(min_properties = 1, max_properties = 5)]
+        pub annotations: Option<BTreeMap<String, String>>,
+        /// Renamed in Rust only: the wire name, and so every generated client, stays.
+        #[serde(rename = "colour")]
+        pub color: Option<String>,
+        /// Renamed on the wire: the old field is gone, the new one required.
+        pub region: String,
     }
 
     #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -150,12 +169,16 @@ fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
     let (before, after) = (generation("before"), generation("after"));
     let (e, w) = (Level::Error, Level::Warn);
     let want: Vec<(&str, &str, Option<CelClass>, Level)> = vec![
+        ("bounds-tightened", "spec.annotations", None, e),
+        ("bounds-tightened", "spec.code", None, e),
+        ("bounds-tightened", "spec.ports", None, e),
         ("bounds-tightened", "spec.size", None, e),
         ("cel-rule-added", "spec.args[*].value", Some(BreaksStoredObjects), e),
         ("cel-rule-added", "spec.level", Some(RatchetSafe), w),
         ("cel-rule-added", "spec.stage", Some(BreaksNewWrites), e),
         ("cel-rule-changed", "spec.title", Some(RatchetSafe), w),
         ("client-field-removed", "WidgetSpec.gone", None, e),
+        ("client-field-removed", "WidgetSpec.zone", None, e),
         ("client-field-required", "WidgetSpec.owner", None, e),
         ("client-field-type-changed", "WidgetSpec.count", None, e),
         ("client-field-type-changed", "WidgetSpec.legacy", None, e),
@@ -165,6 +188,7 @@ fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
         ("enum-value-added", "spec.mode", None, w),
         ("enum-value-removed", "spec.mode", None, e),
         ("field-removed", "spec.gone", None, e),
+        ("field-removed", "spec.zone", None, e),
         ("format-changed", "spec.host", None, e),
         ("list-type-changed", "spec.tags", None, e),
         ("map-type-changed", "spec.labels", None, e),
@@ -172,12 +196,62 @@ fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
         ("pattern-changed", "spec.name", None, e),
         ("preserve-unknown-removed", "spec.extra", None, e),
         ("required-added", "spec.owner", None, e),
+        ("required-added", "spec.region", None, e),
         ("type-changed", "spec.count", None, e),
+        // `colour` renamed `color` with `#[serde(rename = "colour")]`: nothing. The CRD is
+        // the same, and so is every generated client (Go, TypeScript and Python name a
+        // field after its wire name); only Rust code naming the field sees the rename,
+        // and the client model does not record Rust's field names.
     ];
     let want: Vec<_> = want.into_iter().map(|(c, p, k, l)| (c.to_string(), p.to_string(), k, l)).collect();
     assert_eq!(found(&before, &after, &Options::default()), want);
+    // Each count bound is named with its old and new value.
+    let message = |path: &str| {
+        let findings = compare(&before, &after, &Options::default());
+        let f = findings.into_iter().find(|f| f.check == "bounds-tightened" && f.path.as_deref() == Some(path));
+        f.map(|f| f.message).unwrap_or_default()
+    };
+    assert!(message("spec.code").contains("(minLength 1 → 2, maxLength 10 → 8)"), "{}", message("spec.code"));
+    assert!(message("spec.ports").contains("(minItems 1 → 2, maxItems 10 → 5)"), "{}", message("spec.ports"));
+    assert!(
+        message("spec.annotations").contains("(minProperties none → 1, maxProperties 10 → 5)"),
+        "{}",
+        message("spec.annotations")
+    );
     // Nothing changed, nothing found.
     assert_eq!(found(&before, &before, &Options::default()), []);
+}
+
+/// A kind with its fields at the root (`no_spec`): a rule on its type stands at the
+/// root, whose value holds `metadata`, so ratcheting never excuses it.
+mod root_before {
+    use kubegen::CustomResource;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Knob", no_spec, namespaced)]
+    pub struct KnobSpec {
+        pub turn: i64,
+    }
+}
+
+mod root_after {
+    use kubegen::CustomResource;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "diff.kubegen.dev", version = "v1", kind = "Knob", no_spec, namespaced)]
+    #[kube(validation = ("self.turn <= 100", "a turn is at most 100"))]
+    pub struct KnobSpec {
+        pub turn: i64,
+    }
+}
+
+#[test]
+fn a_rule_at_the_root_breaks_stored_objects() {
+    let found = found(&generation("root_before"), &generation("root_after"), &Options::default());
+    let want = [("cel-rule-added".to_string(), String::new(), Some(CelClass::BreaksStoredObjects), Level::Error)];
+    assert_eq!(found, want);
 }
 
 /// The resource facts through the derive: `Gizmo` in two versions, each a submodule.
@@ -579,9 +653,13 @@ fn against_head_1_reads_the_crds_committed_there() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Each check has a section in docs/diff.md that starts with its default level and
+/// shows it: a fenced example with the change and the line `diff` prints for it.
 #[test]
 fn every_check_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/diff.md")).expect("docs/diff.md");
+    // The level of these comes from the rule's class.
+    let by_class = ["cel-rule-added", "cel-rule-changed"];
     for check in CHECKS {
         let heading = format!("### `{}`\n\n", check.id);
         let at = doc.find(&heading).unwrap_or_else(|| panic!("docs/diff.md has no section for `{}`", check.id));
@@ -590,15 +668,21 @@ fn every_check_is_documented() {
             Level::Warn => "warn",
             Level::Off => "off",
         };
-        // The level of these comes from the rule's class.
-        let by_class = ["cel-rule-added", "cel-rule-changed"];
         let said =
             if by_class.contains(&check.id) { "Default: by class".to_string() } else { format!("Default: {level}.") };
-        assert!(
-            doc[at + heading.len()..].starts_with(&said),
-            "docs/diff.md: `{}` should start with {said:?}",
-            check.id
-        );
+        let section = &doc[at + heading.len()..];
+        assert!(section.starts_with(&said), "docs/diff.md: `{}` should start with {said:?}", check.id);
+        let end = ["\n## ", "\n### "].iter().filter_map(|h| section.find(h)).min().unwrap_or(section.len());
+        let section = &section[..end];
+        let fenced: Vec<&str> = section.split("```").skip(1).step_by(2).collect();
+        assert!(!fenced.is_empty(), "docs/diff.md: `{}` has no fenced example", check.id);
+        let printed = match check.level {
+            _ if by_class.contains(&check.id) => ["error", "warning"].map(|l| format!("{l}[{}]: ", check.id)).to_vec(),
+            Level::Warn => vec![format!("warning[{}]: ", check.id)],
+            _ => vec![format!("error[{}]: ", check.id)],
+        };
+        let shown = fenced.iter().flat_map(|f| f.lines()).any(|l| printed.iter().any(|p| l.starts_with(p.as_str())));
+        assert!(shown, "docs/diff.md: `{}`'s example should show the line diff prints ({printed:?})", check.id);
     }
 }
 
@@ -632,11 +716,14 @@ fn schema_checks(old: serde_json::Value, new: serde_json::Value) -> Vec<&'static
 #[test]
 fn relaxations_pass_and_tightenings_do_not() {
     use serde_json::json;
-    let int = |extra: serde_json::Value| {
-        let mut n = json!({"type": "integer"});
+    let with = |mut n: serde_json::Value, extra: serde_json::Value| {
         n.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         n
     };
+    let int = |extra| with(json!({"type": "integer"}), extra);
+    let str_ = |extra| with(json!({"type": "string"}), extra);
+    let list = |extra| with(json!({"type": "array", "items": {"type": "string"}}), extra);
+    let map = |extra| with(json!({"type": "object", "additionalProperties": {"type": "string"}}), extra);
     let cases: Vec<(&str, serde_json::Value, serde_json::Value, Vec<&str>)> = vec![
         ("multipleOf 4 → 2 accepts more", int(json!({"multipleOf": 4})), int(json!({"multipleOf": 2})), vec![]),
         ("multipleOf 2 → 4", int(json!({"multipleOf": 2})), int(json!({"multipleOf": 4})), vec!["bounds-tightened"]),
@@ -647,6 +734,32 @@ fn relaxations_pass_and_tightenings_do_not() {
             vec!["bounds-tightened"],
         ),
         ("minimum lowered", int(json!({"minimum": 1})), int(json!({"minimum": 0})), vec![]),
+        ("minLength raised", str_(json!({"minLength": 1})), str_(json!({"minLength": 2})), vec!["bounds-tightened"]),
+        ("maxLength lowered", str_(json!({"maxLength": 10})), str_(json!({"maxLength": 5})), vec!["bounds-tightened"]),
+        ("maxLength raised", str_(json!({"maxLength": 5})), str_(json!({"maxLength": 10})), vec![]),
+        ("maxLength dropped", str_(json!({"maxLength": 5})), str_(json!({})), vec![]),
+        ("minItems added", list(json!({})), list(json!({"minItems": 1})), vec!["bounds-tightened"]),
+        ("maxItems lowered", list(json!({"maxItems": 10})), list(json!({"maxItems": 5})), vec!["bounds-tightened"]),
+        ("minItems lowered", list(json!({"minItems": 2})), list(json!({"minItems": 1})), vec![]),
+        (
+            "minProperties raised",
+            map(json!({"minProperties": 1})),
+            map(json!({"minProperties": 2})),
+            vec!["bounds-tightened"],
+        ),
+        ("maxProperties added", map(json!({})), map(json!({"maxProperties": 5})), vec!["bounds-tightened"]),
+        ("maxProperties raised", map(json!({"maxProperties": 5})), map(json!({"maxProperties": 6})), vec![]),
+        ("uniqueItems added", list(json!({})), list(json!({"uniqueItems": true})), vec!["bounds-tightened"]),
+        ("a default added", str_(json!({})), str_(json!({"default": "a"})), vec!["default-changed"]),
+        ("a default removed", str_(json!({"default": "a"})), str_(json!({})), vec!["default-changed"]),
+        (
+            "list-map keys changed",
+            json!({"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                "items": {"type": "object", "required": ["name", "port"], "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}}),
+            json!({"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name", "port"],
+                "items": {"type": "object", "required": ["name", "port"], "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}}),
+            vec!["list-type-changed"],
+        ),
         ("enum dropped", json!({"type": "string", "enum": ["a"]}), json!({"type": "string"}), vec![]),
         ("pattern dropped", json!({"type": "string", "pattern": "^a$"}), json!({"type": "string"}), vec![]),
         ("format dropped", json!({"type": "string", "format": "uri"}), json!({"type": "string"}), vec![]),
