@@ -222,7 +222,7 @@ fn estimate(
 
 /// Within a tenth of the per-rule budget: a bound raised later tips it over.
 fn near(cost: u64) -> bool {
-    cost >= PER_RULE_LIMIT - PER_RULE_LIMIT / 10 && cost <= PER_RULE_LIMIT
+    (PER_RULE_LIMIT - PER_RULE_LIMIT / 10..=PER_RULE_LIMIT).contains(&cost)
 }
 
 /// `Kubernetes 1.35, 1.36`.
