@@ -812,6 +812,12 @@ fn relaxations_pass_and_tightenings_do_not() {
             vec!["map-type-changed"],
         ),
         (
+            "a rule added that every supported server refuses (a message with a line break)",
+            json!({"type": "string"}),
+            json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''", "message": "not\nempty"}]}),
+            vec!["cel-rule-added", "unhandled"],
+        ),
+        (
             "a rule removed",
             json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''"}]}),
             json!({"type": "string"}),
@@ -909,6 +915,13 @@ fn a_rules_cost_is_held_to_each_supported_releases_budget() {
     let near = message(listed(near, Some(RULE)));
     assert!(near.contains("near the API server's budget of 10000000 per rule: "), "{near}");
     assert!(near.contains("on Kubernetes 1.35, 1.36, 1.37;"), "{near}");
+    // Refused for another reason than cost: unhandled, with the releases.
+    let refused = schema_findings(
+        serde_json::json!({"type": "string"}),
+        serde_json::json!({"type": "string", "x-kubernetes-validations": [{"rule": "self != ''", "message": "not\nempty"}]}),
+    );
+    let said = "the rule `self != ''` of the root is refused by the API server of Kubernetes 1.35, 1.36, 1.37: message must not contain line breaks";
+    assert!(refused.iter().any(|f| f.0 == "unhandled" && f.1 == said), "{refused:?}");
 }
 
 /// `--cluster`'s verdict on one stored object, without a cluster: every violation of the
