@@ -1,10 +1,11 @@
 //! `codegen-cli diff`: a breaking-change gate between two generations of a workspace's
-//! kinds. The wire side compares CRDs — the resource facts only a CRD has (versions,
-//! scope, printer columns, selectable fields, subresources) in `resource.rs`, each
-//! version's schema as the typed IR ([`Node`], the model the clients and docs read) in
-//! `schema.rs`, CEL rules classed by what they do to stored objects in `cel.rs`. The
-//! client side compares the client models (named types, fields, variants) in
-//! `client.rs`, buf-style: a change that keeps the wire form may still break code.
+//! kinds. The wire side compares CRDs — the resource facts only a CRD has (names,
+//! versions, scope, printer columns, selectable fields, subresources) in `resource.rs`,
+//! each version's schema as the typed IR ([`Node`], the model the clients and docs read)
+//! in `schema.rs`, CEL rules classed by what they do to stored objects, and estimated
+//! against each supported release's cost budget, in `cel.rs`. The client side compares
+//! the client models (named types, fields, variants) in `client.rs`, buf-style: a change
+//! that keeps the wire form may still break code.
 //!
 //! Every finding has a check id from [`CHECKS`], one table from which the default
 //! levels, the settings' validation and docs/diff.md's list all read. What the tool
