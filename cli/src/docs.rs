@@ -51,6 +51,7 @@ pub(crate) struct KindView {
     pub facts: Vec<(String, String)>,
     /// Name, type, JSONPath, description.
     pub columns: Vec<(String, String, String, String)>,
+    /// The config/samples file the example is, for the storage version; empty otherwise.
     pub sample_file: String,
     pub sample: String,
     /// The version before this one (by Kubernetes' version priority), and what changed.
@@ -423,7 +424,11 @@ fn kind_view(
         })
         .collect();
     let (previous, changes) = changes_from_previous(crd, &pkg.version);
-    let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd)).context("rendering the example")?;
+    // The example in this page's version; the storage version's is the one `manifests`
+    // writes to config/samples.
+    let sample =
+        kubegen::to_yaml(&kubegen::crd::sample_object_in(crd, &pkg.version)).context("rendering the example")?;
+    let stored = crd.spec.versions.iter().any(|v| v.storage && v.name == pkg.version);
     let sample = sample.strip_prefix("---\n").unwrap_or(&sample).to_string();
     let mut versions: Vec<VersionLink> = crd
         .spec
@@ -448,7 +453,7 @@ fn kind_view(
         versions,
         facts,
         columns,
-        sample_file: crate::manifests::sample_file(crd),
+        sample_file: if stored { crate::manifests::sample_file(crd) } else { String::new() },
         sample,
         previous,
         changes,

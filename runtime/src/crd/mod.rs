@@ -10,7 +10,7 @@ mod yaml;
 pub use descriptions::{LAST_APPLIED_LIMIT, applied_size, truncate_descriptions};
 pub use lint::lint;
 pub use merge::{MergeError, merge_crds};
-pub use sample::sample_object;
+pub use sample::{sample_object, sample_object_in};
 pub use yaml::{YamlError, to_yaml};
 
 use std::collections::BTreeMap;

@@ -61,6 +61,42 @@ fn sample_objects_and_printer_column() {
     assert_eq!(sample.test_string, "hello kubegen");
 }
 
+/// The example object the API reference shows on each version's page (the sample of
+/// that version; `manifests` writes the storage version's to config/samples) is one the
+/// API server takes, for every served version of every CRD the tier installs.
+#[test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+fn every_versions_example_is_accepted() {
+    let ns = namespace("e2e-examples");
+    let minor = cluster::server_minor();
+    let mut checked = Vec::new();
+    for file in cluster::crd_files() {
+        if cluster::needs_new_server(&file) && minor < 30 {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("a CRD file");
+        let crd: k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for version in crd.spec.versions.iter().filter(|v| v.served) {
+            let example = kubegen::crd::sample_object_in(&crd, &version.name);
+            let out = cluster::kubectl(
+                &["create", "--dry-run=server", "-n", &ns, "-f", "-", "-o", "name"],
+                Some(&example.to_string()),
+            );
+            assert!(
+                out.status.success(),
+                "{} {}: the example is refused:\n{example}\n{}",
+                crd.metadata.name.as_deref().unwrap_or_default(),
+                version.name,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked.push(format!("{}/{}", crd.spec.names.kind, version.name));
+        }
+    }
+    assert!(checked.iter().any(|k| k == "Foo/v1beta1"), "{checked:?}");
+    eprintln!("{} examples accepted: {}", checked.len(), checked.join(", "));
+}
+
 fn foo_yaml(name: &str, spec: &str) -> String {
     format!("apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata: {{name: {name}}}\nspec: {spec}\n")
 }
