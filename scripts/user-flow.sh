@@ -86,7 +86,7 @@ cp "$ROOT/Cargo.lock" .
 stage "make help lists kubebuilder's targets"
 make help > "$WORK/help.txt"
 for target in manifests generate fmt vet test setup-envtest build run docker-build docker-push build-installer \
-  install uninstall deploy undeploy; do
+  install uninstall deploy undeploy diff; do
   grep -q "^  $target " "$WORK/help.txt" || { cat "$WORK/help.txt" >&2; fail "make help does not list $target"; }
 done
 
@@ -292,6 +292,33 @@ chmod +x "$WORK/kubectl-nowait"
 make -s undeploy ignore-not-found=true KUBECTL="$WORK/kubectl-nowait" >/dev/null
 kubectl wait --for=delete crd/memcacheds.cache.example.com --timeout=60s >/dev/null 2>&1 || fail "make undeploy left the CRD"
 ! kubectl get clusterrole memcached-operator-manager-role >/dev/null 2>&1 || fail "make undeploy left the manager's ClusterRole"
+
+stage "make diff in a git repository: the API as committed passes; spec.foo's MaxLength tightened fails in v1 (in v1alpha1 a warning), uncommitted and against HEAD~1 (the ref built)"
+gitc() { git -c user.name=kubegen-user-flow -c user.email=user-flow@kubegen.invalid "$@"; }
+git init -q -b main && git add -A && gitc commit -qm "the operator, as make test left it"
+make -s diff > "$WORK/diff.log" 2>&1 || { cat "$WORK/diff.log" >&2; fail "make diff refused the API as committed"; }
+grep -q ': 0 errors, 0 warnings$' "$WORK/diff.log" || { cat "$WORK/diff.log" >&2; fail "make diff found changes in the API as committed"; }
+for version in v1alpha1 v1; do
+  sed -i 's|+kubebuilder:validation:MaxLength=63|+kubebuilder:validation:MaxLength=32|' "src/api/cache/$version/memcached.rs"
+  grep -q 'MaxLength=32' "src/api/cache/$version/memcached.rs" || fail "$version's spec.foo has no MaxLength=63 to tighten"
+done
+for against in "" "--against HEAD~1 --build-ref"; do
+  if [ -n "$against" ]; then
+    cargo run -q -p codegen-cli -- manifests >/dev/null 2>&1
+    git add -A && gitc commit -qm "spec.foo: at most 32 characters"
+  fi
+  if make -s diff DIFF_ARGS="$against" > "$WORK/diff.log" 2>&1; then
+    cat "$WORK/diff.log" >&2; fail "make diff ${against:-(uncommitted)} passed a tightened MaxLength"
+  fi
+  grep -q '^error\[bounds-tightened\]: cache.example.com/Memcached v1 spec.foo' "$WORK/diff.log" \
+    || { cat "$WORK/diff.log" >&2; fail "make diff ${against:-(uncommitted)} did not report v1's spec.foo as bounds-tightened"; }
+  # An alpha version's finding is a warning (--strict makes it an error).
+  grep -q '^warning\[bounds-tightened\]: cache.example.com/Memcached v1alpha1 spec.foo' "$WORK/diff.log" \
+    || { cat "$WORK/diff.log" >&2; fail "make diff ${against:-(uncommitted)} did not warn of v1alpha1's spec.foo"; }
+done
+gitc revert --no-edit HEAD >/dev/null
+cargo run -q -p codegen-cli -- manifests >/dev/null 2>&1
+make -s diff > "$WORK/diff.log" 2>&1 || { cat "$WORK/diff.log" >&2; fail "make diff refused the API once the change was reverted"; }
 
 stage "the webhook markers removed: manifests --check finds config/webhook/manifests.yaml stale, manifests empties it"
 sed -i '/+kubebuilder:webhook:/d' src/webhook/memcached.rs
