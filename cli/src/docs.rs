@@ -695,6 +695,15 @@ fn struct_fields(node: &Node, types: &BTreeMap<String, Node>, out: &mut Vec<Fiel
     struct_rows("", node, &mut rows);
     for (path, field, required) in rows {
         let mut words = facts(field);
+        // A field that narrows its type's values: the field's are the ones the CRD keeps.
+        if let (Some(name), Some(values)) = (&field.reference, &field.enum_) {
+            let of_type = types.get(name).and_then(|t| t.enum_.as_ref()).filter(|all| *all != values);
+            let said = |values: &Vec<Value>| values.iter().map(code).collect::<Vec<_>>().join(", ");
+            match of_type {
+                Some(all) => words.push(format!("One of: {} (of {name}'s {}).", said(values), said(all))),
+                None => words.push(format!("One of: {}.", said(values))),
+            }
+        }
         // What each item or value must be, where it is no named type of its own.
         let inner = match shape(field) {
             Shape::List(items) => Some(("Each item", items)),

@@ -97,6 +97,23 @@ pub struct InspectionSpec {
     /// +structType=atomic
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
+    /// Annotations of the inspection, each key owned by the manager that set it.
+    /// +mapType=granular
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub notes: BTreeMap<String, String>,
+    /// How deep a quick inspection may go: the type's values, narrowed by the field.
+    /// +kubebuilder:validation:Enum=shallow;normal
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quick_depth: Option<Depth>,
+}
+
+/// How deep an inspection looks.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub enum Depth {
+    Shallow,
+    Normal,
+    Deep,
 }
 
 /// A check, keyed by name in its list.

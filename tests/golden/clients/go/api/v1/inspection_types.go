@@ -38,6 +38,11 @@ type Check struct {
 	Name string `json:"name"`
 }
 
+// +kubebuilder:validation:Enum="shallow";"normal";"deep"
+
+// How deep an inspection looks.
+type Depth string
+
 // InspectionSpec exercises the validation markers.
 type InspectionSpec struct {
 	// +optional
@@ -98,6 +103,11 @@ type InspectionSpec struct {
 	// +nullable
 	Note *string `json:"note,omitempty"`
 
+	// Annotations of the inspection, each key owned by the manager that set it.
+	// +optional
+	// +mapType=granular
+	Notes map[string]string `json:"notes,omitempty"`
+
 	// +required
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=4
@@ -105,6 +115,11 @@ type InspectionSpec struct {
 	// +kubebuilder:validation:items:Maximum=65535
 	// +listType=set
 	Ports []int32 `json:"ports"`
+
+	// How deep a quick inspection may go: the type's values, narrowed by the field.
+	// +optional
+	// +kubebuilder:validation:Enum="shallow";"normal"
+	QuickDepth *Depth `json:"quickDepth,omitempty"`
 
 	// A ratio in (0, 1].
 	// +optional

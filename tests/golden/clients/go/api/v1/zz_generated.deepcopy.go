@@ -623,10 +623,22 @@ func (in *InspectionSpec) DeepCopyInto(out *InspectionSpec) {
 		*out = new(string)
 		**out = **in
 	}
+	if in.Notes != nil {
+		in, out := &in.Notes, &out.Notes
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
 	if in.Ports != nil {
 		in, out := &in.Ports, &out.Ports
 		*out = make([]int32, len(*in))
 		copy(*out, *in)
+	}
+	if in.QuickDepth != nil {
+		in, out := &in.QuickDepth, &out.QuickDepth
+		*out = new(Depth)
+		**out = **in
 	}
 	if in.Ratio != nil {
 		in, out := &in.Ratio, &out.Ratio

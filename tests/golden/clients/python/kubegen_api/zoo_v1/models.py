@@ -299,7 +299,13 @@ class InspectionSpec(_pd.BaseModel):
 
     note: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="note")
 
+    notes: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="notes")
+    """Annotations of the inspection, each key owned by the manager that set it."""
+
     ports: _t.Annotated[list[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
+
+    quick_depth: _t.Optional[Depth] = _pd.Field(default=None, alias="quickDepth")
+    """How deep a quick inspection may go: the type's values, narrowed by the field."""
 
     ratio: _t.Optional[_t.Annotated[_pd.StrictFloat, _pd.Field(gt=0, le=1)]] = _pd.Field(default=None, alias="ratio")
     """A ratio in (0, 1]."""
@@ -539,6 +545,8 @@ class Window(_pd.BaseModel):
     start: _pd.StrictStr = _pd.Field(alias="start")
 
 AccordLabel = _t.Annotated[_pd.StrictStr, _pd.Field(max_length=63, pattern="^[a-z0-9-]+$")]
+
+Depth = _t.Literal["shallow", "normal", "deep"]
 
 Diet = _t.Literal["Carnivore", "omnivore", "Herbivore"]
 

@@ -211,6 +211,11 @@ export interface Check {
 }
 
 /**
+ * How deep an inspection looks.
+ */
+export type Depth = "shallow" | "normal" | "deep";
+
+/**
  * What the animals eat: a unit enum is a string enum.
  */
 export type Diet = "Carnivore" | "omnivore" | "Herbivore";
@@ -306,9 +311,17 @@ export interface InspectionSpec {
   mode?: "fast" | "safe" | "thorough";
   note?: string | null;
   /**
+   * Annotations of the inspection, each key owned by the manager that set it.
+   */
+  notes?: Record<string, string>;
+  /**
    * Min items: 1. Max items: 4.
    */
   ports: Array<number>;
+  /**
+   * How deep a quick inspection may go: the type's values, narrowed by the field.
+   */
+  quickDepth?: Depth;
   /**
    * A ratio in (0, 1].
    *
