@@ -134,10 +134,17 @@ grep -q "strategy: Webhook" "$WORK/crd.yaml" || fail "config/crd has no conversi
 grep -A12 "^  conversion:" "$WORK/default.yaml" | grep -q "name: memcached-operator-webhook-service" \
   || fail "the CRD's conversion does not name the prefixed webhook Service"
 
-stage "codegen-cli docs: the API reference, titled by [workspace.metadata.kubegen.docs]"
-printf '\n[workspace.metadata.kubegen.docs]\ntitle = "Memcached operator API"\n' >> Cargo.toml
+stage "codegen-cli docs: the API reference, as [workspace.metadata.kubegen.docs] says (title, kinds, links)"
+cp Cargo.toml "$WORK/Cargo.toml.before-docs"
+printf '\n[workspace.metadata.kubegen.docs]\ntitle = "Memcached operator API"\nkinds = ["Nope"]\n' >> Cargo.toml
+if cargo run -q -p codegen-cli -- docs > "$WORK/docs.log" 2>&1; then fail "docs took kinds = [\"Nope\"]"; fi
+grep -q 'kinds: no kind `Nope` in the workspace' "$WORK/docs.log" || { cat "$WORK/docs.log" >&2; fail "docs did not name the unknown kind"; }
+cp "$WORK/Cargo.toml.before-docs" Cargo.toml
+printf '\n[workspace.metadata.kubegen.docs]\ntitle = "Memcached operator API"\nkinds = ["cache.example.com/Memcached"]\nlinks = [{ title = "Runbook", url = "https://example.com/runbook" }]\n' >> Cargo.toml
 cargo run -q -p codegen-cli -- docs 2>/dev/null
 grep -q '^# Memcached operator API$' docs/api/README.md || fail "docs/api/README.md does not carry the settings' title"
+grep -qF -- '- [Runbook](https://example.com/runbook)' docs/api/README.md || fail "docs/api/README.md does not list the settings' link"
+grep -q 'href="https://example.com/runbook"' docs/api/index.html || fail "docs/api/index.html does not list the settings' link"
 for version in v1alpha1 v1; do
   grep -q '^## Memcached$' "docs/api/cache.example.com/$version.md" || fail "no Memcached section in the $version reference"
 done
