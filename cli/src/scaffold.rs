@@ -74,6 +74,10 @@ struct GitIgnore;
 #[template(path = "scaffold/dockerignore", escape = "none")]
 struct DockerIgnore;
 
+#[derive(Template)]
+#[template(path = "scaffold/github_workflow_test.yml", escape = "none")]
+struct TestWorkflow;
+
 /// The names one kind's files are made of.
 struct KindNames {
     kind_lower: String,
@@ -364,6 +368,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         file("Makefile", render(&Makefile { k8s_version: k8s_minor()? }, "Makefile")?),
         file(".dockerignore", render(&DockerIgnore, ".dockerignore")?),
         file(".gitignore", render(&GitIgnore, ".gitignore")?),
+        file(".github/workflows/test.yml", render(&TestWorkflow, ".github/workflows/test.yml")?),
     ];
     // config/ as `manifests` scaffolds it, before there is any kind.
     let config = dir.join("config");
@@ -930,6 +935,19 @@ fn module_lines(root: &Path, path: &str, lines: &[String]) -> Result<Output> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scaffolded CI workflow is YAML GitHub Actions reads: the full history (for the
+    /// merge base `make diff` compares with), then `make diff` and `make test`.
+    #[test]
+    fn the_ci_workflow_runs_diff_against_the_full_history_then_the_tests() {
+        let text = render(&TestWorkflow, ".github/workflows/test.yml").expect("renders");
+        let workflow: serde_json::Value = serde_saphyr::from_str(&text).expect("the workflow is YAML");
+        let steps = workflow["jobs"]["test"]["steps"].as_array().expect("steps");
+        assert_eq!(steps[0]["uses"], "actions/checkout@v4");
+        assert_eq!(steps[0]["with"]["fetch-depth"], 0);
+        let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+        assert_eq!(runs, ["make diff", "make test"]);
+    }
 
     #[test]
     fn names() {

@@ -128,6 +128,8 @@ fn init_then_create_api_lays_out_a_workspace() {
         let out = cli_in(&dir, args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
+    let workflow = std::fs::read_to_string(dir.join(".github/workflows/test.yml")).expect("the CI workflow");
+    assert!(workflow.contains("run: make diff") && workflow.contains("run: make test"), "{workflow}");
     let main = std::fs::read_to_string(dir.join("src/main.rs")).expect("main.rs");
     assert_eq!(
         main.matches("controller::memcached::add(manager, args.manager.namespace.as_deref())").count(),

@@ -76,13 +76,14 @@ pub fn clients_at(project: &Project, commit: &str, packages: &[String]) -> Resul
 }
 
 /// The merge base of HEAD with the default branch (origin's HEAD, else `main` or
-/// `master`), or HEAD when there is none; with how messages name it.
+/// `master`, local or origin's: a CI checkout of a pull request has only the latter), or
+/// HEAD when there is none; with how messages name it.
 fn default_ref(root: &Path) -> Result<(String, String)> {
     let branch = git(root, &["symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"]).ok().or_else(|| {
-        ["main", "master"]
+        ["heads/main", "heads/master", "remotes/origin/main", "remotes/origin/master"]
             .into_iter()
-            .find(|b| git(root, &["rev-parse", "--verify", "--quiet", &format!("refs/heads/{b}")]).is_ok())
-            .map(str::to_string)
+            .find(|b| git(root, &["rev-parse", "--verify", "--quiet", &format!("refs/{b}")]).is_ok())
+            .map(|b| b.trim_start_matches("heads/").trim_start_matches("remotes/").to_string())
     });
     if let Some(branch) = branch
         && let Ok(base) = git(root, &["merge-base", "HEAD", &branch])

@@ -648,6 +648,12 @@ fn against_head_1_reads_the_crds_committed_there() {
     let head = source::load(&dir, None, crd_dir).expect("HEAD reads");
     assert_eq!(head.name, "config/crd/bases at HEAD");
     assert!(compare(&head, &after, &Options::default()).is_empty());
+    // A CI checkout of a pull request: no local main, origin's main one commit behind.
+    git(&["update-ref", "refs/remotes/origin/main", "HEAD~1"]);
+    let base = source::load(&dir, None, crd_dir).expect("the merge base reads");
+    assert!(base.name.ends_with("(the merge base with origin/main)"), "{}", base.name);
+    let found: Vec<&str> = compare(&base, &after, &Options::default()).into_iter().map(|f| f.check).collect();
+    assert_eq!(found, ["field-removed"]);
     let Err(err) = source::load(&dir, Some("no-such-ref"), crd_dir) else { panic!("no-such-ref read") };
     assert!(format!("{err:#}").contains("neither a file, a directory nor a git ref"), "{err:#}");
     std::fs::remove_dir_all(&dir).ok();
