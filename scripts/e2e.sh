@@ -37,11 +37,7 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
   --health-probe-bind-address 127.0.0.1:0 --webhook-cert-path "$certs" --webhook-bind-address "127.0.0.1:$port" \
   > "$RUN_DIR/foo-webhook-host.log" 2>&1 &
 WEBHOOK_HOST_PID=$!
-for _ in $(seq 1 300); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  sleep 0.1
-done
-(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
+scripts/wait-for-port.sh "$port" \
   || { cat "$RUN_DIR/foo-webhook-host.log" >&2; echo "foo-controller does not serve its webhooks on :$port" >&2; exit 1; }
 export KUBEGEN_E2E_WEBHOOK_URL=https://127.0.0.1:$port KUBEGEN_E2E_WEBHOOK_CA=$certs/ca.crt
 # The API server restart test runs alone, after the others: it takes the server away.

@@ -234,11 +234,7 @@ POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubecon
 --webhook-cert-path $certs --webhook-bind-address 127.0.0.1:$port" \
   > "$WORK/manager.log" 2>&1 &
 MANAGER_PID=$!
-for _ in $(seq 1 300); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
-  sleep 0.2
-done
-(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { cat "$WORK/manager.log" >&2; fail "the manager does not serve its webhooks on :$port"; }
+"$ROOT/scripts/wait-for-port.sh" "$port" || { cat "$WORK/manager.log" >&2; fail "the manager does not serve its webhooks on :$port"; }
 bundle=$(base64 -w0 < "$certs/ca.crt")
 url() { printf '{"url": "https://127.0.0.1:%s%s", "caBundle": "%s"}' "$port" "$1" "$bundle"; }
 kubectl patch mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration --type=json \
