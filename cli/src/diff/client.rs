@@ -1,9 +1,12 @@
 //! The client category, buf-style: the generated Rust, Go, TypeScript and Python types
 //! all come from one client model (named types in the typed IR, with Rust's names), so
-//! a change to the model is a change to every client. A renamed type, a renamed enum
-//! variant, an optional field made required or a field of another type breaks code
-//! written against the clients, even when the CRD's wire form stays compatible (a
-//! rename through `#[serde(rename)]`, an `i32` widened to `i64` under the same bounds).
+//! a change to the model is a change to every client. A renamed type, a removed or
+//! renamed enum variant, an optional field made required or a field of another type
+//! breaks code written against the clients, even when the CRD's wire form stays
+//! compatible (a type renamed in Rust, whose name every client carries; an `i32` widened
+//! to `i64` under the same bounds). Fields and variants are compared by their wire names:
+//! one renamed in Rust only, `#[serde(rename)]` keeping its wire name, is not seen here
+//! (docs/diff.md says so).
 
 use std::collections::BTreeMap;
 

@@ -360,6 +360,13 @@ fn kustomize_default_deploys_and_the_service_account_gets_exactly_its_rules() {
     ] {
         assert!(applied.contains(object), "{object} not applied:\n{applied}");
     }
+    // cert-manager's CA injection, as kustomize renders it: both webhook configurations and
+    // the Foo CRD (whose conversion is the webhook) ask for the Certificate kustomize
+    // named, and the Certificate is for the Service kustomize renamed.
+    let rendered = kubectl_ok(&["kustomize", &cluster::root().join("config/default").display().to_string()], None);
+    let injected = rendered.matches("cert-manager.io/inject-ca-from: kubegen-system/kubegen-serving-cert").count();
+    assert_eq!(injected, 3, "{rendered}");
+    assert!(rendered.contains("- kubegen-webhook-service.kubegen-system.svc\n"), "{rendered}");
 
     // Every rule of role.yaml, as the server stores it: each verb it grants is allowed to
     // the controller's ServiceAccount, and a verb it does not grant is denied.
