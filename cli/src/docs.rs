@@ -536,12 +536,7 @@ fn versions_paths(crd: &CustomResourceDefinition) -> Vec<(String, BTreeMap<Strin
         .iter()
         .map(|v| {
             let mut paths = BTreeMap::new();
-            let node = v
-                .schema
-                .as_ref()
-                .and_then(|s| s.open_api_v3_schema.as_ref())
-                .and_then(|props| Node::from_value(&serde_json::to_value(props).ok()?));
-            if let Some(node) = node {
+            if let Some(node) = kubegen::crd::version_schema(v) {
                 field_paths(&node, "", &mut paths);
             }
             (v.name.clone(), paths)

@@ -6,7 +6,9 @@
 
 use std::fmt;
 
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
+    CustomResourceDefinition, CustomResourceDefinitionVersion,
+};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -64,18 +66,25 @@ pub struct Validator {
 
 impl Validator {
     /// The schema it checks against.
-    #[cfg(feature = "webhook-testing")]
-    pub(crate) fn node(&self) -> &Node {
+    pub fn node(&self) -> &Node {
         &self.node
     }
 
+    /// The storage version's (or the first version's) schema.
     pub fn for_crd(crd: &CustomResourceDefinition) -> Self {
         let version = crd.spec.versions.iter().find(|v| v.storage).or_else(|| crd.spec.versions.first());
-        let Some(schema) = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref()) else {
-            return Validator::default();
-        };
-        let json = serde_json::to_value(schema).unwrap_or(Value::Null);
-        Validator { node: Node::from_value(&json).unwrap_or_default(), ..Validator::default() }
+        Validator::for_schema(version)
+    }
+
+    /// The schema of `crd`'s version `version`; an empty schema when there is no such
+    /// version.
+    pub fn for_version(crd: &CustomResourceDefinition, version: &str) -> Self {
+        Validator::for_schema(crd.spec.versions.iter().find(|v| v.name == version))
+    }
+
+    fn for_schema(version: Option<&CustomResourceDefinitionVersion>) -> Self {
+        let node = version.and_then(crate::crd::version_schema).unwrap_or_default();
+        Validator { node, ..Validator::default() }
     }
 
     /// Validates a JSON object as the API server would (`old`: the stored object, on an update).

@@ -198,23 +198,13 @@ async fn check_version(
 /// One version's new schema, as a validator and as the typed IR its paths are read in.
 pub struct Judge {
     validator: Validator,
-    node: Node,
     programs: Programs,
 }
 
 impl Judge {
     /// The schema of `version` in `crd`.
     pub fn new(crd: &CustomResourceDefinition, version: &str) -> Self {
-        let mut one = crd.clone();
-        one.spec.versions.retain(|v| v.name == version);
-        for v in &mut one.spec.versions {
-            v.storage = true;
-        }
-        let schema =
-            one.spec.versions.first().and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref());
-        let node =
-            schema.and_then(|s| serde_json::to_value(s).ok()).and_then(|v| Node::from_value(&v)).unwrap_or_default();
-        Judge { validator: Validator::for_crd(&one), node, programs: Programs::default() }
+        Judge { validator: Validator::for_version(crd, version), programs: Programs::default() }
     }
 
     /// What the new schema finds in a stored object: everything a create of it would be
@@ -230,9 +220,9 @@ impl Judge {
     pub fn violations(&self, object: &Value) -> Vec<StoredViolation> {
         let created = self.validator.validate(object, None).err().map(|v| v.0).unwrap_or_default();
         let mut defaulted = object.clone();
-        apply_defaults(&self.node, &mut defaulted);
+        apply_defaults(self.validator.node(), &mut defaulted);
         let cel = |old: Option<&Value>| -> Vec<Violation> {
-            let found = kubegen_cel::eval::validate_with(&self.programs, &self.node, &defaulted, old);
+            let found = kubegen_cel::eval::validate_with(&self.programs, self.validator.node(), &defaulted, old);
             found
                 .into_iter()
                 .map(|v| {
@@ -245,7 +235,7 @@ impl Judge {
         let (cel_created, cel_unchanged) = (cel(None), cel(Some(&defaulted)));
         let mut out = Vec::new();
         for v in &created {
-            let (anchor, comparable) = ratchet_anchor(&self.node, &defaulted, &v.path);
+            let (anchor, comparable) = ratchet_anchor(self.validator.node(), &defaulted, &v.path);
             let excused = match cel_created.contains(v) {
                 true => !cel_unchanged.contains(v),
                 false => comparable,

@@ -5,16 +5,16 @@
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen_core::schema::node::{Node, Step as NodeStep};
 use kubegen_core::schema::validate::check_node;
-use serde_json::Value;
 
 /// Every problem found, as `<crd> <version>: <path>: <what>`.
 pub fn lint(crd: &CustomResourceDefinition) -> Vec<String> {
     let name = crd.metadata.name.clone().unwrap_or_default();
     let mut out = Vec::new();
     for v in &crd.spec.versions {
-        let Some(schema) = v.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()) else { continue };
-        let schema = serde_json::to_value(schema).unwrap_or(Value::Null);
-        let node = Node::from_value(&schema).unwrap_or_default();
+        if v.schema.as_ref().and_then(|s| s.open_api_v3_schema.as_ref()).is_none() {
+            continue;
+        }
+        let node = super::version_schema(v).unwrap_or_default();
         let mut problems = Vec::new();
         node.walk(&mut |path: &[NodeStep<'_>], n: &Node| node_problems(path, n, &mut problems));
         problems.extend(kubegen_cel::schema::check(&node).refusals.into_iter().map(cel_refusal));

@@ -29,6 +29,13 @@ use kubegen_core::schema::node::{Additional, Node};
 use crate::schema::Typed;
 use serde_json::{Map, Value};
 
+/// A CRD version's `openAPIV3Schema` as the typed IR (`None` when the version has no
+/// schema, or one the IR does not read).
+pub fn version_schema(version: &CustomResourceDefinitionVersion) -> Option<Node> {
+    let schema = version.schema.as_ref()?.open_api_v3_schema.as_ref()?;
+    Node::from_value(&serde_json::to_value(schema).ok()?)
+}
+
 /// Everything the resource-level markers say, as the derive resolved them.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]

@@ -34,8 +34,7 @@ fn sample_of(crd: &CustomResourceDefinition, version: Option<&CustomResourceDefi
     object.insert("apiVersion".into(), api_version.into());
     object.insert("kind".into(), crd.spec.names.kind.clone().into());
     object.insert("metadata".into(), json!({ "name": name }));
-    let schema = version.and_then(|v| v.schema.as_ref()).and_then(|s| s.open_api_v3_schema.as_ref());
-    let schema = schema.and_then(|s| serde_json::to_value(s).ok()).and_then(|s| Node::from_value(&s));
+    let schema = version.and_then(super::version_schema);
     if let Some(Value::Object(fields)) = schema.as_ref().map(|s| value_for(s, true)) {
         for (k, v) in fields {
             if !matches!(k.as_str(), "apiVersion" | "kind" | "metadata" | "status") {
