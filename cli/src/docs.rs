@@ -461,22 +461,10 @@ fn kind_view(
 }
 
 /// Kubernetes' order of versions: GA before beta before alpha, then by the numbers
-/// (`v2` > `v1` > `v1beta2` > `v1beta1` > `v1alpha1`); other names last, by name.
-fn priority(version: &str) -> (u8, u64, u64, std::cmp::Reverse<String>) {
-    let parsed = version.strip_prefix('v').and_then(|rest| {
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        let major: u64 = rest[..digits].parse().ok()?;
-        match &rest[digits..] {
-            "" => Some((3, major, 0)),
-            tail => {
-                let (stage, minor) =
-                    tail.strip_prefix("beta").map(|m| (2, m)).or_else(|| tail.strip_prefix("alpha").map(|m| (1, m)))?;
-                Some((stage, major, minor.parse().ok()?))
-            }
-        }
-    });
-    let (stage, major, minor) = parsed.unwrap_or((0, 0, 0));
-    (stage, major, minor, std::cmp::Reverse(version.to_string()))
+/// (`v2` > `v1` > `v1beta2` > `v1beta1` > `v1alpha1`); other names last, by name: kube-core's
+/// `Version::priority`, the order kubectl picks a preferred version by.
+fn priority(version: &str) -> impl Ord + use<> {
+    kube::core::Version::parse(version).priority()
 }
 
 /// What a version's schema says of one field path, for comparing versions.
