@@ -37,38 +37,64 @@ pub fn check_for(schema: &Node, release: u32) -> Report {
     checked(schema, Some(release))
 }
 
+/// Where a node stands for the rules on it: how many times it can occur per object, and
+/// whether the server pairs it with its old value (what ratcheting and `oldSelf` need).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    /// The product of `maxItems`/`maxProperties` above the node; `None` under an
+    /// unbounded list or map.
+    pub cardinality: Option<u64>,
+    pub correlatable: bool,
+}
+
+impl Placement {
+    /// A version schema's root.
+    pub const ROOT: Placement = Placement { cardinality: Some(1), correlatable: true };
+
+    /// The items of a list placed here: once per item (at most `max_items`), and matched
+    /// with their old values only in a list-map.
+    pub fn items(self, max_items: Option<u64>, list_type: Option<&str>) -> Placement {
+        Placement {
+            cardinality: times(self.cardinality, max_items),
+            correlatable: self.correlatable && list_type == Some("map"),
+        }
+    }
+
+    /// The values of a map placed here: once per entry (at most `max_properties`).
+    pub fn values(self, max_properties: Option<u64>) -> Placement {
+        Placement { cardinality: times(self.cardinality, max_properties), ..self }
+    }
+}
+
 fn checked(schema: &Node, release: Option<u32>) -> Report {
     let mut report = Report::default();
     // What a node passes to its children, by depth (the walk visits parents first).
     struct Frame {
         path: String,
-        cardinality: Option<u64>,
-        correlatable: bool,
+        placement: Placement,
         max_items: Option<u64>,
         max_properties: Option<u64>,
-        map_list: bool,
+        list_type: Option<String>,
     }
     let mut frames: Vec<Frame> = Vec::new();
     schema.walk(&mut |steps: &[Step<'_>], s: &Node| {
         frames.truncate(steps.len());
-        let (path, cardinality, correlatable) = match (frames.last(), steps.last()) {
-            (None, _) => (String::new(), Some(1), true),
+        let (path, placement) = match (frames.last(), steps.last()) {
+            (None, _) => (String::new(), Placement::ROOT),
             (Some(parent), Some(Step::Property(name))) => {
                 let path = if parent.path.is_empty() { name.to_string() } else { format!("{}.{name}", parent.path) };
-                (path, parent.cardinality, parent.correlatable)
+                (path, parent.placement)
             }
-            (Some(parent), Some(Step::Items)) => (
-                format!("{}[*]", parent.path),
-                times(parent.cardinality, parent.max_items),
-                // Only a list-map's items are matched with their old values.
-                parent.correlatable && parent.map_list,
-            ),
+            (Some(parent), Some(Step::Items)) => {
+                (format!("{}[*]", parent.path), parent.placement.items(parent.max_items, parent.list_type.as_deref()))
+            }
             (Some(parent), Some(Step::AdditionalProperties)) => {
-                (format!("{}[*]", parent.path), times(parent.cardinality, parent.max_properties), parent.correlatable)
+                (format!("{}[*]", parent.path), parent.placement.values(parent.max_properties))
             }
             // Junctors hold value validations only; the server runs no rules there.
             (Some(_), _) => return false,
         };
+        let Placement { cardinality, correlatable } = placement;
         for (index, rule) in s.validations.iter().flatten().enumerate() {
             let site = Site { schema: s, path: &path, cardinality, correlatable };
             let verdict = match release {
@@ -87,11 +113,10 @@ fn checked(schema: &Node, release: Option<u32>) -> Report {
         }
         frames.push(Frame {
             path,
-            cardinality,
-            correlatable,
+            placement,
             max_items: s.max_items,
             max_properties: s.max_properties,
-            map_list: s.list_type.as_deref() == Some("map"),
+            list_type: s.list_type.clone(),
         });
         true
     });

@@ -34,6 +34,7 @@
 use kubegen_cel::check::{Part, Scope, Site, check_rule_for, compile, parse};
 use kubegen_cel::cost::{self, PER_RULE_LIMIT};
 use kubegen_cel::library::RELEASES;
+use kubegen_cel::schema::Placement;
 use kubegen_cel::types;
 use kubegen_core::schema::markers::Rule;
 use kubegen_core::schema::node::Node;
@@ -76,21 +77,18 @@ impl CelClass {
 /// rule could not be read, reported as `unhandled`).
 pub type Report<'a> = dyn FnMut(&'static str, &str, String, Option<CelClass>) + 'a;
 
-/// Where a node stands for the rules on it.
+/// Where a node stands for the rules on it, in the old schema and the new (kubegen-cel's
+/// `Placement`: how often a rule can run per object, whether the server pairs the node
+/// with its old value). Ratcheting and `oldSelf` are the new schema's.
 #[derive(Clone, Copy, Debug)]
 pub struct Stand {
-    /// The server can pair the node with its old value (no list above it but list-maps):
-    /// what ratcheting and `oldSelf` need. The new schema's.
-    pub correlatable: bool,
-    /// How many times a rule on the node can run per object, in the old schema and the
-    /// new: the product of the `maxItems`/`maxProperties` above it; `None` under an
-    /// unbounded list or map (kubegen-cel's `Site::cardinality`).
-    pub cardinality: (Option<u64>, Option<u64>),
+    pub old: Placement,
+    pub new: Placement,
 }
 
 impl Stand {
     /// The root of a version's schema.
-    pub const ROOT: Stand = Stand { correlatable: true, cardinality: (Some(1), Some(1)) };
+    pub const ROOT: Stand = Stand { old: Placement::ROOT, new: Placement::ROOT };
 }
 
 /// Compares the rules of one node. A rule is the same rule when its text and
@@ -101,10 +99,10 @@ impl Stand {
 pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, stand: Stand) {
     let same = |a: &Rule, b: &Rule| a.rule == b.rule && a.optional_old_self == b.optional_old_self;
     // A rule's estimate reads its node's subtree and cardinality only.
-    let moved = old != new || stand.cardinality.0 != stand.cardinality.1;
+    let moved = old != new || stand.old.cardinality != stand.new.cardinality;
     for rule in new.validations.iter().flatten().filter(|_| moved) {
         if let Some(was) = old.validations.iter().flatten().find(|o| same(o, rule)) {
-            let before = Before { rule: was, node: old, cardinality: stand.cardinality.0 };
+            let before = Before { rule: was, node: old, cardinality: stand.old.cardinality };
             budget(report, path, rule, new, stand, Some(before));
         }
     }
@@ -133,7 +131,7 @@ pub fn compare(report: &mut Report<'_>, path: &str, old: &Node, new: &Node, stan
 }
 
 fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: Stand, was: Option<&Rule>) {
-    let correlatable = stand.correlatable;
+    let correlatable = stand.new.correlatable;
     let at = if path.is_empty() { "the root" } else { path };
     let check = if was.is_some() { "cel-rule-changed" } else { "cel-rule-added" };
     let what = match was {
@@ -250,8 +248,9 @@ fn budget(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: 
     let at = if path.is_empty() { "the root" } else { path };
     let (mut over, mut close, mut refused) = (Vec::new(), Vec::new(), Vec::new());
     for &release in RELEASES {
-        let now = estimate(rule, node, path, stand.correlatable, stand.cardinality.1, release);
-        let was = before.as_ref().map(|b| estimate(b.rule, b.node, path, stand.correlatable, b.cardinality, release));
+        let now = estimate(rule, node, path, stand.new.correlatable, stand.new.cardinality, release);
+        let was =
+            before.as_ref().map(|b| estimate(b.rule, b.node, path, stand.new.correlatable, b.cardinality, release));
         let grew = |now: u64| match &was {
             None => true,
             Some(Estimate::Within(was)) => now > *was,

@@ -289,22 +289,17 @@ impl Walk<'_> {
                 );
             }
         }
-        // A rule below a list or map runs once per item or entry.
-        let times = |c: Option<u64>, n: Option<u64>| c.zip(n).map(|(c, n)| c.saturating_mul(n));
-        let (was, now) = stand.cardinality;
         if let (Some(a), Some(b)) = (&old.items, &new.items) {
-            // Only a list-map's items are matched with their old values.
             let stand = Stand {
-                correlatable: stand.correlatable && new.list_type.as_deref() == Some("map"),
-                cardinality: (times(was, old.max_items), times(now, new.max_items)),
+                old: stand.old.items(old.max_items, old.list_type.as_deref()),
+                new: stand.new.items(new.max_items, new.list_type.as_deref()),
             };
             self.node(&format!("{path}[*]"), a, b, stand);
         }
         if let (Some(Additional::Schema(a)), Some(Additional::Schema(b))) =
             (&old.additional_properties, &new.additional_properties)
         {
-            let stand =
-                Stand { cardinality: (times(was, old.max_properties), times(now, new.max_properties)), ..stand };
+            let stand = Stand { old: stand.old.values(old.max_properties), new: stand.new.values(new.max_properties) };
             self.node(&format!("{path}[*]"), a, b, stand);
         }
     }
