@@ -91,10 +91,13 @@ build() {
   fi
   rm -rf "$work"; mkdir -p "$work"; touch "$work/$MARKER"
   # Go's module and build caches for Kubernetes take about 3 GB per release, while the binary
-  # is all that is kept: build keeps them in its own directory and gives the space back once
-  # the binary is in place (CI's machine has a few gigabytes of disk for everything).
+  # is all that is kept: build gives them a directory of its own (beside the module, which
+  # must not contain them) and gives the space back when it ends (CI's machine has a few
+  # gigabytes of disk for everything).
+  gocaches=$(mktemp -d "$CACHE/go-caches.XXXXXX")
+  trap 'rm -rf "$gocaches"' EXIT
   export GOFLAGS="-mod=mod -buildvcs=false -modcacherw" GOTOOLCHAIN=local CGO_ENABLED=0 \
-    GOCACHE=$work/go-build GOMODCACHE=$work/go-mod
+    GOCACHE=$gocaches/build GOMODCACHE=$gocaches/mod
   (
     cd "$work"
     printf 'module kubegen.dev/kube-apiserver\n\ngo 1.24\n\nrequire k8s.io/kubernetes %s\n' "$VERSION" > go.mod
@@ -113,7 +116,6 @@ build() {
     go build -trimpath -o "$BIN.tmp" -ldflags "$ld" k8s.io/kubernetes/cmd/kube-apiserver
   )
   mv "$BIN.tmp" "$BIN"
-  rm -rf "$work/go-build" "$work/go-mod"
   log "built $BIN ($("$BIN" --version)) in $(( $(date +%s) - t0 ))s"
 }
 
