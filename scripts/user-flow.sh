@@ -104,6 +104,9 @@ done
 assets=$(cargo run -q -p codegen-cli -- envtest --version "${KUBE_VERSION#v}" --installed-only)
 [ "$("$assets/kube-apiserver" --version)" = "Kubernetes $KUBE_VERSION" ] || fail "envtest's kube-apiserver is not $KUBE_VERSION"
 "$assets/etcd" --version >/dev/null || fail "envtest's etcd does not run"
+# The store keeps the two binaries; the build's Go caches (gigabytes) went with the build.
+[ "$(ls -A "$assets" | tr '\n' ' ')" = "etcd kube-apiserver " ] || fail "envtest's store holds more than etcd and kube-apiserver: $(ls -A "$assets")"
+[ -z "$(find "$(dirname "$assets")" -mindepth 1 -maxdepth 1 -name '.building-*')" ] || fail "envtest left a building directory beside $assets"
 stage "the README's envtest lines, as written"
 [ "$(codegen-cli envtest --version "$(echo "${KUBE_VERSION#v}" | cut -d. -f1,2)")" = "$assets" ] \
   || fail "codegen-cli envtest --version MINOR did not find the release make test prepared"

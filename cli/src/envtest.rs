@@ -9,6 +9,8 @@
 //! PATH when there is one, else built from the `go.etcd.io/etcd/server/v3` module at the
 //! version Kubernetes requires. A release is built in a directory of its own beside the
 //! store's and renamed into place when complete: the store never holds half a release.
+//! Go's module and build caches for that build (about 3 GB) live in the same directory and
+//! go with it: the store keeps the two binaries, and Go's own caches are left as they were.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -137,7 +139,10 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let building = parent.join(format!(".building-{release}-{}", std::process::id()));
     let built = build(&building, release, &go_mod).and_then(|()| {
-        std::fs::remove_dir_all(building.join("module")).with_context(|| format!("cleaning {}", building.display()))?;
+        for scratch in ["module", GO_CACHES] {
+            std::fs::remove_dir_all(building.join(scratch))
+                .with_context(|| format!("cleaning {}", building.display()))?;
+        }
         std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
     });
     if let Err(e) = built {
@@ -148,14 +153,18 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// The directory, inside a release's building directory, that holds Go's caches for its build.
+const GO_CACHES: &str = "go-caches";
+
 fn go(args: &[&str]) -> Command {
     let mut command = Command::new("go");
-    command.args(args).env("GOFLAGS", "-mod=mod -buildvcs=false").env("CGO_ENABLED", "0");
+    command.args(args).env("GOFLAGS", "-mod=mod -buildvcs=false -modcacherw").env("CGO_ENABLED", "0");
     command
 }
 
 /// The exact release (the newest patch release when none is given) and the path of
-/// `k8s.io/kubernetes`' go.mod in Go's module cache.
+/// `k8s.io/kubernetes`' go.mod in Go's module cache. `go list -m` fetches the module's
+/// version and go.mod alone (kilobytes), not the module.
 fn resolve((minor, patch): (u32, Option<u32>)) -> Result<(Release, PathBuf)> {
     let query = match patch {
         Some(patch) => format!("k8s.io/kubernetes@v1.{minor}.{patch}"),
@@ -164,28 +173,25 @@ fn resolve((minor, patch): (u32, Option<u32>)) -> Result<(Release, PathBuf)> {
     log(format_args!("resolving {query} with the Go module proxy"));
     // Outside any module (the temporary directory), so no go.mod or go.work is touched.
     let output = Command::new("go")
-        .args(["mod", "download", "-json", &query])
+        .args(["list", "-m", "-json", &query])
         .current_dir(std::env::temp_dir())
-        .stderr(Stdio::inherit())
         .output()
         .context("running go")?;
+    if !output.status.success() {
+        bail!("{query}: {}", String::from_utf8_lossy(&output.stderr).trim());
+    }
     #[derive(serde::Deserialize)]
     #[serde(rename_all = "PascalCase")]
-    struct Download {
-        version: Option<String>,
+    struct Module {
+        version: String,
         go_mod: Option<PathBuf>,
-        error: Option<String>,
     }
-    let download: Download = serde_json::from_slice(&output.stdout).with_context(|| {
-        format!("reading `go mod download -json {query}`: {}", String::from_utf8_lossy(&output.stdout))
-    })?;
-    if let Some(error) = download.error {
-        bail!("{query}: {error}");
-    }
-    let version = download.version.context("go named no version")?;
+    let module: Module = serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("reading `go list -m -json {query}`: {}", String::from_utf8_lossy(&output.stdout)))?;
+    let version = module.version;
     let (minor, patch) = envtest::parse_release(&version).with_context(|| format!("{query} resolved to {version}"))?;
     let release = Release { minor, patch: patch.with_context(|| format!("{query} resolved to {version}"))? };
-    Ok((release, download.go_mod.context("go gave no go.mod")?))
+    Ok((release, module.go_mod.context("go gave no go.mod")?))
 }
 
 /// etcd and kube-apiserver of `release` into `dir`, which this call creates.
@@ -246,9 +252,18 @@ fn build(dir: &Path, release: Release, kubernetes_go_mod: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Runs go in the wrapper module, with the module and build caches of this build beside it
+/// (writable, so they can be removed with the building directory).
 fn step(module: &Path, args: &[&str], what: &str) -> Result<()> {
     log(what);
-    let status = go(args).current_dir(module).stdout(Stdio::inherit()).status().context("running go")?;
+    let caches = module.parent().expect("the module is inside the building directory").join(GO_CACHES);
+    let status = go(args)
+        .env("GOCACHE", caches.join("build"))
+        .env("GOMODCACHE", caches.join("mod"))
+        .current_dir(module)
+        .stdout(Stdio::inherit())
+        .status()
+        .context("running go")?;
     if !status.success() {
         bail!("`go {}` failed in {} ({status})", args.join(" "), module.display());
     }

@@ -97,8 +97,10 @@ enum Command {
     /// Builds kube-apiserver of a Kubernetes release from the k8s.io/kubernetes Go module
     /// (Go on the PATH; minutes, once per release), takes etcd from the PATH or builds it
     /// from its Go module, keeps both in a per-user store and prints their directory:
-    /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. kubegen::testenv also finds the
-    /// store's newest release by itself when KUBEBUILDER_ASSETS is unset.
+    /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. The build's Go module and
+    /// build caches (about 3 GB) are its own and go with it: the store keeps two binaries.
+    /// kubegen::testenv also finds the store's newest release by itself when
+    /// KUBEBUILDER_ASSETS is unset.
     Envtest(envtest::EnvtestArgs),
     /// Add to the project: `create api` a kind and its controller, `create webhook` its webhooks
     #[command(subcommand)]
