@@ -113,7 +113,9 @@ build() {
       ld="$ld -X $p.gitVersion=$VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
     done
     log "go build k8s.io/kubernetes/cmd/kube-apiserver"
-    go build -trimpath -o "$BIN.tmp" -ldflags "$ld" k8s.io/kubernetes/cmd/kube-apiserver
+    # Stripped (-s -w), so its packages are compiled without DWARF: the same binary, and a
+    # build cache a sixth smaller.
+    go build -trimpath -gcflags=all=-dwarf=false -o "$BIN.tmp" -ldflags "$ld" k8s.io/kubernetes/cmd/kube-apiserver
   )
   mv "$BIN.tmp" "$BIN"
   log "built $BIN ($("$BIN" --version)) in $(( $(date +%s) - t0 ))s"

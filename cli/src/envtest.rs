@@ -156,6 +156,10 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
 /// The directory, inside a release's building directory, that holds Go's caches for its build.
 const GO_CACHES: &str = "go-caches";
 
+/// The binaries are stripped (`-s -w`): compiling their packages without DWARF leaves them
+/// as they are and the build cache a sixth smaller.
+const NO_DWARF: &str = "-gcflags=all=-dwarf=false";
+
 fn go(args: &[&str]) -> Command {
     let mut command = Command::new("go");
     command.args(args).env("GOFLAGS", "-mod=mod -buildvcs=false -modcacherw").env("CGO_ENABLED", "0");
@@ -229,6 +233,7 @@ fn build(dir: &Path, release: Release, kubernetes_go_mod: &Path) -> Result<()> {
         &[
             "build",
             "-trimpath",
+            NO_DWARF,
             "-ldflags",
             &ldflags,
             "-o",
@@ -245,7 +250,16 @@ fn build(dir: &Path, release: Release, kubernetes_go_mod: &Path) -> Result<()> {
         }
         None => step(
             &module,
-            &["build", "-trimpath", "-ldflags", "-s -w", "-o", &etcd.to_string_lossy(), "go.etcd.io/etcd/server/v3"],
+            &[
+                "build",
+                "-trimpath",
+                NO_DWARF,
+                "-ldflags",
+                "-s -w",
+                "-o",
+                &etcd.to_string_lossy(),
+                "go.etcd.io/etcd/server/v3",
+            ],
             "building etcd (none on the PATH) at the version Kubernetes requires",
         )?,
     }
