@@ -204,7 +204,7 @@ fn dash(s: &str) -> String {
 }
 
 /// GitHub's anchor for a heading.
-fn anchor(heading: &str) -> String {
+pub fn anchor(heading: &str) -> String {
     heading
         .to_lowercase()
         .chars()

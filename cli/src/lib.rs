@@ -23,6 +23,10 @@ mod workspace;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// GitHub's anchor for a Markdown heading: the one the API reference's links use, and the
+/// one a link into any of kubegen's Markdown pages must name.
+pub use docs::anchor as heading_anchor;
+
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 

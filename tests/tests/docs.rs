@@ -101,16 +101,7 @@ fn check_links(pages: &[std::path::PathBuf]) -> usize {
         let mut found = Vec::new();
         for line in text.lines() {
             if let Some(heading) = line.trim_start_matches('#').strip_prefix(' ').filter(|_| line.starts_with('#')) {
-                let slug: String = heading
-                    .to_lowercase()
-                    .chars()
-                    .filter_map(|c| match c {
-                        'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
-                        ' ' => Some('-'),
-                        _ => None,
-                    })
-                    .collect();
-                found.push(slug);
+                found.push(kubegen_cli::heading_anchor(heading));
             }
             if let Some(rest) = line.strip_prefix("<a id=\"") {
                 found.push(rest.split('"').next().unwrap_or_default().to_string());
