@@ -134,7 +134,11 @@ impl NavGroup {
 }
 
 /// The reference's Markdown subset as HTML: code spans, links, `\|` (a pipe escaped for a
-/// table cell); everything else is text, escaped.
+/// table cell); everything else is text, escaped. The output's only elements are `<code>`
+/// and `<a href>`, so a description's raw HTML is shown as the text it is; a link becomes
+/// one only when [`linkable`] says its target is http(s), relative or in-page, else its
+/// Markdown shows as text (a doc comment's `[x](javascript:..)` never runs in a reader's
+/// browser).
 pub(crate) fn inline(md: &str) -> String {
     let mut out = String::new();
     let mut rest = md;
@@ -156,7 +160,12 @@ pub(crate) fn inline(md: &str) -> String {
             && !rest[1..close].contains('[')
         {
             let (text, href) = (&rest[1..close], &rest[close + 2..close + 2 + end]);
-            out.push_str(&format!("<a href=\"{}\">{}</a>", escape(href), inline(text)));
+            let source = &rest[..close + 3 + end];
+            if linkable(href) {
+                out.push_str(&format!("<a href=\"{}\">{}</a>", escape(href), inline(text)));
+            } else {
+                out.push_str(&escape(source));
+            }
             rest = &rest[close + 3 + end..];
             continue;
         }
@@ -179,6 +188,31 @@ pub(crate) fn paragraphs(text: &str) -> String {
         .map(|p| format!("<p>{}</p>", inline(&p)))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Whether a link's target may become an `href`: an in-page anchor, a relative reference or
+/// an http(s) URL. The target is read as a browser's URL parser reads it — leading spaces and
+/// control characters dropped, tabs and newlines removed anywhere — and, erring on the side
+/// of text, anything but an anchor with a `:` before its first `/` or `?` counts as having a
+/// scheme, so `JavaScript:`, `java\tscript:`, `java&#x09;script:`, `data:`, `vbscript:` and
+/// every scheme not named here stay text. (An entity is no character here anyway: the `href`
+/// escapes its `&`, so a browser reads `&#x09;` as the five characters written.)
+fn linkable(href: &str) -> bool {
+    let url: String = href
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    if url.starts_with('#') {
+        return true;
+    }
+    match url.find([':', '/', '?']) {
+        Some(at) if url[at..].starts_with(':') => {
+            let scheme = &url[..at];
+            scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")
+        }
+        _ => true,
+    }
 }
 
 fn escape(text: &str) -> String {
@@ -218,5 +252,60 @@ mod tests {
         assert_eq!(inline("`` a`b ``"), "<code>a`b</code>");
         assert_eq!(inline("[x](https://e.com/?a=1&b=2)"), "<a href=\"https://e.com/?a=1&amp;b=2\">x</a>");
         assert_eq!(paragraphs("One\ntwo.\n\nThree."), "<p>One two.</p>\n<p>Three.</p>");
+    }
+
+    /// Issue 28: found by a new user's trial — a doc comment's `[docs](javascript:alert(1))`
+    /// was a live `javascript:` link in the published HTML.
+    #[test]
+    fn only_http_relative_and_in_page_links_become_links() {
+        for (md, html) in [
+            ("[a](https://e.com/x)", "<a href=\"https://e.com/x\">a</a>"),
+            ("[a](HTTP://e.com)", "<a href=\"HTTP://e.com\">a</a>"),
+            ("[a](//e.com/x)", "<a href=\"//e.com/x\">a</a>"),
+            ("[a](../b/v1.html#x)", "<a href=\"../b/v1.html#x\">a</a>"),
+            ("[a](v1.html)", "<a href=\"v1.html\">a</a>"),
+            ("[a](#type-cage)", "<a href=\"#type-cage\">a</a>"),
+            ("[a](?q=a:b)", "<a href=\"?q=a:b\">a</a>"),
+            ("[a](./x:y)", "<a href=\"./x:y\">a</a>"),
+            ("[a](#x:y)", "<a href=\"#x:y\">a</a>"),
+            // No colon: a relative path (the browser does not decode the escaped entity).
+            ("[d](java&#x3A;script)", "<a href=\"java&amp;#x3A;script\">d</a>"),
+        ] {
+            assert_eq!(inline(md), html, "{md}");
+        }
+        for (md, text) in [
+            ("[docs](javascript:alert(1))", "[docs](javascript:alert(1))"),
+            ("[docs](JAVASCRIPT:alert(1))", "[docs](JAVASCRIPT:alert(1))"),
+            (" [d]( javascript:x)", " [d]( javascript:x)"),
+            ("[d](\u{1}javascript:x)", "[d](\u{1}javascript:x)"),
+            ("[d](java\tscript:x)", "[d](java\tscript:x)"),
+            ("[d](java&#x09;script:alert(1))", "[d](java&amp;#x09;script:alert(1))"),
+            ("[d](v1.html#x:y)", "[d](v1.html#x:y)"),
+            ("[d](data:text/html;base64,PHNjcmlwdD4=)", "[d](data:text/html;base64,PHNjcmlwdD4=)"),
+            ("[d](vbscript:msgbox)", "[d](vbscript:msgbox)"),
+            ("[d](file:///etc/passwd)", "[d](file:///etc/passwd)"),
+            ("[`c`](mailto:a@b)", "[`c`](mailto:a@b)"),
+        ] {
+            assert_eq!(inline(md), text, "{md}");
+            assert!(!inline(md).contains("<a"), "{md}");
+        }
+    }
+
+    /// Issue 28: found by a new user's trial — a description's HTML is text, and an `href`
+    /// cannot be left by a quote.
+    #[test]
+    fn a_description_cannot_write_markup() {
+        assert_eq!(inline("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+        assert_eq!(
+            paragraphs("x <img src=x onerror=alert(1)>\n\ny"),
+            "<p>x &lt;img src=x onerror=alert(1)&gt;</p>\n<p>y</p>"
+        );
+        assert_eq!(
+            inline("[a](https://e.com/\"onmouseover=\"alert(1))"),
+            "<a href=\"https://e.com/&quot;onmouseover=&quot;alert(1\">a</a>)"
+        );
+        assert_eq!(inline("[a'](#x'y)"), "<a href=\"#x&#39;y\">a&#39;</a>");
+        assert_eq!(inline("[<b>](#x)"), "<a href=\"#x\">&lt;b&gt;</a>");
+        assert_eq!(inline("`<script>`"), "<code>&lt;script&gt;</code>");
     }
 }
