@@ -8,16 +8,21 @@
 //!   atomic or set list are not paired, so their failures are excused only while the
 //!   nearest value that is — the whole list — stays unchanged. On a server without ratcheting (older than kubegen supports) any update of a stored object that breaks the rule is refused,
 //!   whatever the update changes.
-//! - with `oldSelf` (a transition rule): on updates only, never ratcheted; with
-//!   `optionalOldSelf: true` on creates too, `oldSelf` then empty.
+//! - with `oldSelf` (a transition rule): on every update whose old object holds the
+//!   value, never ratcheted; with `optionalOldSelf: true` on creates too, `oldSelf`
+//!   then empty.
 //!
 //! So the classes: *ratchet-safe* (holds on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA): stored objects keep updating as long as the value stays),
 //! *breaks stored objects* (under an atomic or set list, a stored item that breaks the
 //! rule blocks every update that changes its list, even one that leaves that item
 //! alone; at the root, or on a value that may hold fields the schema does not declare,
-//! which the server never finds unchanged, it blocks every update), *breaks new writes
-//! only* (a transition rule: what a new update does to the value is checked, not what
-//! is stored). Whether a stored value breaks the rule is a question about data, which
+//! which the server never finds unchanged, it blocks every update; a transition rule
+//! not proved to hold when `oldSelf` equals `self` blocks every update of an object
+//! whose stored value it refuses), *breaks new writes only* (a transition rule that
+//! provably holds while the value is unchanged, kubegen-cel's `transition`: what a new
+//! update does to the value is checked, not what is stored). Every class is an error by
+//! default, as a tightened bound is: new writes of values the server took are refused.
+//! Whether a stored value breaks the rule is a question about data, which
 //! `--cluster` answers (`cluster.rs`); the class says what follows if one does.
 //! tests/tests/e2e/diff.rs holds each class to a real API server.
 //!
@@ -35,35 +40,28 @@ use kubegen_cel::check::{Part, Scope, Site, check_rule_for, compile, parse};
 use kubegen_cel::cost::{self, PER_RULE_LIMIT};
 use kubegen_cel::library::RELEASES;
 use kubegen_cel::schema::Placement;
+use kubegen_cel::transition::holds_when_unchanged;
 use kubegen_cel::types;
 use kubegen_core::schema::markers::Rule;
 use kubegen_core::schema::node::Node;
 use serde::Serialize;
-
-use crate::settings::DiffLevel as Level;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CelClass {
     /// Under an atomic or set list: a stored item that breaks the rule blocks every
     /// update that changes the list (every update of the object without ratcheting).
-    /// At the root or on a value that may hold undeclared fields: every update.
+    /// At the root or on a value that may hold undeclared fields, or a transition rule
+    /// that may refuse an unchanged value: every update.
     BreaksStoredObjects,
-    /// Only new writes are checked (transition rules).
+    /// Only new writes are checked: a transition rule that holds whenever the value is
+    /// unchanged.
     BreaksNewWrites,
     /// Ratcheting lets stored objects update while the value stays as it is.
     RatchetSafe,
 }
 
 impl CelClass {
-    /// The default level of a CEL finding of this class.
-    pub fn level(self) -> Level {
-        match self {
-            CelClass::BreaksStoredObjects | CelClass::BreaksNewWrites => Level::Error,
-            CelClass::RatchetSafe => Level::Warn,
-        }
-    }
-
     pub fn words(self) -> &'static str {
         match self {
             CelClass::BreaksStoredObjects => "breaks stored objects",
@@ -138,27 +136,31 @@ fn added(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: S
         Some(was) => format!("the rule `{}` of {at} became `{}`", was.rule, rule.rule),
         None => format!("the rule `{}` was added to {at}", rule.rule),
     };
-    let class = match classify(rule, node, path, correlatable) {
-        Ok(class) => class,
+    let classed = match classed(rule, node, path, correlatable) {
+        Ok(classed) => classed,
         Err(why) => {
             report("unhandled", path, format!("{what}, and it could not be classed: {why}"), None);
             return;
         }
     };
-    let why = match class {
-        CelClass::BreaksNewWrites if rule.optional_old_self == Some(true) => {
-            "it reads oldSelf with optionalOldSelf: it runs on creates (oldSelf empty) and on updates, never ratcheted; stored objects are not re-checked until they are written, and then the rule judges the transition (every Kubernetes release with transition rules)"
+    let class = classed.class();
+    let why = match classed {
+        Classed::Transition if rule.optional_old_self == Some(true) => {
+            "it reads oldSelf with optionalOldSelf, and holds whenever the value is unchanged: it runs on creates (oldSelf empty) and on updates, never ratcheted; an update that leaves the value passes, and one that changes it is judged by the transition it makes (every Kubernetes release with transition rules)"
         }
-        CelClass::BreaksNewWrites => {
-            "it reads oldSelf: it runs on updates only and is never ratcheted; creates are not checked, and an update is judged by the transition it makes (every Kubernetes release with transition rules)"
+        Classed::Transition => {
+            "it reads oldSelf, and holds whenever the value is unchanged: it runs on updates only and is never ratcheted; creates are not checked, an update that leaves the value passes, and one that changes it is judged by the transition it makes (every Kubernetes release with transition rules)"
         }
-        CelClass::RatchetSafe => {
+        Classed::TransitionRefusingUnchanged => {
+            "it reads oldSelf, and with oldSelf equal to self it is not shown to hold, so it can refuse a value that stays as stored: the server runs it on every update of an object holding the value, never ratcheted, so a stored object whose value breaks it is refused on every update, a label change or a status write too, until the update changes the value (every Kubernetes release with transition rules)"
+        }
+        Classed::RatchetSafe => {
             "on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA) a stored object that breaks it updates as long as the value stays; creates and changed values must satisfy it. A server without ratcheting would refuse every update of such an object"
         }
-        CelClass::BreaksStoredObjects if correlatable => {
+        Classed::NeverUnchanged => {
             "its value may hold fields the schema does not declare (the root's metadata, an embedded resource's, preserve-unknown-fields), and the server never finds such a value unchanged, so ratcheting never excuses it: a stored object that breaks it is refused on every update, a label change or a status write too (every release)"
         }
-        CelClass::BreaksStoredObjects => {
+        Classed::UnderList => {
             "it stands under an atomic or set list, whose items the server cannot pair with their old ones: on every Kubernetes release kubegen supports (1.35 and later, where validation ratcheting is GA) ratcheting excuses a stored item that breaks it only while the whole list stays unchanged, so an update that changes the list at all (another item edited, one appended) is refused until every item satisfies it"
         }
     };
@@ -300,9 +302,7 @@ fn budget(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: 
     }
 }
 
-/// The class of a rule standing on `node` (at `path`): whether it reads `oldSelf` comes
-/// from compiling it as the API server does (the checker marks every use).
-pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<CelClass, String> {
+fn classed(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<Classed, String> {
     parse(&rule.rule)?;
     let decl = types::of_schema(node, path).ok_or("the node has no type CEL can see")?;
     let release = kubegen_cel::library::RELEASES.last().copied().unwrap_or_default();
@@ -318,12 +318,53 @@ pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Res
         return Err("it reads oldSelf under an atomic or set list, whose values the server cannot pair with their old ones: the server refuses the rule".into());
     }
     Ok(if compiled.reads_old_self {
-        CelClass::BreaksNewWrites
-    } else if correlatable && !never_unchanged(node, path) {
-        CelClass::RatchetSafe
+        match holds_when_unchanged(&rule.rule, node, scope.optional_old_self)? {
+            true => Classed::Transition,
+            false => Classed::TransitionRefusingUnchanged,
+        }
+    } else if !correlatable {
+        Classed::UnderList
+    } else if never_unchanged(node, path) {
+        Classed::NeverUnchanged
     } else {
-        CelClass::BreaksStoredObjects
+        Classed::RatchetSafe
     })
+}
+
+/// Why a rule has its class: each class has more than one road to it, and the message
+/// says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Classed {
+    RatchetSafe,
+    /// Under an atomic or set list.
+    UnderList,
+    /// At the root, or on a value with fields its schema does not declare.
+    NeverUnchanged,
+    /// A transition rule that provably holds while the value is unchanged.
+    Transition,
+    /// A transition rule not shown to hold while the value is unchanged.
+    TransitionRefusingUnchanged,
+}
+
+impl Classed {
+    fn class(self) -> CelClass {
+        match self {
+            Classed::RatchetSafe => CelClass::RatchetSafe,
+            Classed::Transition => CelClass::BreaksNewWrites,
+            Classed::UnderList | Classed::NeverUnchanged | Classed::TransitionRefusingUnchanged => {
+                CelClass::BreaksStoredObjects
+            }
+        }
+    }
+}
+
+/// The class of a rule standing on `node` (at `path`): whether it reads `oldSelf` comes
+/// from compiling it as the API server does (the checker marks every use); a rule that
+/// does is *breaks new writes only* when it provably holds with `oldSelf` equal to
+/// `self` (kubegen-cel's [`holds_when_unchanged`]), else *breaks stored objects*: the
+/// server runs it, unratcheted, on every update of an object holding the value.
+pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<CelClass, String> {
+    classed(rule, node, path, correlatable).map(Classed::class)
 }
 
 /// Whether the server can never find a value of `node` unchanged: its equality

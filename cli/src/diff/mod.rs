@@ -60,9 +60,14 @@ const fn check(id: &'static str, level: Level, category: Category) -> Check {
 use Category::{Client, Wire};
 use Level::{Error, Warn};
 
-/// Every check `diff` makes. The defaults of `cel-rule-added` and `cel-rule-changed`
-/// depend on the rule's class (see [`CelClass::level`]); the level here is the one a
-/// configured level replaces.
+/// Every check `diff` makes, with its default level. One rule decides the level: a
+/// change the server answers differently on the wire — a request or object it took
+/// refused (whatever ratcheting still excuses), data a client sends dropped, a value read
+/// back changed, a merge or a decoding changed, the CRD itself refused — or code written
+/// against the clients no longer compiling, is an error; a change that refuses and drops
+/// nothing (what kubectl shows or finds, a deprecation warning, a value the server now
+/// takes too, a cost close to the budget) is a warning. docs/diff.md's "Levels" has the
+/// table, and a test holds each check's effect there to this level.
 pub const CHECKS: &[Check] = &[
     check("kind-removed", Error, Wire),
     check("kind-renamed", Error, Wire),
@@ -76,7 +81,7 @@ pub const CHECKS: &[Check] = &[
     check("printer-column-changed", Warn, Wire),
     check("selectable-field-removed", Error, Wire),
     check("subresource-removed", Error, Wire),
-    check("status-subresource-added", Warn, Wire),
+    check("status-subresource-added", Error, Wire),
     check("field-removed", Error, Wire),
     check("type-changed", Error, Wire),
     check("required-added", Error, Wire),
@@ -190,7 +195,7 @@ impl Options {
         Ok(Options { levels, strict, warn_only: false })
     }
 
-    /// The finding's level: configured, else its own (the CEL class's for CEL checks);
+    /// The finding's level: configured, else its check's default;
     /// lowered to warn in an alpha version unless `--strict`.
     fn level(&self, finding: &Finding) -> Level {
         let level = self.levels.get(finding.check).copied().unwrap_or(finding.level);
@@ -230,6 +235,15 @@ pub enum Format {
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
+    /// The CRDs before, a file or directory of CRD YAML: with NEW, compares the two from
+    /// anywhere, as crdify does — no workspace is read or built — with the same checks,
+    /// levels and exit status (the levels of `[workspace.metadata.kubegen.diff]` only
+    /// with --manifest-path).
+    #[arg(value_name = "OLD", requires = "new", conflicts_with_all = ["against", "build_ref", "crd_dir", "packages", "header"])]
+    old: Option<PathBuf>,
+    /// The CRDs after, a file or directory of CRD YAML (with OLD).
+    #[arg(value_name = "NEW")]
+    new: Option<PathBuf>,
     /// What to compare with: a git ref (its committed config/crd/bases), a directory of
     /// CRD YAML, or a file. Default: the merge base with the default branch (origin's
     /// HEAD, else main or master), else HEAD.
@@ -267,6 +281,11 @@ pub struct DiffArgs {
 
 /// `codegen-cli diff`: exits 1 when a finding is at level error.
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
+    if let (Some(old), Some(new)) = (&args.old, &args.new) {
+        let (text, status) = files(&args, old, new)?;
+        print!("{text}");
+        return Ok(status);
+    }
     let project = args.project.load(Default::default())?;
     let mut options = Options::new(project.settings.diff.clone(), args.strict)?;
     options.warn_only = args.warn_only;
@@ -301,9 +320,36 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
         false => None,
         true => Some(stored_objects(args.kubeconfig.as_deref(), &after.crds, &findings)?),
     };
-    let errors = findings.iter().filter(|f| f.level == Level::Error).count();
-    print!("{}", report::render(args.format, &before.name, &notes, &findings, stored.as_ref())?);
-    Ok(if errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    print!("{}", report::render(args.format, &before.name, None, &notes, &findings, stored.as_ref())?);
+    Ok(status(&findings))
+}
+
+/// Exit status 1 when a finding is at level error.
+fn status(findings: &[Finding]) -> ExitCode {
+    match findings.iter().any(|f| f.level == Level::Error) {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
+    }
+}
+
+/// `codegen-cli diff OLD NEW`: two files or directories of CRD YAML, wherever they are;
+/// the report and the exit status.
+fn files(args: &DiffArgs, old: &std::path::Path, new: &std::path::Path) -> Result<(String, ExitCode)> {
+    let levels = match &args.project.manifest_path {
+        Some(manifest) => crate::workspace::Workspace::load(Some(manifest), &[])?.settings()?.diff,
+        None => BTreeMap::new(),
+    };
+    let mut options = Options::new(levels, args.strict)?;
+    options.warn_only = args.warn_only;
+    let (before, after) = (source::read_path(old)?, source::read_path(new)?);
+    let findings = compare(&before, &after, &options);
+    let notes = [format!("client model not compared: {} and {} are CRD YAML", before.name, after.name)];
+    let stored = match args.cluster {
+        false => None,
+        true => Some(stored_objects(args.kubeconfig.as_deref(), &after.crds, &findings)?),
+    };
+    let text = report::render(args.format, &before.name, Some(&after.name), &notes, &findings, stored.as_ref())?;
+    Ok((text, status(&findings)))
 }
 
 /// `--cluster`: the verdicts on the stored objects, from a runtime of its own (the rest

@@ -11,6 +11,9 @@ use crate::settings::DiffLevel as Level;
 #[derive(Serialize)]
 struct Document<'a> {
     against: &'a str,
+    /// `diff OLD NEW`: NEW (otherwise what the workspace generates now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<&'a str>,
     notes: &'a [String],
     findings: &'a [Finding],
     errors: usize,
@@ -20,15 +23,18 @@ struct Document<'a> {
     cluster: Option<&'a ClusterReport>,
 }
 
+/// The report of findings between `against` and `new` (`None`: the workspace).
 pub fn render(
     format: Format,
     against: &str,
+    new: Option<&str>,
     notes: &[String],
     findings: &[Finding],
     cluster: Option<&ClusterReport>,
 ) -> Result<String> {
     let count = |level| findings.iter().filter(|f| f.level == level).count();
-    let doc = Document { against, notes, findings, errors: count(Level::Error), warnings: count(Level::Warn), cluster };
+    let doc =
+        Document { against, new, notes, findings, errors: count(Level::Error), warnings: count(Level::Warn), cluster };
     match format {
         Format::Json => Ok(serde_json::to_string_pretty(&doc).context("rendering the findings as JSON")? + "\n"),
         Format::Yaml => kubegen::to_yaml(&doc).context("rendering the findings as YAML"),
@@ -59,9 +65,12 @@ fn text(doc: &Document<'_>) -> String {
     if let Some(report) = doc.cluster {
         out += &cluster::text(report);
     }
+    let compared = match doc.new {
+        Some(new) => format!("compared {new} with {}", doc.against),
+        None => format!("compared with {}", doc.against),
+    };
     out += &format!(
-        "compared with {}: {} error{}, {} warning{}\n",
-        doc.against,
+        "{compared}: {} error{}, {} warning{}\n",
         doc.errors,
         if doc.errors == 1 { "" } else { "s" },
         doc.warnings,

@@ -84,7 +84,14 @@ impl Walk<'_> {
             self.push("default-changed", path, format!("{}: {words}", shown(path)));
         }
         if old.nullable == Some(true) && new.nullable != Some(true) {
-            self.push("nullable-removed", path, format!("{} no longer takes null", shown(path)));
+            self.push(
+                "nullable-removed",
+                path,
+                format!(
+                    "{} no longer takes null: the server drops a null sent for it (the field is then absent, or takes its default)",
+                    shown(path)
+                ),
+            );
         }
         if old.list_type != new.list_type || old.list_map_keys != new.list_map_keys {
             let said = |n: &Node| {
@@ -130,10 +137,7 @@ impl Walk<'_> {
         let mut report = |check: &'static str, path: &str, message: String, class: Option<cel::CelClass>| {
             let at = At { path: Some(path.to_string()), ..self.at.clone() };
             let mut f = at.finding(check, message);
-            if let Some(class) = class {
-                f.level = class.level();
-                f.cel = Some(class);
-            }
+            f.cel = class;
             cel_findings.push(f);
         };
         cel::compare(&mut report, path, old, new, stand);

@@ -1,6 +1,7 @@
 //! What `--against` names: a directory or file of CRD YAML, or a git ref whose
 //! committed CRDs are read with `git ls-tree` and `git show` (the working tree is not
 //! touched). Without `--against`: the merge base with the default branch, else HEAD.
+//! `diff OLD NEW` reads two files or directories.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -28,11 +29,19 @@ pub fn load(root: &Path, against: Option<&str>, crd_dir: &Path) -> Result<Genera
         path
     };
     if path.exists() {
-        let crds = if path.is_dir() { read_dir(&path)? } else { read_file(&path)? };
-        return Ok(Generation { name: path.display().to_string(), crds, clients: None, commit: None });
+        return read_path(&path);
     }
     let (commit, crds) = read_ref(root, &against, crd_dir)?;
     Ok(Generation { name: format!("{} at {label}", crd_dir.display()), crds, clients: None, commit: Some(commit) })
+}
+
+/// The CRDs of a file or a directory of CRD YAML (`diff OLD NEW`, `--against DIR`).
+pub fn read_path(path: &Path) -> Result<Generation> {
+    if !path.exists() {
+        bail!("{}: no such file or directory", path.display());
+    }
+    let crds = if path.is_dir() { read_dir(path)? } else { read_file(path)? };
+    Ok(Generation { name: path.display().to_string(), crds, clients: None, commit: None })
 }
 
 /// The client model at `commit`: its tree extracted with `git archive` under the

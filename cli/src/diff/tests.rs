@@ -63,6 +63,7 @@ mod before {
         pub extra: Option<BTreeMap<String, String>>,
         pub level: Option<i32>,
         pub stage: Option<String>,
+        pub retired: Option<String>,
         pub args: Option<Vec<Arg>>,
         #[kube(validation(rule = "self.size() < 10", message = "short"))]
         pub title: Option<String>,
@@ -126,6 +127,9 @@ mod after {
         pub level: Option<i32>,
         #[kube(validation(rule = "self == oldSelf", message = "immutable"))]
         pub stage: Option<String>,
+        /// A transition rule that refuses a value left as stored (issue 28).
+        #[kube(validation(rule = "oldSelf != 'legacy' || self != 'legacy'", message = "legacy is retired"))]
+        pub retired: Option<String>,
         pub args: Option<Vec<Arg>>,
         #[kube(validation(rule = "self.size() < 5", message = "short"))]
         pub title: Option<String>,
@@ -174,9 +178,15 @@ fn each_schema_and_client_check_finds_its_change_in_rust_sources() {
         ("bounds-tightened", "spec.ports", None, e),
         ("bounds-tightened", "spec.size", None, e),
         ("cel-rule-added", "spec.args[*].value", Some(BreaksStoredObjects), e),
-        ("cel-rule-added", "spec.level", Some(RatchetSafe), w),
+        // issue 28: found by a new user's trial — a ratchet-safe rule is an error, as a
+        // tightened bound is (bounds-tightened above): new writes of values the server
+        // took are refused, stored objects ratcheted.
+        ("cel-rule-added", "spec.level", Some(RatchetSafe), e),
+        // issue 28: found by a new user's trial — a transition rule that refuses the value
+        // `legacy` left as stored refuses every update of an object holding it.
+        ("cel-rule-added", "spec.retired", Some(BreaksStoredObjects), e),
         ("cel-rule-added", "spec.stage", Some(BreaksNewWrites), e),
-        ("cel-rule-changed", "spec.title", Some(RatchetSafe), w),
+        ("cel-rule-changed", "spec.title", Some(RatchetSafe), e),
         ("client-field-removed", "WidgetSpec.gone", None, e),
         ("client-field-removed", "WidgetSpec.zone", None, e),
         ("client-field-required", "WidgetSpec.owner", None, e),
@@ -350,6 +360,12 @@ fn each_resource_check_finds_its_change_in_rust_sources() {
         at("version-unserved", Some("v1"), None),
     ];
     assert_eq!(found, want);
+    // issue 28: found by a new user's trial — with the status subresource, the server
+    // drops `status` from every write to the object: data a client sends is dropped, an
+    // error as field-removed is.
+    let added =
+        compare(&before, &after, &Options::default()).into_iter().find(|f| f.check == "status-subresource-added");
+    assert_eq!(added.map(|f| f.level), Some(Level::Error));
 }
 
 #[test]
@@ -602,6 +618,74 @@ fn warn_only_reports_errors_as_warnings() {
     assert_eq!(found([("scope-changed".to_string(), Level::Off)].into()), []);
 }
 
+/// issue 28: found by a new user's trial — one rule for levels: a CEL rule added to an
+/// existing field and a `maximum` lowered do the same on the wire (new writes of values
+/// the server took are refused, stored objects ratcheted), so they get the same level
+/// by default, in a `v*alpha*` version (lowered to warn), with `--strict`, and a
+/// configured level still replaces the default.
+#[test]
+fn a_ratchet_safe_rule_and_a_tightened_bound_get_the_same_level() {
+    let before = BASE.replace("  - name: v1beta1", "  - name: v1alpha1");
+    let after = before
+        .replace(
+            "              replicas:\n                type: integer\n",
+            "              replicas:\n                type: integer\n                x-kubernetes-validations:\n                - rule: self >= 0\n",
+        )
+        .replace("              size:\n                type: integer\n", "              size:\n                maximum: 5\n                type: integer\n");
+    let levels = |levels: &[(&str, Level)], strict| -> Vec<(&'static str, String, Level)> {
+        let levels = levels.iter().map(|(c, l)| (c.to_string(), *l)).collect();
+        let options = Options::new(levels, strict).expect("known ids");
+        let mut found: Vec<_> = compare(&crds(&before), &crds(&after), &options)
+            .into_iter()
+            .map(|f| (f.check, f.version.unwrap_or_default(), f.level))
+            .collect();
+        found.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        found
+    };
+    let (e, w) = (Level::Error, Level::Warn);
+    let at = |c, v: &str, l| (c, v.to_string(), l);
+    assert_eq!(levels(&[], false), [at("bounds-tightened", "v1alpha1", w), at("cel-rule-added", "v1", e)]);
+    assert_eq!(levels(&[], true), [at("bounds-tightened", "v1alpha1", e), at("cel-rule-added", "v1", e)]);
+    let both_in_v1 = after.replace("  - name: v1alpha1", "  - name: v1beta1");
+    let options = Options::default();
+    let found: Vec<(&str, Level)> = compare(&crds(BASE), &crds(&both_in_v1), &options)
+        .into_iter()
+        .map(|f| (f.check, f.level))
+        .collect();
+    assert_eq!(found, [("cel-rule-added", e), ("bounds-tightened", e)]);
+    assert_eq!(
+        levels(&[("cel-rule-added", w)], true),
+        [at("bounds-tightened", "v1alpha1", e), at("cel-rule-added", "v1", w)]
+    );
+}
+
+/// docs/diff.md's "Levels" table gives each check's default level by its effect on the
+/// wire: every check is in one row, and the row's level is the check's.
+#[test]
+fn the_levels_table_names_every_check_at_its_default_level() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/diff.md")).expect("docs/diff.md");
+    let section = doc.split_once("\n## Levels\n").expect("a Levels section").1;
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut seen: BTreeMap<String, Level> = BTreeMap::new();
+    for row in section.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| effect")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        assert_eq!(cells.len(), 3, "docs/diff.md Levels: a row is | effect | level | checks |: {row}");
+        let level = match cells[1] {
+            "error" => Level::Error,
+            "warn" => Level::Warn,
+            other => panic!("docs/diff.md Levels: level {other:?} in {row}"),
+        };
+        for id in cells[2].split('`').skip(1).step_by(2) {
+            let check = CHECKS.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("`{id}` is not a check: {row}"));
+            assert_eq!(check.level, level, "docs/diff.md Levels: `{id}` is {:?} in the code", check.level);
+            assert!(seen.insert(id.to_string(), level).is_none(), "docs/diff.md Levels: `{id}` in two rows");
+        }
+    }
+    for check in CHECKS {
+        assert!(seen.contains_key(check.id), "docs/diff.md Levels: `{}` is in no row", check.id);
+    }
+}
+
 #[test]
 fn a_rule_reading_old_self_under_an_atomic_list_is_unhandled_not_guessed() {
     // oldSelf is refused there by the server; the tool says it cannot class it.
@@ -609,6 +693,49 @@ fn a_rule_reading_old_self_under_an_atomic_list_is_unhandled_not_guessed() {
     let rule = kubegen_core::schema::markers::Rule { rule: "self == oldSelf".into(), ..Default::default() };
     assert!(cel::classify(&rule, &node, "spec.args[*]", false).is_err());
     assert_eq!(cel::classify(&rule, &node, "spec.name", true), Ok(CelClass::BreaksNewWrites));
+}
+
+/// issue 28: found by a new user's trial — a transition rule is *breaks new writes only*
+/// when it provably holds with the value unchanged, else *breaks stored objects*: the
+/// server runs it, unratcheted, on every update of an object holding the value, so a
+/// value it refuses as stored refuses a label change too.
+#[test]
+fn a_transition_rule_that_can_refuse_an_unchanged_value_breaks_stored_objects() {
+    use CelClass::*;
+    let string = kubegen_core::schema::node::Node::of_type("string");
+    let object = kubegen_core::schema::node::Node::from_value(&serde_json::json!({"type": "object",
+        "properties": {"x": {"type": "string"}, "name": {"type": "string"}}, "required": ["name"]}))
+    .expect("a schema node");
+    let cases = [
+        ("self == oldSelf", &string, BreaksNewWrites),
+        ("self >= oldSelf", &string, BreaksNewWrites),
+        ("oldSelf <= self", &string, BreaksNewWrites),
+        ("!has(oldSelf.x) || self.x == oldSelf.x", &object, BreaksNewWrites),
+        ("self.name == oldSelf.name", &object, BreaksNewWrites),
+        ("oldSelf != 'legacy' || self != 'legacy'", &string, BreaksStoredObjects),
+        ("oldSelf != 'x'", &string, BreaksStoredObjects),
+        ("self > oldSelf", &string, BreaksStoredObjects),
+        // `x` absent: reading it fails, on every update of such an object.
+        ("self.x == oldSelf.x", &object, BreaksStoredObjects),
+    ];
+    for (text, node, want) in cases {
+        let rule = kubegen_core::schema::markers::Rule { rule: text.into(), ..Default::default() };
+        assert_eq!(cel::classify(&rule, node, "spec.f", true), Ok(want), "{text}");
+    }
+    // The message says why: the rule may refuse a value left as stored.
+    let found = schema_findings(
+        serde_json::json!({"type": "string"}),
+        serde_json::json!({"type": "string", "x-kubernetes-validations": [{"rule": "oldSelf != 'legacy' || self != 'legacy'"}]}),
+    );
+    let (check, message) = &found[0];
+    assert_eq!(*check, "cel-rule-added");
+    assert!(
+        message.contains(
+            "breaks stored objects: it reads oldSelf, and with oldSelf equal to self it is not shown to hold"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("refused on every update, a label change or a status write too"), "{message}");
 }
 
 #[test]
@@ -664,8 +791,6 @@ fn against_head_1_reads_the_crds_committed_there() {
 #[test]
 fn every_check_is_documented() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/diff.md")).expect("docs/diff.md");
-    // The level of these comes from the rule's class.
-    let by_class = ["cel-rule-added", "cel-rule-changed"];
     for check in CHECKS {
         let heading = format!("### `{}`\n\n", check.id);
         let at = doc.find(&heading).unwrap_or_else(|| panic!("docs/diff.md has no section for `{}`", check.id));
@@ -674,8 +799,7 @@ fn every_check_is_documented() {
             Level::Warn => "warn",
             Level::Off => "off",
         };
-        let said =
-            if by_class.contains(&check.id) { "Default: by class".to_string() } else { format!("Default: {level}.") };
+        let said = format!("Default: {level}.");
         let section = &doc[at + heading.len()..];
         assert!(section.starts_with(&said), "docs/diff.md: `{}` should start with {said:?}", check.id);
         let end = ["\n## ", "\n### "].iter().filter_map(|h| section.find(h)).min().unwrap_or(section.len());
@@ -683,12 +807,28 @@ fn every_check_is_documented() {
         let fenced: Vec<&str> = section.split("```").skip(1).step_by(2).collect();
         assert!(!fenced.is_empty(), "docs/diff.md: `{}` has no fenced example", check.id);
         let printed = match check.level {
-            _ if by_class.contains(&check.id) => ["error", "warning"].map(|l| format!("{l}[{}]: ", check.id)).to_vec(),
-            Level::Warn => vec![format!("warning[{}]: ", check.id)],
-            _ => vec![format!("error[{}]: ", check.id)],
+            Level::Warn => format!("warning[{}]: ", check.id),
+            _ => format!("error[{}]: ", check.id),
         };
-        let shown = fenced.iter().flat_map(|f| f.lines()).any(|l| printed.iter().any(|p| l.starts_with(p.as_str())));
+        let shown = fenced.iter().flat_map(|f| f.lines()).any(|l| l.starts_with(&printed));
         assert!(shown, "docs/diff.md: `{}`'s example should show the line diff prints ({printed:?})", check.id);
+    }
+    // Every line of output the document shows has its check's default level (lowered to
+    // a warning in a `v*alpha*` version).
+    let fenced = doc.split("```").skip(1).step_by(2);
+    for line in fenced.flat_map(|f| f.lines()) {
+        let Some((level, rest)) = line.split_once('[') else { continue };
+        let Some((id, place)) = rest.split_once("]: ") else { continue };
+        if !["error", "warning"].contains(&level) {
+            continue;
+        }
+        let check = CHECKS.iter().find(|c| c.id == id).unwrap_or_else(|| panic!("docs/diff.md: `{id}` is no check"));
+        let alpha = place.split_whitespace().take(2).any(|w| is_alpha(w.trim_end_matches(':')));
+        let want = match check.level {
+            Level::Error if !alpha => "error",
+            _ => "warning",
+        };
+        assert_eq!(level, want, "docs/diff.md shows {line:?}, but `{id}` is {:?} by default", check.level);
     }
 }
 
@@ -697,17 +837,17 @@ fn findings_render_as_text_json_and_yaml() {
     let after = BASE.replace("  scope: Namespaced", "  scope: Cluster");
     let findings = compare(&crds(BASE), &crds(&after), &Options::default());
     let notes = vec!["client model not compared".to_string()];
-    let text = report::render(Format::Text, "HEAD", &notes, &findings, None).expect("text");
+    let text = report::render(Format::Text, "HEAD", None, &notes, &findings, None).expect("text");
     assert_eq!(
         text,
         "error[scope-changed]: diff.kubegen.dev/Gadget: the scope changed from Namespaced to Cluster: every object's URL changes and stored objects are not moved\nnote: client model not compared\ncompared with HEAD: 1 error, 0 warnings\n"
     );
     let json: serde_json::Value =
-        serde_json::from_str(&report::render(Format::Json, "HEAD", &notes, &findings, None).expect("json"))
+        serde_json::from_str(&report::render(Format::Json, "HEAD", None, &notes, &findings, None).expect("json"))
             .expect("JSON");
     assert_eq!(json["findings"][0]["check"], "scope-changed");
     assert_eq!(json["errors"], 1);
-    let yaml = report::render(Format::Yaml, "HEAD", &notes, &findings, None).expect("yaml");
+    let yaml = report::render(Format::Yaml, "HEAD", None, &notes, &findings, None).expect("yaml");
     assert!(yaml.contains("check: scope-changed"), "{yaml}");
 }
 
@@ -982,4 +1122,69 @@ fn stored_objects_are_judged_with_what_ratcheting_excuses() {
     );
     // Another version's schema judges the objects read in it.
     assert_eq!(cluster::Judge::new(&new, "v2").violations(&object), []);
+}
+
+/// issue 28: found by a new user's trial — `codegen-cli diff OLD NEW` compares two files
+/// or directories of CRD YAML from anywhere, as crdify does, with the same checks,
+/// levels, formats and exit status; no workspace is read.
+#[test]
+fn old_new_compares_two_files_or_directories_of_crd_yaml() {
+    use clap::Parser;
+    #[derive(clap::Parser)]
+    struct Cmd {
+        #[command(flatten)]
+        args: DiffArgs,
+    }
+    let dir = std::env::temp_dir().join(format!("kubegen-diff-old-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let new_dir = dir.join("new");
+    std::fs::create_dir_all(&new_dir).expect("scratch directory");
+    let old = dir.join("old.yaml");
+    std::fs::write(&old, BASE).expect("writes");
+    let new = new_dir.join("gadgets.yaml");
+    std::fs::write(&new, BASE.replace("              replicas:\n                type: integer\n", "")).expect("writes");
+    std::fs::write(new_dir.join("kustomization.yaml"), "resources:\n- gadgets.yaml\n").expect("writes");
+    let (old, new_dir) = (old.to_str().expect("a UTF-8 path"), new_dir.to_str().expect("a UTF-8 path"));
+    let parse = |argv: &[&str]| Cmd::try_parse_from([&["diff"], argv].concat()).map(|c| c.args);
+    let run = |argv: &[&str]| {
+        let args = parse(argv).expect("the arguments parse");
+        files(&args, args.old.as_deref().expect("OLD"), args.new.as_deref().expect("NEW")).expect("compares")
+    };
+
+    let (text, status) = run(&[old, new_dir]);
+    assert_eq!(
+        text,
+        format!(
+            "error[field-removed]: diff.kubegen.dev/Gadget v1 spec.replicas: spec.replicas is gone: the server prunes it from stored objects on their next write, and clients setting it lose it\n\
+             note: client model not compared: {old} and {new_dir} are CRD YAML\n\
+             compared {new_dir} with {old}: 1 error, 0 warnings\n"
+        )
+    );
+    assert_eq!(status, ExitCode::FAILURE);
+    let (text, status) = run(&[old, new_dir, "--warn-only"]);
+    assert!(text.starts_with("warning[field-removed]: "), "{text}");
+    assert_eq!(status, ExitCode::SUCCESS);
+    let (json, _) = run(&[old, new_dir, "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!((&json["against"], &json["new"], &json["errors"]), (&old.into(), &new_dir.into(), &1.into()));
+    let (text, status) = run(&[old, old]);
+    assert!(text.ends_with(": 0 errors, 0 warnings\n"), "{text}");
+    assert_eq!(status, ExitCode::SUCCESS);
+    // The whole command: the same status.
+    assert_eq!(super::run(parse(&[old, new_dir]).expect("parses")).expect("runs"), ExitCode::FAILURE);
+
+    // Flags that name a workspace's generation make no sense with OLD NEW.
+    for argv in [
+        &[old, new_dir, "--against", "HEAD"][..],
+        &[old, new_dir, "--build-ref"],
+        &[old, new_dir, "--crd-dir", "x"],
+        &[old, new_dir, "-p", "x"],
+        &[old],
+    ] {
+        assert!(parse(argv).is_err(), "{argv:?} parsed");
+    }
+    let args = parse(&[old, "no-such.yaml"]).expect("parses");
+    let err = files(&args, std::path::Path::new(old), std::path::Path::new("no-such.yaml")).unwrap_err();
+    assert_eq!(err.to_string(), "no-such.yaml: no such file or directory");
+    std::fs::remove_dir_all(&dir).ok();
 }

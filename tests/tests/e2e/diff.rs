@@ -1,8 +1,9 @@
 //! `codegen-cli diff`'s CEL classes and `--cluster`'s verdicts, held to what a real API
 //! server does. Two kinds of the test's own (group diff.kubegen.dev: `Gauge`, and
 //! `Dial` with its fields at the root) in two generations: `before` has no rules,
-//! `after` adds rules of every class — plain (ratchet-safe), on an atomic list's items
-//! and at the root (breaks stored objects), transition rules (breaks new writes only) —
+//! `after` adds rules of every class — plain (ratchet-safe), on an atomic list's items,
+//! at the root and a transition rule that refuses a value left as stored (breaks stored
+//! objects), a transition rule that holds while the value stays (breaks new writes only) —
 //! and tightens a bound, so `--cluster`'s structural verdicts meet the server too.
 //! Objects are stored under `before`; after `after` is applied,
 //!
@@ -68,8 +69,8 @@ pub mod after {
         /// Breaks new writes: a transition rule.
         #[kube(validation(rule = "self >= oldSelf", message = "epoch never goes back"))]
         pub epoch: i64,
-        /// Breaks new writes, and stored objects too: a transition rule that fails when
-        /// the value stays.
+        /// Breaks stored objects: a transition rule that fails when the value stays
+        /// (issue 28: it was classed breaks new writes only).
         #[kube(validation(
             rule = "oldSelf != 'legacy' || self != 'legacy'",
             message = "mode legacy is retired: move to another mode"
@@ -158,7 +159,7 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
     let expected: BTreeSet<(String, String, CelClass)> = [
         ("Gauge", "spec.level", CelClass::RatchetSafe),
         ("Gauge", "spec.epoch", CelClass::BreaksNewWrites),
-        ("Gauge", "spec.mode", CelClass::BreaksNewWrites),
+        ("Gauge", "spec.mode", CelClass::BreaksStoredObjects),
         ("Gauge", "spec.items[*]", CelClass::BreaksStoredObjects),
         ("Dial", "", CelClass::BreaksStoredObjects),
     ]
@@ -200,7 +201,7 @@ async fn diff_cel_classes_and_cluster_verdicts_hold_on_the_api_server() {
     let two_items = json!({"spec": {"items": [{"name": "a", "size": 9}, {"name": "b", "size": 1}]}});
     let proofs: [(&str, &Api<DynamicObject>, &str, Value, &str); 6] = [
         ("spec.epoch (breaks new writes)", &gauges, "fine", json!({"spec": {"epoch": 4}}), "epoch never goes back"),
-        ("spec.mode (breaks new writes)", &gauges, "legacy", label(1), "mode legacy is retired"),
+        ("spec.mode (breaks stored objects)", &gauges, "legacy", label(1), "mode legacy is retired"),
         ("spec.items[*] (breaks stored objects)", &gauges, "big-item", two_items, "an item's size is at most 5"),
         ("the root (breaks stored objects)", &dials, "loud", label(1), "a reading is at most 100"),
         ("spec.level (ratchet-safe, a changed value)", &gauges, "high", json!({"spec": {"level": 40}}), "at most 10"),
