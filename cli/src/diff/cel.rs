@@ -302,6 +302,12 @@ fn budget(report: &mut Report<'_>, path: &str, rule: &Rule, node: &Node, stand: 
     }
 }
 
+/// The class of a rule standing on `node` (at `path`), and why: whether it reads
+/// `oldSelf` comes from compiling it as the API server does (the checker marks every
+/// use); a rule that does is *breaks new writes only* when it provably holds with
+/// `oldSelf` equal to `self` (kubegen-cel's [`holds_when_unchanged`]), else *breaks
+/// stored objects*: the server runs it, unratcheted, on every update of an object
+/// holding the value.
 fn classed(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<Classed, String> {
     parse(&rule.rule)?;
     let decl = types::of_schema(node, path).ok_or("the node has no type CEL can see")?;
@@ -358,11 +364,8 @@ impl Classed {
     }
 }
 
-/// The class of a rule standing on `node` (at `path`): whether it reads `oldSelf` comes
-/// from compiling it as the API server does (the checker marks every use); a rule that
-/// does is *breaks new writes only* when it provably holds with `oldSelf` equal to
-/// `self` (kubegen-cel's [`holds_when_unchanged`]), else *breaks stored objects*: the
-/// server runs it, unratcheted, on every update of an object holding the value.
+/// The class alone, as the tests read it.
+#[cfg(test)]
 pub fn classify(rule: &Rule, node: &Node, path: &str, correlatable: bool) -> Result<CelClass, String> {
     classed(rule, node, path, correlatable).map(Classed::class)
 }
