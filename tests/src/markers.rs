@@ -97,6 +97,10 @@ pub struct InspectionSpec {
     /// +structType=atomic
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<Window>,
+    /// A Window that keeps the keys it does not name (`window` prunes them).
+    /// +kubebuilder:pruning:PreserveUnknownFields
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_window: Option<Window>,
     /// Annotations of the inspection, each key owned by the manager that set it.
     /// +mapType=granular
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]

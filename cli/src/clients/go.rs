@@ -364,6 +364,8 @@ pub(super) fn xvalidation(rule: &Value) -> String {
 /// Writes one package's types.
 struct Writer<'a> {
     types: &'a BTreeMap<String, Node>,
+    /// Named types a use keeps unknown keys in ([`Package::open`]).
+    open: &'a BTreeSet<String>,
     external: &'a BTreeMap<String, kubegen_core::kind::External>,
     imports: BTreeSet<String>,
     decls: Vec<GoDecl>,
@@ -442,14 +444,14 @@ impl<'a> Writer<'a> {
             Shape::List(items) => GoTy::Slice(Box::new(self.go_type(items, owner, &format!("{field}Item"))?)),
             Shape::Struct => {
                 let name = format!("{owner}{}", go_name(field));
-                self.declare_struct(&name, node)?;
+                self.declare_struct(&name, node, false)?;
                 GoTy::Struct { name, deep: true }
             }
             Shape::Map(values) => GoTy::Map(Box::new(self.go_type(values, owner, &format!("{field}Value"))?)),
             Shape::Empty => {
                 // A struct with no fields.
                 let name = format!("{owner}{}", go_name(field));
-                self.declare_struct(&name, node)?;
+                self.declare_struct(&name, node, false)?;
                 GoTy::Struct { name, deep: false }
             }
             Shape::Open | Shape::Any => {
@@ -485,7 +487,10 @@ impl<'a> Writer<'a> {
             }
             let Some(def) = self.object(&name) else { continue };
             match def.type_.as_deref() {
-                Some("object") => self.declare_struct(&name, def)?,
+                // A field's preserve_unknown_fields keeps unknown keys in the one Go type
+                // that serves every use; the type's schema (and controller-gen's CRD for its
+                // other uses) stays its own: the marker is on the field.
+                Some("object") => self.declare_struct(&name, def, self.open.contains(&name))?,
                 _ => {
                     self.emitted.insert(name.clone());
                     let ty = self.go_type(&without_validations(def), &name, "")?;
@@ -506,7 +511,9 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn declare_struct(&mut self, name: &str, node: &Node) -> Result<()> {
+    /// A struct type; `open` when a use of it keeps unknown keys that its own schema
+    /// does not.
+    fn declare_struct(&mut self, name: &str, node: &Node, open: bool) -> Result<()> {
         if !self.emitted.insert(name.to_string()) {
             return Ok(());
         }
@@ -517,7 +524,7 @@ impl<'a> Writer<'a> {
         let mut methods = String::new();
         // Named fields and unknown keys both kept, as the API server keeps them: a Go
         // struct holds only the first, so the others go to a map its JSON methods fill.
-        if is(node.preserve_unknown_fields) && !fields.is_empty() {
+        if open || is(node.preserve_unknown_fields) {
             self.imports.insert(import_line("runtime", "k8s.io/apimachinery/pkg/runtime"));
             self.imports.insert(import_line("json", "encoding/json"));
             let mut field = "Unknown".to_string();
@@ -526,8 +533,13 @@ impl<'a> Writer<'a> {
             }
             let known: Vec<&String> = node.properties.iter().flatten().map(|(k, _)| k).collect();
             methods = unknown_keys_methods(name, &field, &known);
+            let doc = if is(node.preserve_unknown_fields) {
+                "The keys the schema does not name, kept as sent (the API server keeps them too)."
+            } else {
+                "The keys the schema does not name, kept as sent (the API server keeps them where a field preserves unknown fields)."
+            };
             fields.push(GoField {
-                doc: vec!["The keys the schema does not name, kept as sent (the API server keeps them too).".into()],
+                doc: vec![doc.into()],
                 decl: format!("{field} map[string]runtime.RawExtension `json:\"-\"`"),
                 ty: GoTy::Map(Box::new(GoTy::Struct { name: "runtime.RawExtension".into(), deep: true })),
                 name: field,
@@ -828,6 +840,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
     for kind in &pkg.kinds {
         let mut w = Writer {
             types: &pkg.types,
+            open: &pkg.open,
             external: &pkg.external,
             imports: BTreeSet::new(),
             decls: Vec::new(),
@@ -1059,6 +1072,47 @@ mod tests {
             "\"k8s.io/apimachinery/pkg/util/intstr\""
         );
         assert_eq!(import_alias("corev1 \"k8s.io/api/core/v1\""), "corev1");
+    }
+
+    /// Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct
+    /// field: the Go struct of the named type dropped the keys the server keeps there on
+    /// unmarshal. It keeps them now as a type that keeps them of its own does, and the
+    /// marker stays on the field, so controller-gen still writes the type's other uses
+    /// closed.
+    #[test]
+    fn a_named_type_under_a_field_s_preserve_unknown_fields_keeps_unknown_keys() {
+        let pkg = crate::clients::tests::issue28_package();
+        let files: BTreeMap<String, String> = package_files(&pkg, "").unwrap().into_iter().collect();
+        let types = &files["api/v1/gadget_types.go"];
+        let decl = |name: &str| {
+            let start = types.find(&format!("\ntype {name} struct {{")).unwrap_or_else(|| panic!("{name}: {types}"));
+            // The markers and doc comment above it (after the declaration before), the
+            // struct, and its methods.
+            let before = types[..start].rfind("\n}\n").unwrap_or(0);
+            let end = start + 1 + types[start + 1..].find("\ntype ").unwrap_or(types.len() - start - 1);
+            &types[before..end]
+        };
+        for open in ["Part", "Shared", "Target"] {
+            let d = decl(open);
+            assert!(d.contains("\tUnknown map[string]runtime.RawExtension `json:\"-\"`"), "{d}");
+            assert!(d.contains(&format!("func (in *{open}) UnmarshalJSON(")), "{d}");
+            assert!(d.contains(&format!("func (in {open}) MarshalJSON(")), "{d}");
+            assert!(!d.contains("+kubebuilder:pruning:PreserveUnknownFields"), "{d}");
+        }
+        assert!(!decl("Closed").contains("Unknown"), "{}", decl("Closed"));
+        let spec = decl("GadgetSpec");
+        for field in ["Part Part `json:\"part\"`", "Shared *Shared `json:\"shared,omitempty\"`"] {
+            let at = spec.find(field).unwrap_or_else(|| panic!("{field}: {spec}"));
+            let comment = &spec[spec[..at].rfind("\t// +").expect("the field's markers")..at];
+            assert!(comment.contains("+kubebuilder:pruning:PreserveUnknownFields"), "{field}: {comment}");
+        }
+        let closed = spec.find("ClosedShared *Shared").expect("closedShared");
+        assert!(!spec[spec[..closed].rfind("\t// +").expect("markers")..closed].contains("PreserveUnknownFields"));
+        // The deep copy copies the kept keys too.
+        let deepcopy = &files["api/v1/zz_generated.deepcopy.go"];
+        assert!(deepcopy.contains("func (in *Part) DeepCopyInto(out *Part) {"), "{deepcopy}");
+        let part = &deepcopy[deepcopy.find("func (in *Part) DeepCopyInto").unwrap()..];
+        assert!(part[..part.find("\n}").unwrap()].contains("in.Unknown"), "{part}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod python;
 pub(crate) mod shape;
 mod typescript;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
@@ -73,6 +73,21 @@ pub struct Package {
     pub types: BTreeMap<String, Node>,
     /// Kubernetes' types the kinds use, with what the model says of them.
     pub external: BTreeMap<String, External>,
+    /// Named types the server keeps unknown keys in at some use though their own schema
+    /// does not say so: a field's `preserve_unknown_fields` over a named type
+    /// ([`open_types`]).
+    pub open: BTreeSet<String>,
+}
+
+impl Package {
+    /// The API server keeps keys `name`'s schema does not name, at some use of it: the
+    /// type's own `x-kubernetes-preserve-unknown-fields`, or a field's over it. One type
+    /// per named type in every language, so it keeps them wherever it is used (where the
+    /// server prunes them, the server drops what the client sent); a type that dropped
+    /// them would lose them on a read-modify-write where the server keeps them.
+    pub fn keeps_unknown(&self, name: &str) -> bool {
+        self.open.contains(name) || self.types.get(name).is_some_and(|def| shape::is(def.preserve_unknown_fields))
+    }
 }
 
 /// The languages `clients` writes.
@@ -203,6 +218,7 @@ pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             kinds: Vec::new(),
             types: BTreeMap::new(),
             external: BTreeMap::new(),
+            open: BTreeSet::new(),
         });
         let Some(data) = kind.types.data.clone() else { continue };
         for part in [Some(&data), kind.types.status.as_ref()].into_iter().flatten() {
@@ -243,7 +259,48 @@ pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             resource_markers,
         });
     }
-    Ok(by_gv.into_values().collect())
+    let mut packages: Vec<Package> = by_gv.into_values().collect();
+    for pkg in &mut packages {
+        let roots: Vec<&Node> =
+            pkg.kinds.iter().flat_map(|k| [Some(&k.data.root), k.status.as_ref().map(|s| &s.root)]).flatten().collect();
+        pkg.open = open_types(&pkg.types, roots);
+    }
+    Ok(packages)
+}
+
+/// The named types a use keeps unknown keys in though their own schema does not: a
+/// reference with `x-kubernetes-preserve-unknown-fields` (a field's marker, beside the
+/// reference or through `Option`) reaches them, also through named types that are
+/// another type's name (a transparent newtype). Only the object the reference stands
+/// for: the server prunes the fields its schema names by their own schemas, and a
+/// list's items or a map's values by theirs.
+fn open_types<'a>(types: &BTreeMap<String, Node>, roots: impl IntoIterator<Item = &'a Node>) -> BTreeSet<String> {
+    let mut pending: Vec<&str> = Vec::new();
+    let mut find = |node: &Node| {
+        node.walk(&mut |_: &[kubegen_core::schema::node::Step<'_>], n: &Node| {
+            if let Some(name) = n.reference.as_deref()
+                && shape::is(n.preserve_unknown_fields)
+                && let Some((name, _)) = types.get_key_value(name)
+            {
+                pending.push(name.as_str());
+            }
+            true
+        });
+    };
+    roots.into_iter().for_each(&mut find);
+    types.values().for_each(&mut find);
+    let mut open = BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        let Some(def) = types.get(name) else { continue };
+        if shape::is(def.preserve_unknown_fields) || !open.insert(name.to_string()) {
+            continue;
+        }
+        // `type A = B`: what A's use keeps, B's type holds.
+        if let Some((target, _)) = def.reference.as_deref().and_then(|r| types.get_key_value(r)) {
+            pending.push(target.as_str());
+        }
+    }
+    open
 }
 
 /// Renders a template; the file ends with a newline.
@@ -383,6 +440,124 @@ fn resource_markers(crd: &CustomResourceDefinition, merged: Option<&CustomResour
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct
+    /// field. The CRD kept unknown keys at such a field, but every client's type for the
+    /// named struct was closed: TypeScript refused them, Python dropped them, Go dropped
+    /// them on unmarshal. The kind uses named structs under a field's marker in each way a
+    /// field reaches one, and closed beside them.
+    pub(super) mod issue28 {
+        use kubegen::{CustomResource, KubeSchema};
+        use serde::{Deserialize, Serialize};
+
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "issue28.kubegen.dev", version = "v1", kind = "Gadget", namespaced)]
+        #[serde(rename_all = "camelCase")]
+        pub struct GadgetSpec {
+            /// The typed key, on the type itself.
+            #[kube(preserve_unknown_fields)]
+            pub part: Part,
+            /// The marker, through `Option`; the same type closed in `closedShared`.
+            /// +kubebuilder:pruning:PreserveUnknownFields
+            pub shared: Option<Shared>,
+            pub closed_shared: Option<Shared>,
+            /// A transparent newtype: the type it names keeps the keys.
+            #[kube(preserve_unknown_fields)]
+            pub alias: Option<Alias>,
+            /// Items and the open type's own fields are pruned by their own schemas.
+            pub closed: Option<Vec<Closed>>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+        pub struct Part {
+            pub name: String,
+            pub inner: Option<Closed>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+        pub struct Shared {
+            pub size: Option<i32>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+        #[serde(transparent)]
+        pub struct Alias(pub Target);
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+        pub struct Target {
+            pub id: Option<String>,
+        }
+
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+        pub struct Closed {
+            pub x: Option<String>,
+        }
+    }
+
+    /// The package of [`issue28`]'s kind, as `clients` builds it.
+    pub(super) fn issue28_package() -> Package {
+        let kinds: Vec<Kind> = kubegen::registry::records(&Default::default())
+            .into_iter()
+            .filter(|k| k.type_path.starts_with("kubegen_cli::clients::tests::issue28::"))
+            .collect();
+        let mut packages = packages(kinds).expect("the client model");
+        assert_eq!(packages.len(), 1);
+        packages.remove(0)
+    }
+
+    #[test]
+    fn a_field_s_preserve_unknown_fields_opens_the_named_type_it_uses() {
+        let pkg = issue28_package();
+        let open: Vec<&str> = pkg.open.iter().map(String::as_str).collect();
+        assert_eq!(open, ["Part", "Shared", "Target"], "{:#?}", pkg.types);
+        for name in ["Part", "Shared", "Target"] {
+            assert!(pkg.keeps_unknown(name), "{name}");
+            // The type's own schema is unchanged: the marker stays the field's.
+            assert_eq!(pkg.types[name].preserve_unknown_fields, None, "{name}");
+        }
+        assert!(!pkg.keeps_unknown("Closed"));
+        assert!(!pkg.keeps_unknown("GadgetSpec"));
+        // Where the CRD keeps unknown keys: the open types' uses and nowhere else.
+        use kubegen::CustomResourceExt;
+        let crd = serde_json::to_value(issue28::Gadget::crd()).expect("the CRD as JSON");
+        let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"];
+        let kept: Vec<&str> = spec
+            .as_object()
+            .expect("spec's fields")
+            .iter()
+            .filter(|(_, node)| node["x-kubernetes-preserve-unknown-fields"] == true)
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert_eq!(kept, ["alias", "part", "shared"], "{spec:#}");
+        assert_eq!(spec["part"]["properties"]["inner"].get("x-kubernetes-preserve-unknown-fields"), None);
+    }
+
+    #[test]
+    fn an_open_use_reaches_through_another_type_s_name_and_into_items() {
+        let types: BTreeMap<String, Node> = [
+            ("Name", serde_json::json!({"x-kubegen-ref": "Named"})),
+            ("Named", serde_json::json!({"type": "object", "properties": {"a": {"x-kubegen-ref": "Inner"}}})),
+            ("Inner", serde_json::json!({"type": "object", "properties": {"b": {"type": "string"}}})),
+            ("Item", serde_json::json!({"type": "object", "properties": {"c": {"type": "string"}}})),
+            (
+                "Own",
+                serde_json::json!({"type": "object", "properties": {}, "x-kubernetes-preserve-unknown-fields": true}),
+            ),
+        ]
+        .into_iter()
+        .map(|(name, v)| (name.to_string(), Node::from_value(&v).expect("a schema")))
+        .collect();
+        let root = Node::from_value(&serde_json::json!({"type": "object", "properties": {
+            "name": {"x-kubegen-ref": "Name", "x-kubernetes-preserve-unknown-fields": true},
+            "items": {"type": "array", "items": {"x-kubegen-ref": "Item", "x-kubernetes-preserve-unknown-fields": true}},
+            "own": {"x-kubegen-ref": "Own", "x-kubernetes-preserve-unknown-fields": true},
+            "closed": {"x-kubegen-ref": "Inner"}
+        }}))
+        .expect("a schema");
+        let open = open_types(&types, [&root]);
+        // `Own` keeps them by its own schema already; `Inner`'s own use is closed.
+        assert_eq!(open.into_iter().collect::<Vec<_>>(), ["Item", "Name", "Named"]);
+    }
 
     #[test]
     fn groups_sharing_a_first_label_get_their_whole_name() {

@@ -402,7 +402,7 @@ impl Writer<'_> {
             Shape::Struct => {
                 let name =
                     format!("{owner}{}", upper_first(&snake(field).split('_').map(upper_first).collect::<String>()));
-                self.class(&name, node);
+                self.class(&name, node, is(node.preserve_unknown_fields));
                 name
             }
             Shape::Map(values) => format!("dict[str, {}]", self.py_type(values, owner, &format!("{field}Value"))),
@@ -433,12 +433,12 @@ impl Writer<'_> {
         self.pkg.types.get(name).is_some_and(|def| matches!(shape(def), Shape::Struct))
     }
 
-    fn class(&mut self, name: &str, node: &Node) {
+    /// A model class; `extra` when the server keeps keys its schema does not name.
+    fn class(&mut self, name: &str, node: &Node, extra: bool) {
         if !self.emitted.insert(name.to_string()) {
             return;
         }
         let fields = self.fields(name, node, &[]);
-        let extra = is(node.preserve_unknown_fields);
         self.classes.push(Class { name: name.to_string(), doc: docstring(node, "    "), fields, extra });
     }
 
@@ -518,7 +518,7 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             _ => {
                 flat_roots.insert(data.clone());
                 let root = w.pkg.types.get(&data).cloned().unwrap_or_default();
-                extra = is(root.preserve_unknown_fields);
+                extra = w.pkg.keeps_unknown(&data);
                 let own = w.fields(&kind.kind, &root, &["metadata", "apiVersion", "kind"]);
                 fields.extend(own);
             }
@@ -538,8 +538,10 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
         if flat_roots.contains(name) {
             continue;
         }
+        // One class serves every use: it keeps unknown keys where any use does (a field's
+        // preserve_unknown_fields over the type).
         if matches!(shape(def), Shape::Struct) {
-            w.class(name, def);
+            w.class(name, def, pkg.keeps_unknown(name));
         } else {
             let ty = w.py_type(def, name, "");
             aliases.push(format!("{name} = {ty}"));
@@ -607,6 +609,7 @@ mod tests {
             }],
             types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
+            open: Default::default(),
         };
         let files: BTreeMap<String, String> = files(&[pkg], "api", "0.1.0", "").unwrap().into_iter().collect();
         let models = &files["api/a_v1/models.py"];
@@ -629,6 +632,29 @@ mod tests {
         let field =
             &models[models.find("class Field(").expect("Field")..models.find("class Open(").unwrap_or(models.len())];
         assert!(!field.contains("extra="), "{field}");
+    }
+
+    /// Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct
+    /// field: the model for the named type ignored the keys the server keeps there, and a
+    /// read-modify-write dropped them.
+    #[test]
+    fn a_named_type_under_a_field_s_preserve_unknown_fields_allows_extra_keys() {
+        let pkg = [crate::clients::tests::issue28_package()];
+        let files: std::collections::BTreeMap<String, String> =
+            files(&pkg, "api", "0.1.0", "").unwrap().into_iter().collect();
+        let models = &files["api/issue28_v1/models.py"];
+        let config = |name: &str| {
+            let start =
+                models.find(&format!("class {name}(_pd.BaseModel):")).unwrap_or_else(|| panic!("{name}: {models}"));
+            let line = start + models[start..].find("model_config = ").expect("model_config");
+            &models[line..line + models[line..].find('\n').expect("a line")]
+        };
+        for open in ["Part", "Shared", "Target"] {
+            assert!(config(open).ends_with(", extra=\"allow\")"), "{open}: {}", config(open));
+        }
+        for closed in ["Closed", "GadgetSpec", "Gadget"] {
+            assert!(!config(closed).contains("extra="), "{closed}: {}", config(closed));
+        }
     }
 
     #[test]

@@ -218,14 +218,15 @@ fn ts_type(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String 
 fn object_literal(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
     let inner = format!("{indent}  ");
     let mut out = String::from("{\n");
-    out.push_str(&fields(node, imports, &inner));
+    out.push_str(&fields(node, is(node.preserve_unknown_fields), imports, &inner));
     out.push_str(indent);
     out.push('}');
     out
 }
 
-/// An interface's or object literal's fields, each with its JSDoc.
-fn fields(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
+/// An interface's or object literal's fields, each with its JSDoc; `open` when the server
+/// keeps fields the schema does not name there.
+fn fields(node: &Node, open: bool, imports: &mut BTreeSet<String>, indent: &str) -> String {
     let required: BTreeSet<&str> = node.required.iter().flatten().map(String::as_str).collect();
     let mut out = String::new();
     for (name, prop) in node.properties.iter().flatten() {
@@ -234,7 +235,7 @@ fn fields(node: &Node, imports: &mut BTreeSet<String>, indent: &str) -> String {
         out.push_str(&format!("{indent}{}{optional}: {};\n", property_name(name), ts_type(prop, imports, indent)));
     }
     // The server keeps fields the schema does not name; the type admits them too.
-    if is(node.preserve_unknown_fields) {
+    if open {
         out.push_str(&format!("{indent}[key: string]: unknown;\n"));
     }
     out
@@ -430,7 +431,7 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
                     props.remove("apiVersion");
                     props.remove("kind");
                 }
-                body.push_str(&fields(&root, &mut imports, "  "));
+                body.push_str(&fields(&root, pkg.keeps_unknown(data), &mut imports, "  "));
             }
         }
         if let Some(status) = kind.status.as_ref().and_then(|s| s.root.reference.as_deref()) {
@@ -443,8 +444,10 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
         if flat_roots.contains(name) {
             continue;
         }
+        // Open wherever a use of it is (a field's preserve_unknown_fields), as the one
+        // interface serves every use.
         let decl = if matches!(shape(def), Shape::Struct) {
-            format!("interface {name} {{\n{}}}", fields(def, &mut imports, "  "))
+            format!("interface {name} {{\n{}}}", fields(def, pkg.keeps_unknown(name), &mut imports, "  "))
         } else {
             format!("type {name} = {};", ts_type(def, &mut imports, ""))
         };
@@ -487,6 +490,7 @@ mod tests {
             kinds,
             types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
+            open: Default::default(),
         }
     }
 
@@ -507,6 +511,28 @@ mod tests {
         let index = &files["src/index.ts"];
         assert!(index.contains("export * as aV1 from \"./a.example.com/v1/index.js\""), "{index}");
         assert!(index.contains("export * as bV1 from \"./b.example.com/v1/index.js\""), "{index}");
+    }
+
+    /// Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct
+    /// field: the interface had no index signature, so an object with a key the server
+    /// keeps there did not compile under `tsc --strict`.
+    #[test]
+    fn a_named_type_under_a_field_s_preserve_unknown_fields_has_an_index_signature() {
+        let pkg = [crate::clients::tests::issue28_package()];
+        let files: BTreeMap<String, String> = files(&pkg, "api", "0.1.0", "").unwrap().into_iter().collect();
+        let models = &files["src/issue28.kubegen.dev/v1/models.ts"];
+        let interface = |name: &str| {
+            let start =
+                models.find(&format!("export interface {name} {{")).unwrap_or_else(|| panic!("{name}: {models}"));
+            let end = start + models[start..].find("\n}").expect("the interface's end");
+            &models[start..end]
+        };
+        for open in ["Part", "Shared", "Target"] {
+            assert!(interface(open).ends_with("  [key: string]: unknown;"), "{}", interface(open));
+        }
+        for closed in ["Closed", "GadgetSpec"] {
+            assert!(!interface(closed).contains("[key: string]"), "{}", interface(closed));
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 package v1
 
 import (
+	"encoding/json"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -108,6 +109,11 @@ type InspectionSpec struct {
 	// +mapType=granular
 	Notes map[string]string `json:"notes,omitempty"`
 
+	// A Window that keeps the keys it does not name (`window` prunes them).
+	// +optional
+	// +kubebuilder:pruning:PreserveUnknownFields
+	OpenWindow *Window `json:"openWindow,omitempty"`
+
 	// +required
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=4
@@ -183,4 +189,46 @@ type Window struct {
 
 	// +required
 	Start string `json:"start"`
+
+	// The keys the schema does not name, kept as sent (the API server keeps them where a field preserves unknown fields).
+	Unknown map[string]runtime.RawExtension `json:"-"`
+}
+
+// UnmarshalJSON reads the fields Window names and keeps every other key in Unknown.
+func (in *Window) UnmarshalJSON(data []byte) error {
+	type named Window
+	if err := json.Unmarshal(data, (*named)(in)); err != nil {
+		return err
+	}
+	var all map[string]runtime.RawExtension
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	for _, key := range []string{"end", "start"} {
+		delete(all, key)
+	}
+	in.Unknown = nil
+	if len(all) > 0 {
+		in.Unknown = all
+	}
+	return nil
+}
+
+// MarshalJSON writes the fields Window names and the keys kept in Unknown.
+func (in Window) MarshalJSON() ([]byte, error) {
+	type named Window
+	data, err := json.Marshal(named(in))
+	if err != nil || len(in.Unknown) == 0 {
+		return data, err
+	}
+	all := map[string]json.RawMessage{}
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	for key, value := range in.Unknown {
+		if _, taken := all[key]; !taken {
+			all[key] = value.Raw
+		}
+	}
+	return json.Marshal(all)
 }

@@ -302,6 +302,9 @@ class InspectionSpec(_pd.BaseModel):
     notes: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="notes")
     """Annotations of the inspection, each key owned by the manager that set it."""
 
+    open_window: _t.Optional[Window] = _pd.Field(default=None, alias="openWindow")
+    """A Window that keeps the keys it does not name (`window` prunes them)."""
+
     ports: _t.Annotated[list[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
 
     quick_depth: _t.Optional[Depth] = _pd.Field(default=None, alias="quickDepth")
@@ -538,7 +541,7 @@ class Transport(_pd.BaseModel):
 class Window(_pd.BaseModel):
     """A time window."""
 
-    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True, extra="allow")
 
     end: _pd.StrictStr = _pd.Field(alias="end")
 

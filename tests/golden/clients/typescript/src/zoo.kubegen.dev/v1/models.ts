@@ -315,6 +315,10 @@ export interface InspectionSpec {
    */
   notes?: Record<string, string>;
   /**
+   * A Window that keeps the keys it does not name (`window` prunes them).
+   */
+  openWindow?: Window;
+  /**
    * Min items: 1. Max items: 4.
    */
   ports: Array<number>;
@@ -603,4 +607,5 @@ export interface Transport {
 export interface Window {
   end: string;
   start: string;
+  [key: string]: unknown;
 }
