@@ -11,7 +11,17 @@ from kubernetes import client as k8s
 from kubernetes import config
 
 from kubegen_api import KubeApiError
-from kubegen_api.zoo_v1 import Fleet, FleetClient, FleetSpec, InspectionSpec, Pavilion, PavilionClient, PavilionSpec
+from kubegen_api.zoo_v1 import (
+    Fleet,
+    FleetClient,
+    FleetSpec,
+    Inspection,
+    InspectionClient,
+    InspectionSpec,
+    Pavilion,
+    PavilionClient,
+    PavilionSpec,
+)
 
 
 def test_every_verb_against_the_api_server() -> None:
@@ -103,6 +113,33 @@ def test_every_verb_against_the_api_server() -> None:
         raise AssertionError("two survived delete_collection")
     except KubeApiError as e:
         assert e.code == 404, e
+
+    # Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct
+    # field. `openWindow` keeps keys its type (Window) does not name: the model keeps them
+    # too, through create, get and a read-modify-write. `window`, the same type without
+    # the marker, has them pruned by the server.
+    inspections = InspectionClient()
+    sent_window = {"start": "a", "end": "b", "zone": {"name": "Europe/Paris", "dst": True}}
+    inspection = Inspection.model_validate(
+        {
+            "metadata": {"name": "open-window"},
+            "spec": {"inspector": "insp-1", "ports": [80], "reviewer": "ann",
+                     "openWindow": sent_window, "window": {"start": "a", "end": "b", "zone": "pruned"}},
+        }
+    )
+    assert inspection.model_dump(by_alias=True, exclude_none=True)["spec"]["openWindow"] == sent_window
+    created_inspection = inspections.create(namespace, inspection)
+    assert created_inspection.spec.open_window is not None
+    assert created_inspection.spec.open_window.model_dump(by_alias=True, exclude_none=True) == sent_window
+    assert created_inspection.spec.window is not None
+    assert created_inspection.spec.window.model_dump(by_alias=True, exclude_none=True) == {"start": "a", "end": "b"}
+    read_inspection = inspections.get(namespace, "open-window")
+    assert read_inspection.spec.open_window is not None
+    assert read_inspection.spec.open_window.model_dump(by_alias=True, exclude_none=True) == sent_window
+    replaced_inspection = inspections.replace(namespace, read_inspection)
+    assert replaced_inspection.spec.open_window is not None
+    assert replaced_inspection.spec.open_window.model_dump(by_alias=True, exclude_none=True) == sent_window
+    inspections.delete(namespace, "open-window")
 
     # A cluster-scoped kind takes no namespace; its scale subresource.
     pavilions = PavilionClient()

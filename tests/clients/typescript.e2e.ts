@@ -112,6 +112,34 @@ for (const [i, spec] of inside.entries()) {
 }
 console.log(`typescript client: ${inside.length} agreement values kept through create, get and replace`);
 
+// Issue 28: found by a new user's trial, preserve_unknown_fields on a named-struct field.
+// `openWindow` keeps keys its type (Window) does not name: the object literal below
+// compiles under tsc --strict, and the key comes back as sent through create, get and a
+// read-modify-write. `window`, the same type without the marker, has it pruned.
+const inspections = new zooV1.InspectionClient(kc);
+const inspection: zooV1.Inspection = {
+  apiVersion: "zoo.kubegen.dev/v1",
+  kind: "Inspection",
+  metadata: { name: "open-window" },
+  spec: {
+    inspector: "insp-1",
+    ports: [80],
+    reviewer: "ann",
+    openWindow: { start: "a", end: "b", zone: { name: "Europe/Paris", dst: true } },
+    window: { start: "a", end: "b", zone: "pruned" },
+  },
+};
+const sentWindow = { start: "a", end: "b", zone: { name: "Europe/Paris", dst: true } };
+const createdInspection = await inspections.create(namespace, inspection);
+assert.deepEqual(createdInspection.spec.openWindow, sentWindow, "create keeps the unknown key");
+assert.deepEqual(createdInspection.spec.window, { start: "a", end: "b" }, "the closed use prunes it");
+const readInspection = await inspections.get(namespace, "open-window");
+assert.deepEqual(readInspection.spec.openWindow, sentWindow, "get reads it back");
+assert.deepEqual(readInspection.spec.openWindow?.zone, sentWindow.zone);
+const replacedInspection = await inspections.replace(namespace, readInspection);
+assert.deepEqual(replacedInspection.spec.openWindow, sentWindow, "a read-modify-write keeps it");
+await inspections.delete(namespace, "open-window");
+
 // A cluster-scoped kind takes no namespace; its scale subresource.
 const pavilions = new zooV1.PavilionClient(kc);
 const name = `ts-pavilion-${process.pid}`;
