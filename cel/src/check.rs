@@ -49,6 +49,11 @@ pub fn parse(source: &str) -> Result<(), String> {
     parser(source).and_then(|p| p.parse(source).map(|_| ()).map_err(|e| e.to_string()))
 }
 
+/// The parsed rule, macros expanded, for a reader of its structure ([`crate::reads`]).
+pub fn ast(source: &str) -> Result<IdedExpr, String> {
+    parser(source)?.parse(source).map_err(|e| e.to_string())
+}
+
 /// The API server's parser limit: expressions nest at most this deep.
 const MAX_RECURSION: usize = 250;
 

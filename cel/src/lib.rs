@@ -16,6 +16,7 @@ pub mod eval;
 mod go_duration;
 pub mod library;
 pub mod names;
+pub mod reads;
 pub mod schema;
 pub mod transition;
 pub mod types;

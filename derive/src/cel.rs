@@ -1,8 +1,18 @@
 //! CEL rules checked at the marker with the API server's verdict (`kubegen-cel`), as far
 //! as the derive can see: the node's own Rust type and markers, and, for a rule on a
-//! struct, its fields. A field whose type is another user type is `dyn` here, and a cost
-//! that runs through one is not judged; the CRD lint (`codegen-cli manifests`) checks
-//! the same rule again on the whole schema.
+//! struct, its fields. A field whose type is another user type is `dyn` to the checker;
+//! what a rule reads through it becomes obligations — the path, and what the rule does
+//! with the value there — written as constant assertions over the `Fields` constant
+//! that type's own derive writes (`kubegen::__private::cel`), so a misspelled nested
+//! field or a string method on a nested integer fails `cargo build` at the marker. A
+//! cost that runs through such a type is not judged here; the CRD lint
+//! (`codegen-cli manifests`) checks every rule again on the whole schema.
+
+use std::cell::RefCell;
+
+use kubegen_cel::reads::{Read, Seg, Use};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
 
 use kubegen_cel::check::{Part, Rule, Site, check_rule};
 use kubegen_core::schema::node::{Additional, Node};
@@ -48,8 +58,9 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
                 additional_properties: Some(Additional::Schema(Box::new(node_schema(Some(&value), &[])))),
                 ..Node::of_type("object")
             },
-            _ => return unknown(),
+            _ => return ty.map_or_else(unknown, unseen),
         },
+        None if matches!(ty.map(strip), Some(Type::Path(_))) => return ty.map_or_else(unknown, unseen),
         _ => return unknown(),
     };
     for m in markers {
@@ -71,6 +82,30 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
 /// takes as `dyn` and judges no cost through.
 pub fn unknown() -> Node {
     Node::named("a type the derive does not see")
+}
+
+/// What the reference of a struct the derive does not see starts with; the Rust type
+/// follows, as tokens.
+const UNSEEN: &str = "rust:";
+
+/// Another struct's node: unknown to the checker, named by its Rust type (without
+/// `Option`/`Box`) so that what a rule reads of it becomes obligations on its fields.
+pub fn unseen(ty: &Type) -> Node {
+    let inner = strip(ty);
+    Node::named(&format!("{UNSEEN}{}", quote!(#inner)))
+}
+
+/// `ty` without `Option`/`Box` around it.
+pub fn strip(ty: &Type) -> &Type {
+    if let Type::Path(p) = ty
+        && let Some(seg) = p.path.segments.last()
+        && matches!(seg.ident.to_string().as_str(), "Option" | "Box")
+        && let PathArguments::AngleBracketed(a) = &seg.arguments
+        && let Some(GenericArgument::Type(inner)) = a.args.first()
+    {
+        return strip(inner);
+    }
+    ty
 }
 
 /// An object schema of named fields.
@@ -119,6 +154,21 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Err
         reason: text("reason"),
         optional_old_self: s.get("optional_old_self").and_then(Value::as_bool),
     };
+    let mut read = kubegen_cel::reads::reads(&rule_text).unwrap_or_default();
+    if let Some(e) = text("message_expression") {
+        read.extend(kubegen_cel::reads::reads(&e).unwrap_or_default());
+    }
+    if let Some(fp) = text("field_path") {
+        read.extend(field_path_read(&fp));
+    }
+    // What the rule reads through other structs: obligations on their fields.
+    for r in &read {
+        oblige(m, &rule_text, schema, r);
+    }
+    // A rule that reads nothing of the structs this derive does not see is judged whole:
+    // without them, its cost is the server's too.
+    let pruned = prune(schema, &read);
+    let schema = &pruned;
     let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
     let Err(problems) = check_rule(&rule, &site) else { return };
     // `rule_json` has reported an unknown reason already.
@@ -133,5 +183,220 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Err
         // The checker names nodes by their path from `self`; here `self` is the marker's node.
         let message = p.message.replace("to `self`", "to this field").replace("to `self.", "to field `");
         errors.push(m.span, format!("the API server refuses {what}: {message}"));
+    }
+}
+
+/// A `fieldPath` (`.endpoint.host`, `['a.b']`) as the path it names, by CEL identifiers;
+/// nothing for one with a list index, which the server refuses (the checker says why).
+fn field_path_read(path: &str) -> Option<Read> {
+    let mut segs = Vec::new();
+    let mut rest = path;
+    while !rest.is_empty() {
+        let r = rest.strip_prefix('.')?;
+        let end = r.find(['.', '[']).unwrap_or(r.len());
+        segs.push(Seg::Field(kubegen_cel::names::escape(&r[..end])?));
+        rest = &r[end..];
+    }
+    (!segs.is_empty()).then_some(Read { path: segs, usage: Use::Read })
+}
+
+/// The property of `node` a rule reads as `ident`.
+fn property<'a>(node: &'a Node, ident: &str) -> Option<&'a Node> {
+    node.properties.as_ref()?.iter().find(|(name, _)| kubegen_cel::names::identifiers(name).iter().any(|i| i == ident)).map(|(_, n)| n)
+}
+
+/// `schema` without the structs it does not see that no read of the rule reaches.
+fn prune(schema: &Node, reads: &[Read]) -> Node {
+    let mut out = schema.clone();
+    // The whole node is read (`self == oldSelf`, `string(self)`): keep it as it is.
+    if reads.iter().any(|r| r.path.is_empty()) {
+        return out;
+    }
+    if let Some(props) = out.properties.as_mut() {
+        props.retain(|name, child| {
+            let ids = kubegen_cel::names::identifiers(name);
+            let below: Vec<Read> = reads
+                .iter()
+                .filter_map(|r| match r.path.split_first() {
+                    Some((Seg::Field(f), rest)) if ids.contains(f) => Some(Read { path: rest.to_vec(), usage: r.usage }),
+                    _ => None,
+                })
+                .collect();
+            if child.reference.is_some() && below.is_empty() {
+                return false;
+            }
+            *child = prune(child, &below);
+            true
+        });
+    }
+    let each: Vec<Read> = reads
+        .iter()
+        .filter_map(|r| match r.path.split_first() {
+            Some((Seg::Each | Seg::Item, rest)) => Some(Read { path: rest.to_vec(), usage: r.usage }),
+            _ => None,
+        })
+        .collect();
+    if let Some(items) = out.items.as_mut() {
+        **items = prune(items, &each);
+    }
+    if let Some(Additional::Schema(values)) = out.additional_properties.as_mut() {
+        **values = prune(values, &each);
+    }
+    out
+}
+
+thread_local! {
+    /// The obligations of the rules of the type being derived (a derive runs on one
+    /// thread), and whether that type is generic (a constant cannot name its parameters).
+    static OBLIGATIONS: RefCell<(bool, Vec<TokenStream>)> = const { RefCell::new((false, Vec::new())) };
+}
+
+/// Starts collecting the obligations of `input`'s rules.
+pub fn begin(generic: bool) {
+    OBLIGATIONS.with(|o| *o.borrow_mut() = (generic, Vec::new()));
+}
+
+/// The obligations collected since [`begin`], as constant items.
+pub fn obligations() -> Vec<TokenStream> {
+    OBLIGATIONS.with(|o| std::mem::take(&mut o.borrow_mut().1))
+}
+
+/// Follows `read` through `schema` to the first struct the derive does not see, and
+/// writes what the rest of the path needs of that struct's fields.
+fn oblige(m: &Marker, rule: &str, schema: &Node, read: &Read) {
+    if OBLIGATIONS.with(|o| o.borrow().0) {
+        return;
+    }
+    let mut node = schema;
+    for (i, seg) in read.path.iter().enumerate() {
+        if let Some(r) = &node.reference {
+            return emit(m, rule, r, read, i);
+        }
+        node = match seg {
+            Seg::Field(f) => match property(node, f) {
+                Some(n) => n,
+                None => return,
+            },
+            Seg::Each | Seg::Item => match node.items.as_deref() {
+                Some(items) => items,
+                None if matches!(seg, Seg::Each) => match node.map_values() {
+                    Some(v) => v,
+                    None => return,
+                },
+                None => return,
+            },
+        };
+    }
+    if let Some(r) = &node.reference
+        && read.usage != Use::Read
+    {
+        emit(m, rule, r, read, read.path.len());
+    }
+}
+
+fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
+    let Some(ty) = reference.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) else { return };
+    let rest = &read.path[from..];
+    let shown = |segs: &[Seg]| {
+        segs.iter().fold(String::from("self"), |mut s, seg| {
+            match seg {
+                Seg::Field(f) => {
+                    s.push('.');
+                    s.push_str(f);
+                }
+                Seg::Each => s.push_str("[*]"),
+                Seg::Item => s.push_str("[*]"),
+            }
+            s
+        })
+    };
+    let ty_name = quote!(#ty).to_string().replace(' ', "");
+    let full = shown(&read.path);
+    let within = shown(rest).replacen("self", &ty_name, 1);
+    let missing = format!(
+        "the API server refuses the CEL rule `{rule}`: it reads `{full}`, and `{within}` names no field on the wire (check the field's name, its serde rename, and the type's fields)"
+    );
+    let what = match read.usage {
+        Use::Str => "uses it as a string",
+        Use::Sized => "takes its size()",
+        Use::Iterate => "iterates over it",
+        Use::Number => "compares it with a number",
+        Use::Bool => "compares it with a bool",
+        Use::Read => "reads it",
+    };
+    let wrong = format!("the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}");
+    let segs = rest.iter().map(|s| match s {
+        Seg::Field(f) => quote!(::kubegen::__private::cel::Seg::Field(#f)),
+        Seg::Each => quote!(::kubegen::__private::cel::Seg::Each),
+        Seg::Item => quote!(::kubegen::__private::cel::Seg::Item),
+    });
+    let usage = match read.usage {
+        Use::Read => quote!(Read),
+        Use::Str => quote!(Str),
+        Use::Sized => quote!(Sized),
+        Use::Iterate => quote!(Iterate),
+        Use::Number => quote!(Number),
+        Use::Bool => quote!(Bool),
+    };
+    let span = m.span;
+    let tokens = quote_spanned! {span=>
+        const _: () = {
+            #[allow(unused_imports)]
+            use ::kubegen::__private::cel::Unseen as _;
+            match ::kubegen::__private::cel::check(
+                ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#ty>::FIELDS),
+                &[#(#segs),*],
+                ::kubegen::__private::cel::Use::#usage,
+            ) {
+                ::kubegen::__private::cel::NO_FIELD => ::core::panic!(#missing),
+                ::kubegen::__private::cel::WRONG_TYPE => ::core::panic!(#wrong),
+                _ => {}
+            }
+        };
+    };
+    OBLIGATIONS.with(|o| o.borrow_mut().1.push(tokens));
+}
+
+/// The shape a rule sees of a field of type `ty` with `markers`, as a constant
+/// expression of `kubegen::__private::cel::Shape`.
+pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
+    let any = quote!(::kubegen::__private::cel::Shape::Any);
+    let opaque = markers.iter().any(|m| {
+        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless" | "int_or_string") && m.flag()
+    });
+    if foreign || opaque {
+        return any;
+    }
+    let node = node_schema(Some(ty), markers);
+    if let Some(r) = &node.reference {
+        return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
+            Some(inner) => quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS)),
+            None => any,
+        };
+    }
+    if node.int_or_string == Some(true) {
+        return any;
+    }
+    match node.type_.as_deref() {
+        Some("string") if node.format.as_deref().is_some_and(|f| matches!(f, "duration" | "date" | "date-time" | "byte")) => any,
+        Some("string") => quote!(::kubegen::__private::cel::Shape::Str),
+        Some("integer") => quote!(::kubegen::__private::cel::Shape::Int),
+        Some("number") => quote!(::kubegen::__private::cel::Shape::Num),
+        Some("boolean") => quote!(::kubegen::__private::cel::Shape::Bool),
+        Some("array") => match crate::shapes::item_type(ty) {
+            Some(item) => {
+                let inner = shape(item, &[], false);
+                quote!(::kubegen::__private::cel::Shape::List(&#inner))
+            }
+            None => any,
+        },
+        Some("object") => match last_segment(ty) {
+            Some((_, Some(value))) => {
+                let inner = shape(&value, &[], false);
+                quote!(::kubegen::__private::cel::Shape::Map(&#inner))
+            }
+            _ => any,
+        },
+        _ => any,
     }
 }

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod apply;
+mod cel_fields;
 pub mod conditions;
 pub mod crd;
 #[cfg(feature = "runtime")]
@@ -65,6 +66,11 @@ pub trait CrdWithOptions: CustomResourceExt {
 /// What generated code names. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
+    /// What the derive writes of each struct's fields, and the constant checks of the
+    /// CEL rules that read them from another type.
+    pub mod cel {
+        pub use crate::cel_fields::*;
+    }
     pub use inventory;
     pub use k8s_openapi;
     pub use kube_core;

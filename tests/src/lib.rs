@@ -5,6 +5,7 @@
 pub mod accord;
 pub mod aviary;
 pub mod cel_corpus;
+pub mod cel_gen;
 pub mod fleet;
 pub mod markers;
 pub mod menagerie;

@@ -226,6 +226,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let generics = &input.generics;
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
     let mut fns = Vec::new();
+    crate::cel::begin(!input.generics.params.is_empty());
     let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), &mut fns, errors);
     shapes::check(input, errors);
     if let Data::Struct(s) = &input.data {
@@ -291,6 +292,9 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
         }
     };
 
+    fns.extend(crate::cel::obligations());
+    fns.push(cel_fields(input, type_markers));
+
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
     where_clause.predicates.push(syn::parse_quote!(#mirror #ty_generics: ::kubegen::__private::schemars::JsonSchema));
 
@@ -320,6 +324,53 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                 }
             }
         };
+    }
+}
+
+/// `kubegen::__private::cel::Fields` for a struct with named fields: each field as a CEL
+/// rule reads it (its identifiers on the wire and its shape), so rules on other types
+/// that read into this one are checked against it at build time. Nothing for a generic
+/// struct, an enum, or a type whose unknown fields are kept (a rule may read any).
+fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
+    let Data::Struct(s) = &input.data else { return quote!() };
+    let Fields::Named(named) = &s.fields else { return quote!() };
+    let open = type_markers.markers.iter().any(|m| {
+        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless") && m.flag()
+    });
+    if !input.generics.params.is_empty() || open || crate::serde_attrs::has(&input.attrs, "transparent") {
+        return quote!();
+    }
+    let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
+    let mut entries = Vec::new();
+    for f in &named.named {
+        let Some(ident) = &f.ident else { continue };
+        if crate::serde_attrs::has(&f.attrs, "skip") {
+            continue;
+        }
+        if crate::serde_attrs::has(&f.attrs, "flatten") {
+            let inner = crate::cel::strip(&f.ty);
+            entries.push(quote!(::kubegen::__private::cel::Field {
+                ident: "",
+                shape: ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS),
+            }));
+            continue;
+        }
+        let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
+        let mut quiet = Errors::default();
+        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        let shape = crate::cel::shape(&f.ty, &parsed.markers, parsed.foreign_schema);
+        for cel in kubegen_cel::names::identifiers(&name) {
+            entries.push(quote!(::kubegen::__private::cel::Field { ident: #cel, shape: #shape }));
+        }
+    }
+    let name = &input.ident;
+    quote! {
+        #[allow(unused_imports)]
+        use ::kubegen::__private::cel::Unseen as _;
+        #[automatically_derived]
+        impl ::kubegen::__private::cel::Fields for #name {
+            const FIELDS: &'static [::kubegen::__private::cel::Field] = &[#(#entries),*];
+        }
     }
 }
 

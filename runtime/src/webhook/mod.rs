@@ -38,7 +38,7 @@
 #[cfg(feature = "webhook")]
 mod admission;
 #[cfg(feature = "webhook-testing")]
-mod arbitrary;
+pub mod arbitrary;
 #[cfg(feature = "webhook")]
 mod args;
 #[cfg(feature = "webhook")]
