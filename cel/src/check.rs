@@ -170,8 +170,11 @@ impl Checker<'_> {
                 }
                 let (operand, cost) = self.check(&s.operand);
                 let ty = self.select(e.id, &operand, &s.field);
+                // The API servers kubegen supports estimate presence tests at no cost of
+                // their own (cel-go's PresenceTestHasCost(false)); found by the generated
+                // CEL tier: five has() on an unbounded list's items are accepted.
                 let extra = match (&operand, s.test) {
-                    (_, true) => Cost::fixed(1),
+                    (_, true) => Cost::default(),
                     (Ty::Object(_) | Ty::Map(..) | Ty::Dyn | Ty::IntOrString(_), false) => Cost::fixed(1),
                     _ => Cost::default(),
                 };
@@ -487,7 +490,17 @@ impl Checker<'_> {
         if let Some(v) = vars.get(1) {
             self.vars.push((v.clone(), second));
         }
-        let mut body_cost = Cost::fixed(2);
+        // What the expansion adds per iteration around the body (cel-go's two-variable
+        // macros): `all` tests `@not_strictly_false(@result)` and steps `@result && p`,
+        // `exists` negates the result too, `existsOne` steps `p ? @result + 1 : @result`,
+        // `transformList` appends `[e]`. Found by the generated CEL tier: an `all` over an
+        // unbounded list was estimated under the server's budget by one per item.
+        let mut body_cost = Cost::fixed(match name {
+            "all" => 3,
+            "exists" => 4,
+            "transformList" => 12,
+            _ => 2,
+        });
         let mut last = Ty::Dyn;
         for (i, b) in body.iter().enumerate() {
             let (t, c) = self.check(b);
@@ -776,6 +789,9 @@ fn unify(param: &Ty, arg: &Ty, b: &mut Bindings) -> bool {
                 b.insert(*c, a.clone());
                 true
             }
+            // A parameter bound to dyn stays dyn, as cel-go binds it: `optional(dyn)
+            // .orValue('x')` is dyn, not a string (found by the generated CEL tier).
+            Some(bound) if bound == Ty::Dyn => true,
             Some(bound) => match join(&bound, a) {
                 Some(j) => {
                     b.insert(*c, j);
@@ -1102,6 +1118,10 @@ pub fn field_path(schema: &Node, path: &str) -> Result<(), String> {
             // The server takes no list index in a fieldPath, only quoted keys.
             let Some(after) = after else { return Err(format!("fieldPath `{path}` must be a valid path")) };
             (key, after)
+        } else if rest.starts_with('[') {
+            // A list index (`.ports[0].port`): the server takes none (found by issue 28's
+            // trial, which had the message below for it).
+            return Err(format!("fieldPath `{path}` must be a valid path: only quoted keys (`['key']`) may follow a field, not a list index"));
         } else {
             return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
         };

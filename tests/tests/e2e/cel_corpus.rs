@@ -184,7 +184,7 @@ async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {
     assert!(wrong.is_empty(), "{} objects decided differently:\n{}", wrong.len(), wrong.join("\n"));
 }
 
-async fn wait_established(crds: &Api<CustomResourceDefinition>, name: &str) {
+pub async fn wait_established(crds: &Api<CustomResourceDefinition>, name: &str) {
     for _ in 0..100 {
         if let Ok(crd) = crds.get(name).await
             && crd
@@ -200,7 +200,7 @@ async fn wait_established(crds: &Api<CustomResourceDefinition>, name: &str) {
     panic!("{name} is not Established after 10s");
 }
 
-async fn wait_gone(crds: &Api<CustomResourceDefinition>, name: &str) {
+pub async fn wait_gone(crds: &Api<CustomResourceDefinition>, name: &str) {
     for _ in 0..300 {
         if crds.get_opt(name).await.ok().flatten().is_none() {
             return;

@@ -4,6 +4,7 @@
 //! `--ignored`.
 
 mod cel_corpus;
+mod cel_generated;
 mod cluster;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};
