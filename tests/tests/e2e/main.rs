@@ -5,6 +5,7 @@
 
 mod cel_corpus;
 mod cel_generated;
+mod generated_kinds;
 mod cluster;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};
