@@ -79,6 +79,11 @@ scripts/browser-test.sh
 step "controller-gen as the oracle (scripts/oracle.sh)"
 scripts/oracle.sh
 
+step "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh)"
+scripts/fuzz.sh
+# Its build (nightly, a target dir of its own) serves no later stage on CI's fresh machine.
+if [ -n "${CI:-}" ]; then rm -rf fuzz/target; fi
+
 step "waiting for the kube-apiserver builds"
 if ! wait "$apiserver_build"; then
   cat target/kube-apiserver-build.log >&2

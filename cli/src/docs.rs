@@ -23,6 +23,13 @@ use crate::project::Project;
 
 mod html;
 
+/// A description as the HTML pages render it: inline (a field's cell) and as paragraphs
+/// (a kind's or type's), for the fuzz target of the rendering.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn description_html(text: &str) -> (String, String) {
+    (html::inline(&cell(text)), html::paragraphs(text))
+}
+
 /// One group/version's page, in Markdown; the HTML page renders the same view.
 #[derive(Template)]
 #[template(path = "docs/group_version.md", escape = "none")]

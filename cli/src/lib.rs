@@ -6,6 +6,9 @@ mod clients;
 pub mod diff;
 mod docs;
 mod envtest;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod generate;
 mod install_source;
 mod layout;
