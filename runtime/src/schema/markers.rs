@@ -20,6 +20,7 @@ pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
     let mut required = None;
     for doc in all {
         if let Ok(doc) = serde_json::from_value::<NodeMarkers>(doc) {
+            beside_references(&doc, node);
             required = doc.apply(node).or(required);
         }
     }
@@ -27,6 +28,36 @@ pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
         node.validations.get_or_insert_with(Vec::new).extend(inner);
     }
     required
+}
+
+/// What `doc` says below `node` that lands on a reference to a named type (an item of a
+/// `Vec<Named>`, at any depth of `items(...)`; a description `skip_description` clears
+/// below) joins that reference's field markers, so it goes over the named type's node
+/// where the reference is inlined (the CRD), as the field's own markers do. Applied to
+/// the reference node alone it would reach the client model and not the CRD (issue 28:
+/// found while fixing the clients for preserve_unknown_fields).
+fn beside_references(doc: &NodeMarkers, node: &mut Node) {
+    if let Some(items) = &doc.items
+        && let Some(item_node) = node.items.as_deref_mut()
+    {
+        match item_node.field.as_mut() {
+            // The reference takes all of it, its own `items(...)` and `skip_description`
+            // included, for the named type's node.
+            Some(field) => field.markers.push((**items).clone()),
+            None => beside_references(items, item_node),
+        }
+    }
+    // A reference node holds `doc` already (the field's markers), and nothing below.
+    if doc.skip_description && node.field.is_none() {
+        let skip = NodeMarkers { skip_description: true, ..NodeMarkers::default() };
+        node.walk_mut(&mut |n: &mut Node| {
+            if let Some(field) = n.field.as_mut()
+                && !field.markers.contains(&skip)
+            {
+                field.markers.push(skip.clone());
+            }
+        });
+    }
 }
 
 /// A node's serialized markers, typed, in order.

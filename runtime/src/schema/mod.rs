@@ -96,6 +96,14 @@ impl Typed {
             _ => Node { description: field.facts.description, preserve_unknown_fields: Some(true), ..Node::default() },
         };
         markers::apply_field(&mut out, &field.markers);
+        // What the reference node says beyond the field's facts and markers (set there
+        // by a pass after the field's own) is not lost where it is inlined: it fills in
+        // what the named type's node does not say.
+        let mut beside = Node { reference: None, field: None, ..node.clone() };
+        if node.field.as_ref().is_some_and(|f| f.drops_default) {
+            beside.default = None;
+        }
+        out.fill_from(beside);
         out
     }
 
