@@ -100,6 +100,7 @@ pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
         release: scope.release,
         info: &info,
         vars: Vec::new(),
+        schema_vars: Vec::new(),
         errors: Vec::new(),
         reads_old_self: false,
         sizes: Unbounded { partial: scope.partial, ..Unbounded::default() },
@@ -126,6 +127,9 @@ struct Checker<'a> {
     release: u32,
     info: &'a SourceInfo,
     vars: Vec<(String, Ty)>,
+    /// Comprehension variables bound to a schema node's items, values, keys or indices:
+    /// like `self.x`, the server's estimator sizes what they read from the schema.
+    schema_vars: Vec<(String, bool)>,
     errors: Vec<String>,
     reads_old_self: bool,
     sizes: Unbounded,
@@ -152,6 +156,22 @@ impl Checker<'_> {
         let line = before.matches('\n').count() + 1;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)
+    }
+
+    /// Whether `e` reads a node of the schema: `self`, `oldSelf`, a field of one, an
+    /// index into one, or a comprehension variable over one.
+    fn schema_path(&self, e: &IdedExpr) -> bool {
+        match &e.expr {
+            Expr::Ident(name) => match self.schema_vars.iter().rev().find(|(n, _)| n == name) {
+                Some((_, from_schema)) => *from_schema,
+                None => (name == "self" || name == "oldSelf") && self.vars.iter().take(2).any(|(n, _)| n == name),
+            },
+            Expr::Select(s) if !s.test => self.schema_path(&s.operand),
+            Expr::Call(c) if matches!(c.func_name.as_str(), "_[_]") && c.target.is_none() => {
+                c.args.first().is_some_and(|a| self.schema_path(a))
+            }
+            _ => false,
+        }
     }
 
     fn var(&self, name: &str) -> Option<&Ty> {
@@ -312,6 +332,12 @@ impl Checker<'_> {
         };
         let (init, init_cost) = self.check(&c.accu_init);
         let depth = self.vars.len();
+        let from_schema = self.schema_path(&c.iter_range);
+        let schema_depth = self.schema_vars.len();
+        self.schema_vars.push((c.iter_var.clone(), from_schema));
+        if let Some(v2) = &c.iter_var2 {
+            self.schema_vars.push((v2.clone(), from_schema));
+        }
         self.vars.push((c.accu_var.clone(), init.clone()));
         self.vars.push((c.iter_var.clone(), iter));
         if let Some(v2) = &c.iter_var2 {
@@ -329,6 +355,7 @@ impl Checker<'_> {
             _ => init,
         };
         self.vars.truncate(depth);
+        self.schema_vars.truncate(schema_depth);
         self.vars.push((c.accu_var.clone(), accu));
         let (result, result_cost) = self.check(&c.result);
         self.vars.truncate(depth);
@@ -410,8 +437,20 @@ impl Checker<'_> {
             };
             if receiver_fits && o.params.iter().zip(&arg_types).all(|(p, a)| unify(p, a, &mut b)) {
                 let int_literals: Vec<Option<i64>> = call.args.iter().map(int_literal).collect();
-                let (cost, size) =
+                let (mut cost, size) =
                     cost::call(o, recv.as_ref(), &arg_types, &int_literals, target_cost, &arg_costs, &mut self.sizes);
+                // Equality of scalars costs by the smaller operand's size, and the server's
+                // estimator gives a scalar read from the schema none: `self.port == 1` costs
+                // its operands alone, `size(self.name) == 3` one more (found by the
+                // generated CEL tier, locating the budget's edge on the server).
+                if matches!(name.as_str(), "_==_" | "_!=_")
+                    && arg_types.iter().all(|t| {
+                        matches!(t, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp)
+                    })
+                    && call.args.iter().any(|a| self.schema_path(a))
+                {
+                    cost = Cost { min: cost.min.saturating_sub(1), max: cost.max.saturating_sub(1) };
+                }
                 let mut ty = substitute(&o.result, &b);
                 // Indexing and the conditional keep their operands' sizes; other results are
                 // unsized.
@@ -486,6 +525,11 @@ impl Checker<'_> {
             }
         };
         let depth = self.vars.len();
+        let from_schema = self.schema_path(target);
+        let schema_depth = self.schema_vars.len();
+        for v in &vars {
+            self.schema_vars.push((v.clone(), from_schema));
+        }
         self.vars.push((vars[0].clone(), first.clone()));
         if let Some(v) = vars.get(1) {
             self.vars.push((v.clone(), second));
@@ -512,6 +556,7 @@ impl Checker<'_> {
             }
             last = t;
         }
+        self.schema_vars.truncate(schema_depth);
         self.vars.truncate(depth);
         let size = range.size().cloned().unwrap_or_default();
         let result = match name {

@@ -118,6 +118,71 @@ async fn generated_cel_rules_kubegen_and_the_server_agree() {
         report.join("\n")
     );
 
+    // The budget's edge: for rules that stand under the unbounded `routes` list, the
+    // largest maxItems of `routes` at which the server still accepts the rule, found by
+    // bisection on the server and on kubegen; the two must be the same.
+    let edge_cases: Vec<usize> = verdicts
+        .iter()
+        .filter(|(i, v)| {
+            let case = trees[*i].current();
+            v.is_ok() && matches!(case.at.path.first(), Some(cel_gen::Step::Field("routes"))) && case.at.path.len() > 1
+        })
+        .map(|(i, _)| *i)
+        .take(cel_gen::count("KUBEGEN_CEL_EDGES", 25))
+        .collect();
+    let mut edges_agree = 0;
+    let mut edge_report = Vec::new();
+    for &i in &edge_cases {
+        let case = trees[i].current();
+        let with_max = |m: u64| {
+            let mut spec = case.spec_schema(&cel_gen::spec());
+            spec["properties"]["routes"]["maxItems"] = json!(m);
+            cel_corpus::root_schema(json!({"spec": spec}))
+        };
+        let ours = |m: u64| kubegen_cel::schema::check_for(&cel_corpus::typed(&with_max(m)), minor).refusals.is_empty();
+        let crds2 = crds.clone();
+        let theirs = |m: u64| {
+            let crds = crds2.clone();
+            let root = with_max(m);
+            async move {
+                let crd: CustomResourceDefinition = serde_json::from_value(cel_corpus::crd("Edge", root)).expect("a CRD");
+                crds.create(&dry_run(), &crd).await.is_ok()
+            }
+        };
+        // Accepted without a bound, so accepted with any: the edge is where a bound starts
+        // to count. Bisect over [1, 2^24].
+        let (mut lo, mut hi) = (1u64, 1u64 << 24);
+        let server_edge = if theirs(hi).await {
+            None
+        } else {
+            while lo + 1 < hi {
+                let mid = (lo + hi) / 2;
+                if theirs(mid).await { lo = mid } else { hi = mid }
+            }
+            Some(lo)
+        };
+        let agree = match server_edge {
+            Some(e) => ours(e) && !ours(e + 1),
+            None => ours(hi),
+        };
+        if agree {
+            edges_agree += 1;
+        } else {
+            edge_report.push(format!(
+                "case {i} of seed {seed}: {}
+  server's edge: maxItems {server_edge:?}; kubegen accepts at it: {}, one more: {}",
+                case.describe(),
+                server_edge.map(ours).unwrap_or(true),
+                server_edge.map(|e| ours(e + 1)).unwrap_or(true),
+            ));
+        }
+    }
+    println!(
+        "kubegen finds the server's budget edge of kube-apiserver {release} for {edges_agree}/{} rules under an unbounded list (seed {seed})",
+        edge_cases.len()
+    );
+    assert!(edge_report.is_empty(), "budget edges differ:\n{}", edge_report.join("\n"));
+
     // Objects: the accepted rules, ten per CRD (cost permitting), objects drawn from the
     // schema; Validate must decide each as the server does.
     let objects_wanted = cel_gen::count("KUBEGEN_CEL_OBJECTS", 300);
