@@ -38,6 +38,13 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
     if markers.iter().any(|m| m.def.key == "embedded_resource" && m.flag()) {
         return unknown();
     }
+    // `serde_json::Value` is schemaless (preserve-unknown-fields, no type): the server
+    // leaves it out of what a rule sees, so a rule that names it, or stands on a map of
+    // it, does not compile (found by the generated kinds tier: an `at_most_one_of`
+    // naming such a field, a rule on a `BTreeMap<String, Value>`).
+    if kind.is_none() && matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Value")) {
+        return Node { preserve_unknown_fields: Some(true), ..Node::default() };
+    }
     let mut s = match kind {
         Some("int-or-string") => return Node { int_or_string: Some(true), ..Node::default() },
         Some(k @ ("string" | "integer" | "number" | "boolean")) => Node::of_type(k),

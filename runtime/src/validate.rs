@@ -60,6 +60,9 @@ pub trait Validate: CustomResourceExt + Serialize {
 #[derive(Debug, Clone, Default)]
 pub struct Validator {
     node: Node,
+    /// The scale subresource's replica paths (`.spec.replicas`, `.status.replicas`): the
+    /// server holds the integers there to 0..=2^31-1 whatever the schema says.
+    replicas_paths: Vec<String>,
     #[cfg(feature = "cel")]
     programs: kubegen_cel::eval::Programs,
 }
@@ -84,7 +87,14 @@ impl Validator {
 
     fn for_schema(version: Option<&CustomResourceDefinitionVersion>) -> Self {
         let node = version.and_then(crate::crd::version_schema).unwrap_or_default();
-        Validator { node, ..Validator::default() }
+        let replicas_paths = version
+            .and_then(|v| v.subresources.as_ref()?.scale.as_ref())
+            .map(|s| [Some(s.spec_replicas_path.clone()), Some(s.status_replicas_path.clone())])
+            .into_iter()
+            .flatten()
+            .flatten()
+            .collect();
+        Validator { node, replicas_paths, ..Validator::default() }
     }
 
     /// Validates a JSON object as the API server would (`old`: the stored object, on an update).
@@ -104,8 +114,27 @@ impl Validator {
             }
             required(&self.node, fields, "", &mut out);
         }
+        self.replicas(&object, &mut out);
         self.cel(&object, old, &mut out);
         if out.is_empty() { Ok(()) } else { Err(Violations(out)) }
+    }
+
+    /// The scale subresource's replica counts, as the server checks them on every write
+    /// (found by the generated objects tier: a negative `spec.replicas` the schema allows).
+    fn replicas(&self, object: &Value, out: &mut Vec<Violation>) {
+        for path in &self.replicas_paths {
+            let Some(v) = path.trim_start_matches('.').split('.').try_fold(object, |v, k| v.get(k)) else { continue };
+            let Some(n) = v.as_i64() else { continue };
+            let why = if n < 0 {
+                "should be a non-negative integer".to_string()
+            } else if n > i64::from(i32::MAX) {
+                format!("should be less than or equal to {}", i32::MAX)
+            } else {
+                continue;
+            };
+            let at = path.trim_start_matches('.').to_string();
+            out.push(Violation { message: format!("{path}: Invalid value: {n}: {why}"), path: at });
+        }
     }
 }
 

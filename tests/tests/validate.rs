@@ -70,3 +70,19 @@ fn ledger_transition_rules_see_the_old_object() {
     assert!(got.iter().any(|m| m.contains("field opened is immutable once set")), "{got:?}");
     assert_eq!(old.validate_update(&old), Ok(()));
 }
+
+/// Issue 28, found by the generated objects tier (tests/tests/e2e/generated_objects.rs,
+/// seed 1): with the scale subresource, the server holds the integer at the spec replicas
+/// path to 0..=2^31-1 whatever the schema says; Validate did not.
+#[test]
+fn scale_replicas_are_non_negative() {
+    use kubegen::CustomResourceExt;
+    let crd = kubegen_tests::pavilion::v1::Pavilion::crd();
+    let object = |n: i64| {
+        serde_json::json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Pavilion", "metadata": {"name": "p"}, "spec": {"replicas": n}})
+    };
+    let refused = kubegen::validate::validate_value(&crd, &object(-1), None).expect_err("negative replicas");
+    assert_eq!(refused.0[0].message, ".spec.replicas: Invalid value: -1: should be a non-negative integer");
+    assert_eq!(refused.0[0].path, "spec.replicas");
+    assert!(kubegen::validate::validate_value(&crd, &object(3), None).is_ok());
+}

@@ -181,6 +181,14 @@ fn struct_rules(
                     m.span,
                     format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.name()),
                 ),
+                // The group is a CEL rule, and the server leaves a schemaless field out of
+                // what rules see (found by the generated kinds tier).
+                Some(_) if cel_fields.iter().any(|(n, node): &(String, kubegen_core::schema::node::Node)| {
+                    *n == field && node.type_.is_none() && node.preserve_unknown_fields == Some(true)
+                }) => errors.push(
+                    m.span,
+                    format!("`{field}` is schemaless (`serde_json::Value`): the API server leaves it out of what CEL rules see, so the `{}` group cannot name it; give the field a type", m.name()),
+                ),
                 _ => {}
             }
         }

@@ -6,6 +6,7 @@
 mod cel_corpus;
 mod cel_generated;
 mod generated_kinds;
+mod generated_objects;
 mod cluster;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};
