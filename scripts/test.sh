@@ -34,6 +34,10 @@ disk() {
     "$(df -h --output=avail . | tail -1 | tr -d ' ')"
 }
 printf 'disk at the start: %s\n' "$(disk)"
+# One seed for every generated tier of this run (kinds, objects, CEL rules), on both API
+# servers; KUBEGEN_SEED=<seed> scripts/test.sh repeats a run.
+export KUBEGEN_SEED=${KUBEGEN_SEED:-$(date +%s)}
+printf 'generated tiers: seed %s (KUBEGEN_SEED=%s repeats them)\n' "$KUBEGEN_SEED" "$KUBEGEN_SEED"
 trap 'step; printf "\nstage times:\n%s%6ss  total\n" "$times" $(( $(date +%s) - started )); disk' EXIT
 
 # The apiserver builds (Go, ~4 min each on 2 cores) run beside the Rust build.
