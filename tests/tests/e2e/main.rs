@@ -6,6 +6,7 @@
 mod cel_corpus;
 mod cel_generated;
 mod generated_kinds;
+mod generated_diff;
 mod generated_objects;
 mod cluster;
 

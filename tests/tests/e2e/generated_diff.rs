@@ -1,0 +1,317 @@
+//! Differential diff (issue 28): generated API changes to a kind of the test's own, each
+//! judged by `codegen-cli diff` (the library's `compare`, as `diff OLD NEW` runs it) and by
+//! the live API server on a stored object that the change is about (its witness: valid
+//! under the old CRD, at odds with the new one). The server's effects — a label-only
+//! update refused (breaks stored objects), a create of the same content refused (new
+//! writes), an update changing the value refused, a value gone on read or write (data
+//! loss) — must match diff: an effect on the wire exactly when diff reports an error, and a
+//! CEL finding's class as the server behaves.
+//!
+//! `KUBEGEN_SEED` repeats a run; `KUBEGEN_CHANGES` (default 24) sets its size.
+
+use std::time::Duration;
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
+use kubegen_cli::diff::{self, CelClass, Generation, Options};
+use kubegen_tests::cel_gen;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use serde_json::{Value, json};
+
+use crate::cluster;
+
+const GROUP: &str = "gendiff.kubegen.dev";
+
+fn message(e: &kube::Error) -> String {
+    match e {
+        kube::Error::Api(s) => s.message.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// One change to the base schema, and the witness value of its field.
+#[derive(Clone, Debug)]
+enum Change {
+    TightenMaximum(i64),
+    TightenMaxLength(u64),
+    RemoveEnumValue(&'static str),
+    AddPattern,
+    AddRule(i64),
+    AddTransitionRule,
+    AddRefusingTransitionRule,
+    AddRequired,
+    RemoveField,
+    ChangeType,
+    AddStatusSubresource,
+    Relax,
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    prop_oneof![
+        (1..90i64).prop_map(Change::TightenMaximum),
+        (1..15u64).prop_map(Change::TightenMaxLength),
+        proptest::sample::select(vec!["a", "b"]).prop_map(Change::RemoveEnumValue),
+        Just(Change::AddPattern),
+        (1..90i64).prop_map(Change::AddRule),
+        Just(Change::AddTransitionRule),
+        Just(Change::AddRefusingTransitionRule),
+        Just(Change::AddRequired),
+        Just(Change::RemoveField),
+        Just(Change::ChangeType),
+        Just(Change::AddStatusSubresource),
+        Just(Change::Relax),
+    ]
+}
+
+fn base_spec() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "count": {"type": "integer", "maximum": 100},
+            "name": {"type": "string", "maxLength": 20},
+            "mode": {"type": "string", "enum": ["a", "b", "c"]},
+            "note": {"type": "string"},
+        }
+    })
+}
+
+/// The new spec schema, whether the status subresource is added, and the witness: a spec
+/// valid under the old schema that the change is about.
+fn apply(change: &Change) -> (Value, bool, Value) {
+    let mut s = base_spec();
+    let mut status = false;
+    let witness = match change {
+        Change::TightenMaximum(m) => {
+            s["properties"]["count"]["maximum"] = json!(m);
+            json!({"count": m + 1})
+        }
+        Change::TightenMaxLength(n) => {
+            s["properties"]["name"]["maxLength"] = json!(n);
+            json!({"name": "x".repeat(*n as usize + 1)})
+        }
+        Change::RemoveEnumValue(v) => {
+            let kept: Vec<&str> = ["a", "b", "c"].into_iter().filter(|x| x != v).collect();
+            s["properties"]["mode"]["enum"] = json!(kept);
+            json!({"mode": v})
+        }
+        Change::AddPattern => {
+            s["properties"]["name"]["pattern"] = json!("^[a-z]+$");
+            json!({"name": "Upper"})
+        }
+        Change::AddRule(k) => {
+            s["properties"]["count"]["x-kubernetes-validations"] =
+                json!([{"rule": format!("self <= {k}"), "message": "too many"}]);
+            json!({"count": k + 1})
+        }
+        Change::AddTransitionRule => {
+            s["properties"]["count"]["x-kubernetes-validations"] =
+                json!([{"rule": "self >= oldSelf", "message": "count never goes down"}]);
+            json!({"count": 50})
+        }
+        Change::AddRefusingTransitionRule => {
+            s["properties"]["mode"]["x-kubernetes-validations"] =
+                json!([{"rule": "oldSelf != 'c' || self != 'c'", "message": "mode c is retired"}]);
+            json!({"mode": "c"})
+        }
+        Change::AddRequired => {
+            s["required"] = json!(["note"]);
+            json!({"count": 1})
+        }
+        Change::RemoveField => {
+            s["properties"].as_object_mut().map(|p| p.remove("note"));
+            json!({"note": "kept?"})
+        }
+        Change::ChangeType => {
+            s["properties"]["note"] = json!({"type": "integer"});
+            json!({"note": "text"})
+        }
+        Change::AddStatusSubresource => {
+            status = true;
+            json!({"count": 1})
+        }
+        Change::Relax => {
+            s["properties"]["count"]["maximum"] = json!(1000);
+            json!({"count": 100})
+        }
+    };
+    (s, status, witness)
+}
+
+fn crd(kind: &str, spec: Value, status: bool) -> CustomResourceDefinition {
+    let plural = format!("{}s", kind.to_lowercase());
+    let mut version = json!({
+        "name": "v1", "served": true, "storage": true,
+        "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+            "spec": spec,
+            "status": {"type": "object", "properties": {"phase": {"type": "string"}}},
+        }}},
+    });
+    if status {
+        version["subresources"] = json!({"status": {}});
+    }
+    serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("{plural}.{GROUP}")},
+        "spec": {
+            "group": GROUP,
+            "names": {"kind": kind, "plural": plural, "singular": kind.to_lowercase(), "listKind": format!("{kind}List")},
+            "scope": "Namespaced",
+            "versions": [version],
+        },
+    }))
+    .expect("a CRD")
+}
+
+/// What the server did to the witness once the new CRD was in place.
+#[derive(Debug, Default)]
+struct Effect {
+    label_refused: Option<String>,
+    create_refused: Option<String>,
+    change_refused: Option<String>,
+    lost: Option<String>,
+}
+
+impl Effect {
+    fn any(&self) -> bool {
+        self.label_refused.is_some() || self.create_refused.is_some() || self.change_refused.is_some() || self.lost.is_some()
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn generated_api_changes_diff_and_the_server_agree() {
+    let client = cluster::client().await;
+    let release = client.apiserver_version().await.expect("server version").git_version;
+    let seed = cel_gen::seed();
+    let n = cel_gen::count("KUBEGEN_CHANGES", 24);
+    println!("generated API changes: seed {seed} (KUBEGEN_SEED={seed} repeats this run), {n} changes");
+    let mut runner = cel_gen::runner(seed ^ 0x6469_6666);
+    let changes: Vec<Change> = (0..n).filter_map(|_| change().new_tree(&mut runner).ok().map(|t| t.current())).collect();
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let ns = format!("e2e-generated-diff-{}", std::process::id());
+    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
+    if let Err(e) =
+        namespaces.create(&PostParams::default(), &serde_json::from_value(json!({"metadata": {"name": ns}})).expect("ns")).await
+    {
+        assert!(message(&e).contains("already exists"), "create namespace {ns}: {}", message(&e));
+    }
+    let dry = PostParams { dry_run: true, ..Default::default() };
+    let mut wrong = Vec::new();
+    let mut agree = 0;
+    for (i, change) in changes.iter().enumerate() {
+        let kind = format!("Gd{i}");
+        let (new_spec, status, witness) = apply(change);
+        let old = crd(&kind, base_spec(), false);
+        let new = crd(&kind, new_spec, status);
+        let findings = diff::compare(
+            &Generation { name: "old".into(), crds: vec![old.clone()], clients: None, commit: None },
+            &Generation { name: "new".into(), crds: vec![new.clone()], clients: None, commit: None },
+            &Options::default(),
+        );
+        let errors: Vec<&diff::Finding> =
+            findings.iter().filter(|f| serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).as_deref() == Some("error")).collect();
+        let classes: Vec<CelClass> = findings.iter().filter_map(|f| f.cel).collect();
+
+        // The server: store the witness under the old CRD, put the new one in place, probe.
+        let name = old.metadata.name.clone().unwrap_or_default();
+        let _ = crds.delete(&name, &DeleteParams::default()).await;
+        crate::cel_corpus::wait_gone(&crds, &name).await;
+        crds.create(&PostParams::default(), &old).await.unwrap_or_else(|e| panic!("{name}: {}", message(&e)));
+        crate::cel_corpus::wait_established(&crds, &name).await;
+        let gvk = GroupVersionKind::gvk(GROUP, "v1", &kind);
+        let api: Api<DynamicObject> =
+            Api::namespaced_with(client.clone(), &ns, &ApiResource::from_gvk_with_plural(&gvk, &format!("{}s", kind.to_lowercase())));
+        let object = |name: &str, spec: &Value| {
+            serde_json::from_value::<DynamicObject>(json!({"apiVersion": format!("{GROUP}/v1"), "kind": kind, "metadata": {"name": name, "namespace": ns}, "spec": spec, "status": {"phase": "Ready"}}))
+                .expect("an object")
+        };
+        api.create(&PostParams::default(), &object("w", &witness)).await.unwrap_or_else(|e| panic!("{kind}: the witness {witness} under the old CRD: {}", message(&e)));
+        let mut current = crds.get(&name).await.expect("the old CRD");
+        current.spec = new.spec.clone();
+        crds.replace(&name, &PostParams::default(), &current).await.unwrap_or_else(|e| panic!("{name}: the new CRD: {}", message(&e)));
+        // The server takes up a CRD's new schema asynchronously.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let mut effect = Effect::default();
+        let label = json!({"metadata": {"labels": {"touched": "yes"}}});
+        let patch = PatchParams { dry_run: true, ..Default::default() };
+        match api.patch("w", &patch, &Patch::Merge(&label)).await {
+            Err(e) => effect.label_refused = Some(message(&e)),
+            Ok(back) => {
+                let spec = serde_json::to_value(&back).expect("JSON")["spec"].clone();
+                for (k, v) in witness.as_object().into_iter().flatten() {
+                    if spec.get(k) != Some(v) {
+                        effect.lost = Some(format!("spec.{k} is written back as {}", spec.get(k).unwrap_or(&Value::Null)));
+                    }
+                }
+            }
+        }
+        if let Err(e) = api.create(&dry, &object("w2", &witness)).await {
+            effect.create_refused = Some(message(&e));
+        }
+        // An update that changes the value the change is about.
+        let changed = match change {
+            Change::AddTransitionRule => Some(json!({"spec": {"count": 10}})),
+            _ => None,
+        };
+        if let Some(body) = changed
+            && let Err(e) = api.patch("w", &patch, &Patch::Merge(&body)).await
+        {
+            effect.change_refused = Some(message(&e));
+        }
+        // Data the server no longer keeps: on read, and on a write through the object.
+        let stored = api.get("w").await.expect("the witness");
+        let spec = serde_json::to_value(&stored).expect("JSON")["spec"].clone();
+        for (k, v) in witness.as_object().into_iter().flatten() {
+            if spec.get(k) != Some(v) {
+                effect.lost = Some(format!("spec.{k} reads back as {}", spec.get(k).unwrap_or(&Value::Null)));
+            }
+        }
+        if status {
+            let mut o = serde_json::to_value(&stored).expect("JSON");
+            o["status"] = json!({"phase": "Changed"});
+            let o: DynamicObject = serde_json::from_value(o).expect("object");
+            if let Ok(back) = api.replace("w", &dry, &o).await
+                && serde_json::to_value(&back).expect("JSON")["status"]["phase"] != json!("Changed")
+            {
+                effect.lost = Some("status written with the object is dropped".into());
+            }
+        }
+        let _ = crds.delete(&name, &DeleteParams::default()).await;
+
+        // The oracle.
+        let mut problems = Vec::new();
+        if effect.any() != !errors.is_empty() {
+            problems.push(format!(
+                "the server {} the wire, diff reports {} error(s)",
+                if effect.any() { "changes" } else { "does not change" },
+                errors.len()
+            ));
+        }
+        for class in &classes {
+            let fits = match class {
+                CelClass::BreaksStoredObjects => effect.label_refused.is_some(),
+                CelClass::RatchetSafe => effect.label_refused.is_none() && effect.create_refused.is_some(),
+                CelClass::BreaksNewWrites => {
+                    effect.label_refused.is_none() && effect.create_refused.is_none() && effect.change_refused.is_some()
+                }
+            };
+            if !fits {
+                problems.push(format!("diff classes a rule {class:?}, the server does otherwise"));
+            }
+        }
+        if problems.is_empty() {
+            agree += 1;
+        } else {
+            wrong.push(format!(
+                "change {i} of seed {seed}: {change:?} (witness {witness}): {}\n  server: {effect:?}\n  diff: {}",
+                problems.join("; "),
+                findings.iter().map(|f| format!("{}[{}] {}", serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).unwrap_or_default(), f.check, f.path.clone().unwrap_or_default())).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    let _ = namespaces.delete(&ns, &DeleteParams::default()).await;
+    println!("diff agrees with kube-apiserver {release} on {agree}/{} generated API changes (seed {seed})", changes.len());
+    assert!(wrong.is_empty(), "{} changes judged differently:\n{}", wrong.len(), wrong.join("\n"));
+}
