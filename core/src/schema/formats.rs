@@ -25,6 +25,24 @@ pub fn is_date(s: &str) -> bool {
 
 /// strfmt's `IsDateTime`: a valid date, a `t` (either case), then
 /// `HH:MM:SS(.frac)?(z|±HH:MM)` with hours, minutes and seconds in range.
+/// The API server's `hostname` format (kube-openapi's strfmt): a single label of a letter,
+/// digit or symbol, an optional hyphen and up to 62 more without hyphens, or dotted labels
+/// (hyphens inside) ending in a top-level label of 2 to 63 letters; at most 255 bytes, no
+/// label over 63. Found by the generated kinds tier: `ly--v6a3` is no hostname to the server.
+pub fn is_hostname(s: &str) -> bool {
+    use std::sync::OnceLock;
+    static RE: OnceLock<Option<regex::Regex>> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(concat!(
+            r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|",
+            r"([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$"
+        ))
+        .ok()
+    });
+    let Some(re) = re else { return true };
+    re.is_match(s) && s.len() <= 255 && s.split('.').all(|label| label.len() <= 63)
+}
+
 pub fn is_date_time(s: &str) -> bool {
     let lower = s.to_lowercase();
     // strfmt splits on every `t` and reads the first two parts.
@@ -66,6 +84,16 @@ pub fn is_date_time(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostnames_as_the_api_server_reads_them() {
+        for good in ["a", "a-b", "ab", "example.com", "my-host.example.com", "x1.io"] {
+            assert!(super::is_hostname(good), "{good}");
+        }
+        for bad in ["ly--v6a3", "ab-c", "-a", "a.b.c.1", "a..com", "", "exa mple.com"] {
+            assert!(!super::is_hostname(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn dates_exist() {

@@ -173,6 +173,9 @@ pub fn check_node(node: &Node, v: &Value, path: &str, out: &mut Vec<Violation>) 
             Some("date") if !super::formats::is_date(s) => {
                 push(out, path, format!("{path} in body must be of type date: \"{s}\""));
             }
+            Some("hostname") if !super::formats::is_hostname(s) => {
+                push(out, path, format!("{path} in body must be of type hostname: \"{s}\""));
+            }
             _ => {}
         }
     }

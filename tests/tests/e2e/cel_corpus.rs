@@ -9,23 +9,14 @@ use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind,
 use kubegen_tests::cel_corpus::{self, Entry, Verdict};
 use serde_json::{Value, json};
 
-use crate::cluster;
+use crate::cluster::{self, dry_run, message};
 
 /// Accepted rules installed per CRD for the object phase, as long as their estimated
 /// costs together stay well inside the CRD's budget.
 const PER_CRD: usize = 20;
 const COST_PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT / 2;
 
-fn dry_run() -> PostParams {
-    PostParams { dry_run: true, ..Default::default() }
-}
 
-fn message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
-    }
-}
 
 #[tokio::test]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]

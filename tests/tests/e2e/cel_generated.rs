@@ -17,18 +17,9 @@ use kubegen_tests::cel_gen::{self, Case};
 use proptest::strategy::{Strategy, ValueTree};
 use serde_json::{Value, json};
 
-use crate::cluster;
+use crate::cluster::{self, dry_run, message};
 
-fn dry_run() -> PostParams {
-    PostParams { dry_run: true, ..Default::default() }
-}
 
-fn message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
-    }
-}
 
 fn root(case: &Case) -> Value {
     cel_corpus::root_schema(json!({"spec": case.spec_schema(&cel_gen::spec())}))
@@ -187,14 +178,7 @@ async fn generated_cel_rules_kubegen_and_the_server_agree() {
     // schema; Validate must decide each as the server does.
     let objects_wanted = cel_gen::count("KUBEGEN_CEL_OBJECTS", 300);
     let accepted: Vec<usize> = verdicts.iter().filter(|(_, v)| v.is_ok()).map(|(i, _)| *i).collect();
-    // A namespace of this test's own (the shared helper installs the example's CRDs and
-    // webhooks, which this test does not need).
-    let ns = format!("e2e-cel-generated-{}", std::process::id());
-    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
-    let namespace = serde_json::from_value(json!({"metadata": {"name": ns}})).expect("a namespace");
-    if let Err(e) = namespaces.create(&PostParams::default(), &namespace).await {
-        assert!(message(&e).contains("already exists"), "create namespace {ns}: {}", message(&e));
-    }
+    let ns = cluster::own_namespace(&client, "e2e-cel-generated").await;
     let per_case = objects_wanted.div_ceil(accepted.len().max(1)).max(1);
     let mut chunks: Vec<Vec<usize>> = Vec::new();
     let mut chunk_cost = 0u64;

@@ -252,3 +252,29 @@ pub async fn client() -> kube::Client {
     let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await.expect("kubeconfig");
     kube::Client::try_from(config).expect("client")
 }
+
+/// A dry-run create or replace.
+pub fn dry_run() -> kube::api::PostParams {
+    kube::api::PostParams { dry_run: true, ..Default::default() }
+}
+
+/// The API server's message of an error (its `message`), else the error.
+pub fn message(e: &kube::Error) -> String {
+    match e {
+        kube::Error::Api(s) => s.message.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A namespace of a test's own, `<name>-<pid>`, made through `client` (unlike
+/// [`namespace`], without the example's CRDs and webhooks, which the generated tiers do
+/// not need).
+pub async fn own_namespace(client: &kube::Client, name: &str) -> String {
+    let ns = format!("{name}-{}", std::process::id());
+    let namespaces: kube::Api<k8s_openapi::api::core::v1::Namespace> = kube::Api::all(client.clone());
+    let object = serde_json::from_value(serde_json::json!({"metadata": {"name": ns}})).expect("a namespace");
+    if let Err(e) = namespaces.create(&kube::api::PostParams::default(), &object).await {
+        assert!(message(&e).contains("already exists"), "create namespace {ns}: {}", message(&e));
+    }
+    ns
+}

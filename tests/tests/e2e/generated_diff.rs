@@ -19,16 +19,10 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::{Value, json};
 
-use crate::cluster;
+use crate::cluster::{self, dry_run, message};
 
 const GROUP: &str = "gendiff.kubegen.dev";
 
-fn message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
-    }
-}
 
 /// One change to the base schema, and the witness value of its field.
 #[derive(Clone, Debug)]
@@ -190,14 +184,9 @@ async fn generated_api_changes_diff_and_the_server_agree() {
     let mut runner = cel_gen::runner(seed ^ 0x6469_6666);
     let changes: Vec<Change> = (0..n).filter_map(|_| change().new_tree(&mut runner).ok().map(|t| t.current())).collect();
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
-    let ns = format!("e2e-generated-diff-{}", std::process::id());
+    let ns = cluster::own_namespace(&client, "e2e-generated-diff").await;
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
-    if let Err(e) =
-        namespaces.create(&PostParams::default(), &serde_json::from_value(json!({"metadata": {"name": ns}})).expect("ns")).await
-    {
-        assert!(message(&e).contains("already exists"), "create namespace {ns}: {}", message(&e));
-    }
-    let dry = PostParams { dry_run: true, ..Default::default() };
+    let dry = dry_run();
     let mut wrong = Vec::new();
     let mut agree = 0;
     for (i, change) in changes.iter().enumerate() {

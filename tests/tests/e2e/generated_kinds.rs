@@ -17,14 +17,8 @@ use kubegen_tests::{cel_gen, kind_gen};
 use proptest::strategy::{Strategy, ValueTree};
 use serde_json::{Value, json};
 
-use crate::cluster;
+use crate::cluster::{self, dry_run, message};
 
-fn message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
-    }
-}
 
 /// The workspace root (this package's parent).
 fn workspace() -> PathBuf {
@@ -177,7 +171,7 @@ async fn generated_kinds_build_and_are_established() {
         let resource = ApiResource::from_gvk_with_plural(&gvk, &names.plural);
         let objects: Api<DynamicObject> = Api::namespaced_with(client.clone(), "default", &resource);
         let dynamic: DynamicObject = serde_json::from_value(object.clone()).expect("an object");
-        let theirs = objects.create(&PostParams { dry_run: true, ..Default::default() }, &dynamic).await;
+        let theirs = objects.create(&dry_run(), &dynamic).await;
         let ours = kubegen::validate::validate_value(crd, &object, None);
         decided += 1;
         admitted += usize::from(theirs.is_ok());

@@ -19,16 +19,10 @@ use kubegen_tests::cel_gen;
 use proptest::strategy::{Strategy, ValueTree};
 use serde_json::{Value, json};
 
-use crate::cluster;
+use crate::cluster::{self, dry_run, message};
 
 const GROUP: &str = "objects.kubegen.dev";
 
-fn message(e: &kube::Error) -> String {
-    match e {
-        kube::Error::Api(s) => s.message.clone(),
-        other => other.to_string(),
-    }
-}
 
 /// One step into a value.
 #[derive(Clone, Debug)]
@@ -211,14 +205,9 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
     println!("generated objects: seed {seed} (KUBEGEN_SEED={seed} repeats this run), {per_version} per version");
     let mut runner = cel_gen::runner(seed);
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
-    let ns = format!("e2e-generated-objects-{}", std::process::id());
+    let ns = cluster::own_namespace(&client, "e2e-generated-objects").await;
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
-    if let Err(e) =
-        namespaces.create(&PostParams::default(), &serde_json::from_value(json!({"metadata": {"name": ns}})).expect("ns")).await
-    {
-        assert!(message(&e).contains("already exists"), "create namespace {ns}: {}", message(&e));
-    }
-    let dry = PostParams { dry_run: true, ..Default::default() };
+    let dry = dry_run();
     // family -> (agree, total)
     let mut tally: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     let mut wrong = Vec::new();
