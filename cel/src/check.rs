@@ -1073,10 +1073,19 @@ fn wording(rule: &Rule) -> Vec<Problem> {
 pub const REASONS: &[&str] = &["FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"];
 
 fn over_budget(what: &str, cost: u64, unbounded: &[String], site: &Site<'_>) -> String {
-    let mut msg = format!(
-        "estimated {what} cost {cost} exceeds the API server's budget of {PER_RULE_LIMIT} per rule by a factor of {}",
-        cost::over_by(cost, PER_RULE_LIMIT)
-    );
+    let mut msg = if cost == u64::MAX {
+        // A size the server cannot estimate (an optional compared whole, `string()` of a
+        // number): its estimate is the largest it has.
+        format!(
+            "the estimated {what} cost has no bound the API server can see (it goes through a value it cannot size), which exceeds its budget of {PER_RULE_LIMIT} per rule by a factor of {}",
+            cost::over_by(cost, PER_RULE_LIMIT)
+        )
+    } else {
+        format!(
+            "estimated {what} cost {cost} exceeds the API server's budget of {PER_RULE_LIMIT} per rule by a factor of {}",
+            cost::over_by(cost, PER_RULE_LIMIT)
+        )
+    };
     let schema_at = |path: &str| lookup(site.schema, site.path, path);
     let bounds: Vec<String> = unbounded
         .iter()
