@@ -444,9 +444,9 @@ impl Checker<'_> {
                 // its operands alone, `size(self.name) == 3` one more (found by the
                 // generated CEL tier, locating the budget's edge on the server).
                 if matches!(name.as_str(), "_==_" | "_!=_")
-                    && arg_types.iter().all(|t| {
-                        matches!(t, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp)
-                    })
+                    && arg_types
+                        .iter()
+                        .all(|t| matches!(t, Ty::Bool | Ty::Int | Ty::Uint | Ty::Double | Ty::Duration | Ty::Timestamp))
                     && call.args.iter().any(|a| self.schema_path(a))
                 {
                     cost = Cost { min: cost.min.saturating_sub(1), max: cost.max.saturating_sub(1) };
@@ -1175,7 +1175,9 @@ pub fn field_path(schema: &Node, path: &str) -> Result<(), String> {
         } else if rest.starts_with('[') {
             // A list index (`.ports[0].port`): the server takes none (found by issue 28's
             // trial, which had the message below for it).
-            return Err(format!("fieldPath `{path}` must be a valid path: only quoted keys (`['key']`) may follow a field, not a list index"));
+            return Err(format!(
+                "fieldPath `{path}` must be a valid path: only quoted keys (`['key']`) may follow a field, not a list index"
+            ));
         } else {
             return Err(format!("fieldPath `{path}` must start with `.` or `[`"));
         };

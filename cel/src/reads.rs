@@ -45,8 +45,21 @@ pub struct Read {
 
 /// Methods and functions that take a string (their receiver, or their only argument).
 const STRING_METHODS: &[&str] = &[
-    "startsWith", "endsWith", "matches", "contains", "lowerAscii", "upperAscii", "trim", "split", "replace",
-    "indexOf", "lastIndexOf", "find", "findAll", "substring", "charAt",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "contains",
+    "lowerAscii",
+    "upperAscii",
+    "trim",
+    "split",
+    "replace",
+    "indexOf",
+    "lastIndexOf",
+    "find",
+    "findAll",
+    "substring",
+    "charAt",
 ];
 const STRING_FUNCTIONS: &[&str] =
     &["isURL", "url", "isQuantity", "quantity", "isIP", "ip", "isCIDR", "cidr", "isSemver", "semver"];
@@ -351,13 +364,13 @@ mod tests {
         );
         assert_eq!(
             reads("self.labels.all(k, v, v.size() < 3 && k.startsWith('a'))").unwrap(),
-            vec![
-                read(vec![f("labels")], Use::Iterate),
-                read(vec![f("labels"), Seg::Each], Use::Sized),
-            ]
+            vec![read(vec![f("labels")], Use::Iterate), read(vec![f("labels"), Seg::Each], Use::Sized),]
         );
         assert_eq!(reads("self.x == oldSelf.x").unwrap(), vec![read(vec![f("x")], Use::Read)]);
-        assert_eq!(reads("self.backends['a'].weight > 1").unwrap().last(), Some(&read(vec![f("backends"), Seg::Each, f("weight")], Use::Number)));
+        assert_eq!(
+            reads("self.backends['a'].weight > 1").unwrap().last(),
+            Some(&read(vec![f("backends"), Seg::Each, f("weight")], Use::Number))
+        );
         assert_eq!(reads("self.a +"), None);
     }
 }

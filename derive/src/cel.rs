@@ -209,7 +209,11 @@ fn field_path_read(path: &str) -> Option<Read> {
 
 /// The property of `node` a rule reads as `ident`.
 fn property<'a>(node: &'a Node, ident: &str) -> Option<&'a Node> {
-    node.properties.as_ref()?.iter().find(|(name, _)| kubegen_cel::names::identifiers(name).iter().any(|i| i == ident)).map(|(_, n)| n)
+    node.properties
+        .as_ref()?
+        .iter()
+        .find(|(name, _)| kubegen_cel::names::identifiers(name).iter().any(|i| i == ident))
+        .map(|(_, n)| n)
 }
 
 /// `schema` without the structs it does not see that no read of the rule reaches.
@@ -225,7 +229,9 @@ fn prune(schema: &Node, reads: &[Read]) -> Node {
             let below: Vec<Read> = reads
                 .iter()
                 .filter_map(|r| match r.path.split_first() {
-                    Some((Seg::Field(f), rest)) if ids.contains(f) => Some(Read { path: rest.to_vec(), usage: r.usage }),
+                    Some((Seg::Field(f), rest)) if ids.contains(f) => {
+                        Some(Read { path: rest.to_vec(), usage: r.usage })
+                    }
                     _ => None,
                 })
                 .collect();
@@ -331,7 +337,9 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
         Use::Bool => "compares it with a bool",
         Use::Read => "reads it",
     };
-    let wrong = format!("the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}");
+    let wrong = format!(
+        "the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}"
+    );
     let segs = rest.iter().map(|s| match s {
         Seg::Field(f) => quote!(::kubegen::__private::cel::Seg::Field(#f)),
         Seg::Each => quote!(::kubegen::__private::cel::Seg::Each),
@@ -369,7 +377,8 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
 pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let any = quote!(::kubegen::__private::cel::Shape::Any);
     let opaque = markers.iter().any(|m| {
-        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless" | "int_or_string") && m.flag()
+        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless" | "int_or_string")
+            && m.flag()
     });
     if foreign || opaque {
         return any;
@@ -377,7 +386,9 @@ pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let node = node_schema(Some(ty), markers);
     if let Some(r) = &node.reference {
         return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
-            Some(inner) => quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS)),
+            Some(inner) => {
+                quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS))
+            }
             None => any,
         };
     }
@@ -385,7 +396,11 @@ pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
         return any;
     }
     match node.type_.as_deref() {
-        Some("string") if node.format.as_deref().is_some_and(|f| matches!(f, "duration" | "date" | "date-time" | "byte")) => any,
+        Some("string")
+            if node.format.as_deref().is_some_and(|f| matches!(f, "duration" | "date" | "date-time" | "byte")) =>
+        {
+            any
+        }
         Some("string") => quote!(::kubegen::__private::cel::Shape::Str),
         Some("integer") => quote!(::kubegen::__private::cel::Shape::Int),
         Some("number") => quote!(::kubegen::__private::cel::Shape::Num),

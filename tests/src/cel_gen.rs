@@ -74,7 +74,14 @@ pub fn spec() -> T {
         ("tags", T::List(Box::new(T::Str(None)), None, ListType::Atomic)),
         ("labels", T::Map(Box::new(T::Str(Some(63))), Some(16))),
         ("backends", T::Map(Box::new(T::Obj(vec![("weight", T::Int), ("endpoint", endpoint())])), None)),
-        ("routes", T::List(Box::new(T::Obj(vec![("path", T::Str(Some(256))), ("backend", endpoint())])), None, ListType::Atomic)),
+        (
+            "routes",
+            T::List(
+                Box::new(T::Obj(vec![("path", T::Str(Some(256))), ("backend", endpoint())])),
+                None,
+                ListType::Atomic,
+            ),
+        ),
     ])
 }
 
@@ -90,7 +97,8 @@ pub fn schema(t: &T) -> Value {
         T::Bool => json!({"type": "boolean"}),
         T::IntOrString => json!({"x-kubernetes-int-or-string": true}),
         T::Obj(fields) => {
-            let props: serde_json::Map<String, Value> = fields.iter().map(|(n, t)| (n.to_string(), schema(t))).collect();
+            let props: serde_json::Map<String, Value> =
+                fields.iter().map(|(n, t)| (n.to_string(), schema(t))).collect();
             json!({"type": "object", "properties": props})
         }
         T::List(items, max, list_type) => {
@@ -230,11 +238,9 @@ impl Case {
     /// A reader's line: where, the rule and its parts.
     pub fn describe(&self) -> String {
         let mut s = format!("on {}: {}", self.at.describe(), self.rule);
-        for (k, v) in [
-            ("messageExpression", &self.message_expression),
-            ("fieldPath", &self.field_path),
-            ("reason", &self.reason),
-        ] {
+        for (k, v) in
+            [("messageExpression", &self.message_expression), ("fieldPath", &self.field_path), ("reason", &self.reason)]
+        {
             if let Some(v) = v {
                 s.push_str(&format!(" [{k}: {v}]"));
             }
@@ -264,7 +270,8 @@ fn misspelled(name: &str) -> String {
 /// Expressions of `t` reached by `at` (an expression text), a bool each.
 fn bool_of(t: &T, at: String, old: Option<String>, depth: u32) -> BoxedStrategy<String> {
     let leaf = |v: Vec<String>| proptest::sample::select(v).boxed();
-    let transition = |at: &str, old: &Option<String>| old.as_ref().map(|o| vec![format!("{at} == {o}")]).unwrap_or_default();
+    let transition =
+        |at: &str, old: &Option<String>| old.as_ref().map(|o| vec![format!("{at} == {o}")]).unwrap_or_default();
     match t {
         T::Str(_) | T::Enum(_) => {
             let mut v = vec![
@@ -334,8 +341,16 @@ fn bool_of(t: &T, at: String, old: Option<String>, depth: u32) -> BoxedStrategy<
             }
             leaf(v)
         }
-        T::Num => leaf(vec![format!("{at} > 0.5"), format!("{at} < 1"), format!("int({at}) < 3"), format!("{at} == 'x'")]),
-        T::Bool => leaf(vec![at.clone(), format!("!{at}"), format!("{at} == true"), format!("{at} > 0"), format!("{at} || true")]),
+        T::Num => {
+            leaf(vec![format!("{at} > 0.5"), format!("{at} < 1"), format!("int({at}) < 3"), format!("{at} == 'x'")])
+        }
+        T::Bool => leaf(vec![
+            at.clone(),
+            format!("!{at}"),
+            format!("{at} == true"),
+            format!("{at} > 0"),
+            format!("{at} || true"),
+        ]),
         T::IntOrString => leaf(vec![
             format!("type({at}) == int"),
             format!("type({at}) == string && {at}.endsWith('%')"),

@@ -107,7 +107,8 @@ pub struct Kind {
     pub fields: Vec<Field>,
 }
 
-const WORDS: &[&str] = &["size", "name_part", "count", "mode", "target", "limit", "label", "window", "backend", "max_surge"];
+const WORDS: &[&str] =
+    &["size", "name_part", "count", "mode", "target", "limit", "label", "window", "backend", "max_surge"];
 const VARIANTS: &[&str] = &["Alpha", "Beta", "Gamma", "Delta"];
 
 fn scalar() -> impl Strategy<Value = Scalar> {
@@ -130,11 +131,17 @@ fn enum_def(depth: u32, cel: bool) -> BoxedStrategy<EnumDef> {
     prop_oneof![
         (unit, any::<bool>()).prop_map(|(variants, camel)| EnumDef { repr: Repr::Unit, variants, camel }),
         (external, any::<bool>()).prop_map(|(variants, camel)| EnumDef { repr: Repr::External, variants, camel }),
-        (fields_or_unit.clone(), any::<bool>())
-            .prop_map(|(variants, camel)| EnumDef { repr: Repr::Internal, variants, camel }),
+        (fields_or_unit.clone(), any::<bool>()).prop_map(|(variants, camel)| EnumDef {
+            repr: Repr::Internal,
+            variants,
+            camel
+        }),
         (fields_or_unit, any::<bool>()).prop_map(|(variants, camel)| EnumDef { repr: Repr::Adjacent, variants, camel }),
-        prop::collection::vec(variant_fields(), 2..4)
-            .prop_map(|variants| EnumDef { repr: Repr::Untagged, variants, camel: false }),
+        prop::collection::vec(variant_fields(), 2..4).prop_map(|variants| EnumDef {
+            repr: Repr::Untagged,
+            variants,
+            camel: false
+        }),
         Just(EnumDef { repr: Repr::UntaggedScalar, variants: vec![], camel: false }),
     ]
     .boxed()
@@ -196,7 +203,11 @@ fn ty(depth: u32, cel: bool) -> BoxedStrategy<Ty> {
 
 fn struct_def(depth: u32, markers: bool, cel: bool) -> BoxedStrategy<StructDef> {
     (prop::collection::vec(field(depth, cel), 1..5), any::<bool>(), any::<bool>())
-        .prop_map(move |(fields, rule, one_of)| StructDef { fields, rule: markers && cel && rule, one_of: markers && cel && one_of })
+        .prop_map(move |(fields, rule, one_of)| StructDef {
+            fields,
+            rule: markers && cel && rule,
+            one_of: markers && cel && one_of,
+        })
         .boxed()
 }
 
@@ -454,7 +465,8 @@ impl Out {
             Ty::Newtype(inner, markers) => {
                 let inner = self.ty(inner);
                 let name = self.type_name();
-                let markers = if markers.is_empty() { String::new() } else { format!("#[kube({})]\n", markers.join(", ")) };
+                let markers =
+                    if markers.is_empty() { String::new() } else { format!("#[kube({})]\n", markers.join(", ")) };
                 self.defs.push(format!("{DERIVES}#[serde(transparent)]\n{markers}pub struct {name}(pub {inner});\n"));
                 name
             }
@@ -486,7 +498,8 @@ impl Out {
         if s.rule {
             if let Some(f) = seen.iter().find(|f| !f.optional && f.int) {
                 let json = &f.json;
-                markers.push(format!(r#"validation(rule = "self.{json} >= -1000000", message = "{json} is too small")"#));
+                markers
+                    .push(format!(r#"validation(rule = "self.{json} >= -1000000", message = "{json} is too small")"#));
             } else if let Some(f) = seen.iter().find(|f| f.optional && f.scalar) {
                 let json = &f.json;
                 markers.push(format!(r#"validation(rule = "!has(self.{json}) || self.{json} == self.{json}")"#));
@@ -495,7 +508,8 @@ impl Out {
             }
         }
         let markers = if markers.is_empty() { String::new() } else { format!("#[kube({})]\n", markers.join(", ")) };
-        self.defs.push(format!("{DERIVES}{markers}#[serde(rename_all = \"camelCase\")]\npub struct {name} {{\n{body}}}\n"));
+        self.defs
+            .push(format!("{DERIVES}{markers}#[serde(rename_all = \"camelCase\")]\npub struct {name} {{\n{body}}}\n"));
         name
     }
 

@@ -587,11 +587,7 @@ fn go_round_trips_every_value_inside() {
     let mut cases = Vec::new();
     for row in rows() {
         for value in &row.inside {
-            cases.push(format!(
-                "\t\t{{{}, {}}},",
-                serde_json::to_string(row.field).expect("json"),
-                go_string(value)
-            ));
+            cases.push(format!("\t\t{{{}, {}}},", serde_json::to_string(row.field).expect("json"), go_string(value)));
         }
     }
     let test = format!(

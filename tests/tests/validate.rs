@@ -78,9 +78,7 @@ fn ledger_transition_rules_see_the_old_object() {
 fn scale_replicas_are_non_negative() {
     use kubegen::CustomResourceExt;
     let crd = kubegen_tests::pavilion::v1::Pavilion::crd();
-    let object = |n: i64| {
-        serde_json::json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Pavilion", "metadata": {"name": "p"}, "spec": {"replicas": n}})
-    };
+    let object = |n: i64| serde_json::json!({"apiVersion": "zoo.kubegen.dev/v1", "kind": "Pavilion", "metadata": {"name": "p"}, "spec": {"replicas": n}});
     let refused = kubegen::validate::validate_value(&crd, &object(-1), None).expect_err("negative replicas");
     assert_eq!(refused.0[0].message, ".spec.replicas: Invalid value: -1: should be a non-negative integer");
     assert_eq!(refused.0[0].path, "spec.replicas");

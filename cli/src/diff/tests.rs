@@ -648,10 +648,8 @@ fn a_ratchet_safe_rule_and_a_tightened_bound_get_the_same_level() {
     assert_eq!(levels(&[], true), [at("bounds-tightened", "v1alpha1", e), at("cel-rule-added", "v1", e)]);
     let both_in_v1 = after.replace("  - name: v1alpha1", "  - name: v1beta1");
     let options = Options::default();
-    let found: Vec<(&str, Level)> = compare(&crds(BASE), &crds(&both_in_v1), &options)
-        .into_iter()
-        .map(|f| (f.check, f.level))
-        .collect();
+    let found: Vec<(&str, Level)> =
+        compare(&crds(BASE), &crds(&both_in_v1), &options).into_iter().map(|f| (f.check, f.level)).collect();
     assert_eq!(found, [("cel-rule-added", e), ("bounds-tightened", e)]);
     assert_eq!(
         levels(&[("cel-rule-added", w)], true),

@@ -198,11 +198,8 @@ pub(crate) fn paragraphs(text: &str) -> String {
 /// every scheme not named here stay text. (An entity is no character here anyway: the `href`
 /// escapes its `&`, so a browser reads `&#x09;` as the five characters written.)
 fn linkable(href: &str) -> bool {
-    let url: String = href
-        .trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
+    let url: String =
+        href.trim_start_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
     if url.starts_with('#') {
         return true;
     }

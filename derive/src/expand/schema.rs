@@ -342,9 +342,10 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
 fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let Data::Struct(s) = &input.data else { return quote!() };
     let Fields::Named(named) = &s.fields else { return quote!() };
-    let open = type_markers.markers.iter().any(|m| {
-        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless") && m.flag()
-    });
+    let open = type_markers
+        .markers
+        .iter()
+        .any(|m| matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless") && m.flag());
     if !input.generics.params.is_empty() || open || crate::serde_attrs::has(&input.attrs, "transparent") {
         return quote!();
     }

@@ -16,8 +16,6 @@ use crate::cluster::{self, dry_run, message};
 const PER_CRD: usize = 20;
 const COST_PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT / 2;
 
-
-
 #[tokio::test]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn cel_corpus_kubegen_and_validate_agree_with_the_server() {

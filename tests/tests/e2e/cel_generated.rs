@@ -19,8 +19,6 @@ use serde_json::{Value, json};
 
 use crate::cluster::{self, dry_run, message};
 
-
-
 fn root(case: &Case) -> Value {
     cel_corpus::root_schema(json!({"spec": case.spec_schema(&cel_gen::spec())}))
 }
@@ -36,8 +34,7 @@ fn kubegen(case: &Case, minor: u32) -> Result<(), String> {
 }
 
 async fn server(crds: &Api<CustomResourceDefinition>, kind: &str, case: &Case) -> Result<(), String> {
-    let crd: CustomResourceDefinition =
-        serde_json::from_value(cel_corpus::crd(kind, root(case))).expect("a CRD");
+    let crd: CustomResourceDefinition = serde_json::from_value(cel_corpus::crd(kind, root(case))).expect("a CRD");
     crds.create(&dry_run(), &crd).await.map(|_| ()).map_err(|e| message(&e))
 }
 
@@ -69,7 +66,11 @@ async fn generated_cel_rules_kubegen_and_the_server_agree() {
     for (i, theirs) in &verdicts {
         let case = trees[*i].current();
         let ours = kubegen(&case, minor);
-        if theirs.is_ok() { accepted += 1 } else { refused += 1 }
+        if theirs.is_ok() {
+            accepted += 1
+        } else {
+            refused += 1
+        }
         if theirs.is_ok() != ours.is_ok() {
             disagree.push(*i);
         }
@@ -136,7 +137,8 @@ async fn generated_cel_rules_kubegen_and_the_server_agree() {
             let crds = crds2.clone();
             let root = with_max(m);
             async move {
-                let crd: CustomResourceDefinition = serde_json::from_value(cel_corpus::crd("Edge", root)).expect("a CRD");
+                let crd: CustomResourceDefinition =
+                    serde_json::from_value(cel_corpus::crd("Edge", root)).expect("a CRD");
                 crds.create(&dry_run(), &crd).await.is_ok()
             }
         };
@@ -223,7 +225,8 @@ async fn generated_cel_rules_kubegen_and_the_server_agree() {
             let case = trees[i].current();
             let node = cel_corpus::typed(&case.spec_schema(&cel_gen::spec()));
             let values = kubegen::webhook::arbitrary::value(&node, 0);
-            let transition = case.rule.contains("oldSelf") || case.message_expression.as_deref().is_some_and(|m| m.contains("oldSelf"));
+            let transition = case.rule.contains("oldSelf")
+                || case.message_expression.as_deref().is_some_and(|m| m.contains("oldSelf"));
             for k in 0..per_case {
                 let Ok(tree) = values.new_tree(&mut runner) else { continue };
                 let value = tree.current();

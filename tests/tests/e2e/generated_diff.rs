@@ -23,7 +23,6 @@ use crate::cluster::{self, dry_run, message};
 
 const GROUP: &str = "gendiff.kubegen.dev";
 
-
 /// One change to the base schema, and the witness value of its field.
 #[derive(Clone, Debug)]
 enum Change {
@@ -169,7 +168,10 @@ struct Effect {
 
 impl Effect {
     fn any(&self) -> bool {
-        self.label_refused.is_some() || self.create_refused.is_some() || self.change_refused.is_some() || self.lost.is_some()
+        self.label_refused.is_some()
+            || self.create_refused.is_some()
+            || self.change_refused.is_some()
+            || self.lost.is_some()
     }
 }
 
@@ -182,7 +184,8 @@ async fn generated_api_changes_diff_and_the_server_agree() {
     let n = cel_gen::count("KUBEGEN_CHANGES", 24);
     println!("generated API changes: seed {seed} (KUBEGEN_SEED={seed} repeats this run), {n} changes");
     let mut runner = cel_gen::runner(seed ^ 0x6469_6666);
-    let changes: Vec<Change> = (0..n).filter_map(|_| change().new_tree(&mut runner).ok().map(|t| t.current())).collect();
+    let changes: Vec<Change> =
+        (0..n).filter_map(|_| change().new_tree(&mut runner).ok().map(|t| t.current())).collect();
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
     let ns = cluster::own_namespace(&client, "e2e-generated-diff").await;
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
@@ -199,8 +202,13 @@ async fn generated_api_changes_diff_and_the_server_agree() {
             &Generation { name: "new".into(), crds: vec![new.clone()], clients: None, commit: None },
             &Options::default(),
         );
-        let errors: Vec<&diff::Finding> =
-            findings.iter().filter(|f| serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).as_deref() == Some("error")).collect();
+        let errors: Vec<&diff::Finding> = findings
+            .iter()
+            .filter(|f| {
+                serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).as_deref()
+                    == Some("error")
+            })
+            .collect();
         let classes: Vec<CelClass> = findings.iter().filter_map(|f| f.cel).collect();
 
         // The server: store the witness under the old CRD, put the new one in place, probe.
@@ -210,16 +218,23 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         crds.create(&PostParams::default(), &old).await.unwrap_or_else(|e| panic!("{name}: {}", message(&e)));
         crate::cel_corpus::wait_established(&crds, &name).await;
         let gvk = GroupVersionKind::gvk(GROUP, "v1", &kind);
-        let api: Api<DynamicObject> =
-            Api::namespaced_with(client.clone(), &ns, &ApiResource::from_gvk_with_plural(&gvk, &format!("{}s", kind.to_lowercase())));
+        let api: Api<DynamicObject> = Api::namespaced_with(
+            client.clone(),
+            &ns,
+            &ApiResource::from_gvk_with_plural(&gvk, &format!("{}s", kind.to_lowercase())),
+        );
         let object = |name: &str, spec: &Value| {
             serde_json::from_value::<DynamicObject>(json!({"apiVersion": format!("{GROUP}/v1"), "kind": kind, "metadata": {"name": name, "namespace": ns}, "spec": spec, "status": {"phase": "Ready"}}))
                 .expect("an object")
         };
-        api.create(&PostParams::default(), &object("w", &witness)).await.unwrap_or_else(|e| panic!("{kind}: the witness {witness} under the old CRD: {}", message(&e)));
+        api.create(&PostParams::default(), &object("w", &witness))
+            .await
+            .unwrap_or_else(|e| panic!("{kind}: the witness {witness} under the old CRD: {}", message(&e)));
         let mut current = crds.get(&name).await.expect("the old CRD");
         current.spec = new.spec.clone();
-        crds.replace(&name, &PostParams::default(), &current).await.unwrap_or_else(|e| panic!("{name}: the new CRD: {}", message(&e)));
+        crds.replace(&name, &PostParams::default(), &current)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: the new CRD: {}", message(&e)));
         // The server takes up a CRD's new schema asynchronously.
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let mut effect = Effect::default();
@@ -231,7 +246,8 @@ async fn generated_api_changes_diff_and_the_server_agree() {
                 let spec = serde_json::to_value(&back).expect("JSON")["spec"].clone();
                 for (k, v) in witness.as_object().into_iter().flatten() {
                     if spec.get(k) != Some(v) {
-                        effect.lost = Some(format!("spec.{k} is written back as {}", spec.get(k).unwrap_or(&Value::Null)));
+                        effect.lost =
+                            Some(format!("spec.{k} is written back as {}", spec.get(k).unwrap_or(&Value::Null)));
                     }
                 }
             }
@@ -296,11 +312,26 @@ async fn generated_api_changes_diff_and_the_server_agree() {
             wrong.push(format!(
                 "change {i} of seed {seed}: {change:?} (witness {witness}): {}\n  server: {effect:?}\n  diff: {}",
                 problems.join("; "),
-                findings.iter().map(|f| format!("{}[{}] {}", serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).unwrap_or_default(), f.check, f.path.clone().unwrap_or_default())).collect::<Vec<_>>().join(", ")
+                findings
+                    .iter()
+                    .map(|f| format!(
+                        "{}[{}] {}",
+                        serde_json::to_value(f)
+                            .ok()
+                            .and_then(|v| v["level"].as_str().map(String::from))
+                            .unwrap_or_default(),
+                        f.check,
+                        f.path.clone().unwrap_or_default()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
     }
     let _ = namespaces.delete(&ns, &DeleteParams::default()).await;
-    println!("diff agrees with kube-apiserver {release} on {agree}/{} generated API changes (seed {seed})", changes.len());
+    println!(
+        "diff agrees with kube-apiserver {release} on {agree}/{} generated API changes (seed {seed})",
+        changes.len()
+    );
     assert!(wrong.is_empty(), "{} changes judged differently:\n{}", wrong.len(), wrong.join("\n"));
 }

@@ -19,7 +19,6 @@ use serde_json::{Value, json};
 
 use crate::cluster::{self, dry_run, message};
 
-
 /// The workspace root (this package's parent).
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -141,7 +140,11 @@ async fn generated_kinds_build_and_are_established() {
             // the generator's fault (a kind no user could ship); one it misses is kubegen's.
             let node = kubegen_core::schema::node::Node::from_value(&schema(&crds[*i])).unwrap_or_default();
             let ours = kubegen_cel::schema::check_for(&node, minor).refusals;
-            let manifests = if ours.is_empty() { "manifests writes it".to_string() } else { format!("manifests refuses it too: {}", ours[0].problem.message) };
+            let manifests = if ours.is_empty() {
+                "manifests writes it".to_string()
+            } else {
+                format!("manifests refuses it too: {}", ours[0].problem.message)
+            };
             o.as_ref().err().map(|e| format!("k{i}.rs (Gen{i}): {e}\n  {manifests}"))
         })
         .collect();

@@ -23,7 +23,6 @@ use crate::cluster::{self, dry_run, message};
 
 const GROUP: &str = "objects.kubegen.dev";
 
-
 /// One step into a value.
 #[derive(Clone, Debug)]
 enum Step {
@@ -305,7 +304,8 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
                     // A refusal names the mutated field on both sides.
                     if let (Err(e), Err(v), Some(p)) = (&theirs, &ours, &path) {
                         let server_names = message(e).contains(p.as_str());
-                        let ours_names = v.0.iter().any(|x| x.path.starts_with(p.as_str()) || x.message.contains(p.as_str()));
+                        let ours_names =
+                            v.0.iter().any(|x| x.path.starts_with(p.as_str()) || x.message.contains(p.as_str()));
                         if !(server_names && ours_names) {
                             wrong.push(format!("{} (the field paths differ)", describe()));
                             continue;
@@ -322,7 +322,12 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
                             .flatten()
                             .filter(|(k, _)| !matches!(k.as_str(), "metadata" | "apiVersion" | "kind"))
                             .filter(|(k, v)| back.get(k.as_str()) != Some(v))
-                            .map(|(k, v)| format!("{k}: sent (defaulted) {v}, stored {}", back.get(k.as_str()).unwrap_or(&Value::Null)))
+                            .map(|(k, v)| {
+                                format!(
+                                    "{k}: sent (defaulted) {v}, stored {}",
+                                    back.get(k.as_str()).unwrap_or(&Value::Null)
+                                )
+                            })
                             .collect();
                         if differs.is_empty() {
                             round_tripped += 1;

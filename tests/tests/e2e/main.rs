@@ -5,10 +5,10 @@
 
 mod cel_corpus;
 mod cel_generated;
-mod generated_kinds;
-mod generated_diff;
-mod generated_objects;
 mod cluster;
+mod generated_diff;
+mod generated_kinds;
+mod generated_objects;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};
 use foo_controller::{Foo, FooSpec, FooStatus};
