@@ -53,7 +53,7 @@ def write(target, seeds):
     print(f"{target}: {len(seen)} seeds")
 
 
-RUST = sources("examples/**/*.rs", "tests/src/**/*.rs", "tests/tests/**/*.rs", "tests/ui/**/*.rs",
+RUST = sources("examples/**/*.rs", "tests/src/**/*.rs", "tests/tests/**/*.rs", "tests/compile-fail/ui/**/*.rs", "tests/compile-fail/marker_examples/*.rs",
                "runtime/src/**/*.rs", "cli/src/**/*.rs")
 
 

@@ -54,9 +54,8 @@ scripts/k8s-markers.sh --check
 
 step "unit, golden and UI tests"
 cargo test --workspace -j "$jobs"
-# trybuild compiled the compile-fail cases against dependencies of their own (over a
-# gigabyte); on CI's fresh machine no later stage runs them.
-if [ -n "${CI:-}" ]; then rm -rf target/tests/trybuild; fi
+# trybuild checked the compile-fail cases against dependencies of their own
+# (target/tests/trybuild); the package check reuses them, and then CI drops them.
 
 step "manifests are up to date"
 cargo run -q -p codegen-cli -- manifests --check
@@ -97,27 +96,14 @@ if ! wait "$apiserver_build"; then
 fi
 grep '^\[kube-apiserver\] \(built\|cached\)' target/kube-apiserver-build.log
 
-# Each published crate is built from its .crate file alone, as crates.io would build it:
-# templates, tables and tests inside their packages, no path outside them. Libraries
-# leave k8s-openapi's version to the binary, so the variable stands in for one. It runs
+# Each published crate builds from its .crate file alone, as crates.io would build it
+# (checked, in the compile-fail tests' target dir, whose dependency checks it reuses). It runs
 # after the apiserver builds, so their Go caches and its own build never fill the disk at once.
-step "every published crate builds from its package (cargo package)"
-# cargo treats a package it verifies against as an immutable registry crate: its unpacked
-# sources (in CARGO_HOME) and its compiled artifacts are reused across runs of the same
-# version, so a second run would build against the first run's code. Verify in a target
-# dir of this step's own, drop what it compiled of our own crates (their dependencies stay)
-# and the unpacked copies of our own crates.
-for unpacked in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/{kubegen-core,kubegen-cel,kubegen-derive,kubegen-rs,kubegen-cli,codegen-cli}-0.1.0; do
-  if [ -d "$unpacked" ]; then rm -rf "$unpacked"; fi
-done
-rm -rf target/package-verify/debug/.fingerprint/{kubegen,codegen}-* target/package-verify/debug/deps/*{kubegen,codegen_cli}*
-# A package is verified as a workspace of its own, outside this one's [profile.dev]: without
-# the variable it would compile every dependency with full debug information (gigabytes).
-CARGO_PROFILE_DEV_DEBUG=false K8S_OPENAPI_ENABLED_VERSION=1.37 cargo package -q -j "$jobs" --allow-dirty --target-dir target/package-verify \
-  -p kubegen-core -p kubegen-cel -p kubegen-derive -p kubegen-rs -p kubegen-cli -p codegen-cli
+step "every published crate builds from its package (scripts/package-check.sh)"
+scripts/package-check.sh
 # On CI's fresh machine nothing reuses this step's build later: give its gigabytes back
 # before the end-to-end tier and the user flow compile theirs.
-if [ -n "${CI:-}" ]; then rm -rf target/package-verify; fi
+if [ -n "${CI:-}" ]; then rm -rf target/tests/trybuild target/package-check; fi
 
 step "end-to-end on kube-apiserver $newest"
 KUBE_VERSION=$newest scripts/e2e.sh

@@ -142,19 +142,19 @@ pub fn marker_examples() -> String {
         };
         out.push_str(&format!("\nmod {} {{\n    use super::*;\n\n{}\n\n{test}}}\n", def.key, code.join("\n")));
     }
-    out.push_str(MARKER_EXAMPLES_REFUSED);
     out
 }
 
 /// The examples the derive refuses, each a file of its own for trybuild:
-/// `tests/tests/marker_examples/<key>.rs`, beside the `.stderr` trybuild pins.
+/// `tests/compile-fail/marker_examples/<key>.rs`, beside the `.stderr` trybuild pins
+/// (tests/compile-fail/tests/compile_fail.rs runs them).
 pub fn refused_examples() -> Vec<(&'static MarkerDef, String)> {
     MARKERS
         .iter()
         .filter_map(|def| def.example.filter(|e| e.place == Place::Refused).map(|e| (def, e)))
         .map(|(def, example)| {
             let file = format!(
-                "//! `{}`, as docs/markers.md shows it: the derive refuses it. Generated from the marker\n//! registry by cli/src/reference.rs; `marker_examples.rs` checks that it does not compile.\n\nuse kubegen::CustomResource;\nuse serde::{{Deserialize, Serialize}};\n\n{}\n\nfn main() {{}}\n",
+                "//! `{}`, as docs/markers.md shows it: the derive refuses it. Generated from the marker\n//! registry by cli/src/reference.rs; tests/compile_fail.rs checks that it does not compile.\n\nuse kubegen::CustomResource;\nuse serde::{{Deserialize, Serialize}};\n\n{}\n\nfn main() {{}}\n",
                 def.key,
                 example_code(&example)
             );
@@ -162,16 +162,6 @@ pub fn refused_examples() -> Vec<(&'static MarkerDef, String)> {
         })
         .collect()
 }
-
-const MARKER_EXAMPLES_REFUSED: &str = r#"
-/// The examples the derive refuses (`marker_examples/*.rs`) stop with the error the
-/// reference quotes. `TRYBUILD=overwrite cargo test -p kubegen-tests --test
-/// marker_examples` rewrites the `.stderr` files; read them before committing.
-#[test]
-fn refused_examples_do_not_compile() {
-    trybuild::TestCases::new().compile_fail("tests/marker_examples/*.rs");
-}
-"#;
 
 const MARKER_EXAMPLES_HEAD: &str = r#"//! The marker reference's examples, compiled: one module per marker of the registry, with
 //! the example docs/markers.md shows and a test that the CRD holds what the reference says
@@ -335,17 +325,17 @@ mod tests {
         assert_current("tests/tests/marker_examples.rs", &now);
         let refused = super::refused_examples();
         for (def, file) in &refused {
-            assert_current(&format!("tests/tests/marker_examples/{}.rs", def.key), file);
+            assert_current(&format!("tests/compile-fail/marker_examples/{}.rs", def.key), file);
         }
         // ... and the examples the derive refuses stop with the error the reference quotes.
         for (def, _) in &refused {
-            let path = format!("tests/tests/marker_examples/{}.stderr", def.key);
+            let path = format!("tests/compile-fail/marker_examples/{}.stderr", def.key);
             let stderr = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&path);
             let stderr = std::fs::read_to_string(&stderr).unwrap_or_default();
             let error = format!("error: {}", def.example.map(|e| e.note).unwrap_or_default());
             assert!(
                 stderr.contains(&error),
-                "{path} does not hold the error docs/markers.md quotes ({error}); run `TRYBUILD=overwrite cargo test -p kubegen-tests --test marker_examples` and read it"
+                "{path} does not hold the error docs/markers.md quotes ({error}); run `TRYBUILD=overwrite cargo test -p kubegen-compile-fail` and read it"
             );
         }
     }

@@ -1828,11 +1828,3 @@ mod apply_config {
         serde_json::to_value(Foo::crd()).expect("the CRD serializes");
     }
 }
-
-/// The examples the derive refuses (`marker_examples/*.rs`) stop with the error the
-/// reference quotes. `TRYBUILD=overwrite cargo test -p kubegen-tests --test
-/// marker_examples` rewrites the `.stderr` files; read them before committing.
-#[test]
-fn refused_examples_do_not_compile() {
-    trybuild::TestCases::new().compile_fail("tests/marker_examples/*.rs");
-}

@@ -1,5 +1,5 @@
 //! `cel`, as docs/markers.md shows it: the derive refuses it. Generated from the marker
-//! registry by cli/src/reference.rs; `marker_examples.rs` checks that it does not compile.
+//! registry by cli/src/reference.rs; tests/compile_fail.rs checks that it does not compile.
 
 use kubegen::CustomResource;
 use serde::{Deserialize, Serialize};
