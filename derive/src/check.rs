@@ -81,6 +81,41 @@ fn article(kind: &str) -> String {
     }
 }
 
+/// Whether a CEL rule reads `oldSelf` (a transition rule), outside its string literals.
+pub fn reads_old_self(rule: &str) -> bool {
+    let bytes = rule.as_bytes();
+    let mut i = 0;
+    let mut in_str: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = in_str {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                in_str = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'\'' || c == b'"' {
+            in_str = Some(c);
+            i += 1;
+            continue;
+        }
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        if (i == 0 || !(word(bytes[i - 1]) || bytes[i - 1] == b'.'))
+            && bytes[i..].starts_with(b"oldSelf")
+            && bytes.get(i + 7).is_none_or(|b| !word(*b))
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The fields a CEL rule reads directly off `self` (`self.a`, `has(self.a)`), not those
 /// of nested values (`self.a.b` reads `a` only) or of other variables.
 pub fn self_fields(rule: &str) -> Vec<String> {
@@ -126,11 +161,13 @@ pub fn self_fields(rule: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::self_fields;
+    use super::{reads_old_self, self_fields};
 
     #[test]
     fn finds_fields_read_off_self() {
         assert_eq!(self_fields("has(self.a) && self.b.c > 0 && oldSelf.d == 1"), ["a", "b"]);
+        assert!(reads_old_self("self == oldSelf") && reads_old_self("!has(oldSelf.x) || has(self.x)"));
+        assert!(!reads_old_self("self.oldSelf == 'oldSelf'") && !reads_old_self("self.oldSelfish > 0"));
         assert_eq!(self_fields("self.name != 'self.nope'"), ["name"]);
         assert_eq!(self_fields("self.size() > 1 || self.x.startsWith('a')"), ["x"]);
     }

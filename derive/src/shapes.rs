@@ -175,3 +175,94 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
         Data::Union(_) => {}
     }
 }
+
+/// Whether `ty` names one of Rust's scalars or `String`: never a struct with rules.
+fn scalar(ty: &Type) -> bool {
+    const SCALARS: &[&str] = &[
+        "String", "str", "bool", "char", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128",
+        "usize", "f32", "f64",
+    ];
+    let Type::Path(p) = ty else { return false };
+    p.qself.is_none() && p.path.segments.len() == 1 && SCALARS.contains(&p.path.segments[0].ident.to_string().as_str())
+}
+
+/// The type arguments of `ty`'s last segment, and that segment's name.
+fn arguments(ty: &Type) -> Option<(String, Vec<&Type>)> {
+    match ty {
+        Type::Array(a) => Some(("Vec".into(), vec![&*a.elem])),
+        Type::Slice(s) => Some(("Vec".into(), vec![&*s.elem])),
+        Type::Reference(r) => arguments(&r.elem),
+        Type::Path(p) => {
+            let seg = p.path.segments.last()?;
+            let args = match &seg.arguments {
+                PathArguments::AngleBracketed(a) => a
+                    .args
+                    .iter()
+                    .filter_map(|g| match g {
+                        GenericArgument::Type(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Some((seg.ident.to_string(), args))
+        }
+        _ => None,
+    }
+}
+
+/// The named types a field's values are of, through `Option`, `Box`, lists and maps'
+/// values (`Option<Vec<Port>>` → `Port`), without Rust's scalars.
+pub fn named_types(ty: &Type) -> Vec<&Type> {
+    let mut out = Vec::new();
+    leaves(ty, &mut |leaf, _| out.push(leaf), None, None);
+    out
+}
+
+/// The named types under a list that is not a list-map in a field of type `ty`, each with
+/// whether that list is the field's own (`Vec<Port>`, which `+listType=map` would fix)
+/// rather than one inside a map or another list (which no marker of the field reaches).
+pub fn uncorrelated_types(ty: &Type, list_map: bool) -> Vec<(&Type, bool)> {
+    let mut out = Vec::new();
+    leaves(
+        ty,
+        &mut |leaf, under| {
+            if let Some(own) = under {
+                out.push((leaf, own))
+            }
+        },
+        Some(!list_map),
+        None,
+    );
+    out
+}
+
+/// Calls `found` with each leaf type of `ty` and, when a list that is not a list-map stands
+/// above it, whether that list is the field's own. `own_list`: `Some(atomic)` while the
+/// field's own list is still to come (`atomic`: it does not pair its items with old values,
+/// no list-map); lists below it, or inside a map, never do.
+fn leaves<'a>(
+    ty: &'a Type,
+    found: &mut dyn FnMut(&'a Type, Option<bool>),
+    own_list: Option<bool>,
+    under: Option<bool>,
+) {
+    if let Some((name, args)) = arguments(ty) {
+        match (name.as_str(), args.as_slice()) {
+            ("Option" | "Box" | "Arc" | "Rc", [inner]) => return leaves(inner, found, own_list, under),
+            ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [item]) => {
+                let here = match own_list {
+                    Some(true) => Some(true),
+                    Some(false) => None,
+                    None => Some(false),
+                };
+                return leaves(item, found, None, under.or(here));
+            }
+            ("BTreeMap" | "HashMap" | "IndexMap", [_, value]) => return leaves(value, found, None, under),
+            _ => {}
+        }
+    }
+    if !scalar(ty) && !matches!(ty, Type::Reference(_)) {
+        found(ty, under);
+    }
+}

@@ -44,6 +44,11 @@ pub struct Field {
 /// A struct's fields on the wire, written by its derive.
 pub trait Fields {
     const FIELDS: &'static [Field];
+    /// A transition rule (one reading `oldSelf`) on the type, on one of its fields or
+    /// anywhere below them: the server pairs a node with its old value only through
+    /// objects, maps and the items of list-maps, so a list of another kind above the type
+    /// leaves such a rule nothing to compare with, and the server refuses the CRD.
+    const TRANSITION: Option<&'static str> = None;
 }
 
 /// `Probe::<T>::FIELDS`: `Some` of `T`'s fields when `T` has the derive, else `None`
@@ -52,11 +57,26 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 
 impl<T: ?Sized + Fields> Probe<T> {
     pub const FIELDS: Option<&'static [Field]> = Some(T::FIELDS);
+    pub const TRANSITION: Option<&'static str> = T::TRANSITION;
 }
 
 /// The fallback of [`Probe`]: a type without the derive.
 pub trait Unseen {
     const FIELDS: Option<&'static [Field]> = None;
+    /// A type without the derive: `codegen-cli manifests` checks its rules' placement.
+    const TRANSITION: Option<&'static str> = None;
+}
+
+/// The first of `rules` that is `Some`.
+pub const fn first(rules: &[Option<&'static str>]) -> Option<&'static str> {
+    let mut i = 0;
+    while i < rules.len() {
+        if rules[i].is_some() {
+            return rules[i];
+        }
+        i += 1;
+    }
+    None
 }
 
 impl<T: ?Sized> Unseen for Probe<T> {}

@@ -7,7 +7,8 @@
 //! `JsonSchema` on the mirror, and forwards the user's type to it.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Attribute, Data, DeriveInput, Fields};
 
 use super::typed::typed_markers;
@@ -351,10 +352,25 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     }
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let mut entries = Vec::new();
+    // The transition rules on the type, on its fields, and below them (`Fields::TRANSITION`).
+    let mut transitions: Vec<TokenStream> = transition_rules(&type_markers.markers)
+        .into_iter()
+        .map(|rule| quote!(::core::option::Option::Some(#rule)))
+        .collect();
+    let mut placements = Vec::new();
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") {
             continue;
+        }
+        for below in crate::shapes::named_types(&f.ty) {
+            // A type of its own below it (a recursive type) is refused elsewhere; its
+            // constant would be a cycle.
+            let own = matches!(below, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"));
+            if own {
+                continue;
+            }
+            transitions.push(quote!(::kubegen::__private::cel::Probe::<#below>::TRANSITION));
         }
         if crate::serde_attrs::has(&f.attrs, "flatten") {
             let inner = crate::cel::strip(&f.ty);
@@ -371,6 +387,10 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         for cel in kubegen_cel::names::identifiers(&name) {
             entries.push(quote!(::kubegen::__private::cel::Field { ident: #cel, shape: #shape }));
         }
+        for rule in transition_rules(&parsed.markers) {
+            transitions.push(quote!(::core::option::Option::Some(#rule)));
+        }
+        placements.extend(uncorrelated(f, &name, &parsed.markers));
     }
     let name = &input.ident;
     quote! {
@@ -379,8 +399,59 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         #[automatically_derived]
         impl ::kubegen::__private::cel::Fields for #name {
             const FIELDS: &'static [::kubegen::__private::cel::Field] = &[#(#entries),*];
+            const TRANSITION: ::core::option::Option<&'static str> =
+                ::kubegen::__private::cel::first(&[#(#transitions),*]);
         }
+        #(#placements)*
     }
+}
+
+/// The transition rules `markers` write on their node: `validation` rules that read
+/// `oldSelf`, and `immutable`'s `self == oldSelf`.
+fn transition_rules(markers: &[crate::markers::Marker]) -> Vec<String> {
+    markers
+        .iter()
+        .filter_map(|m| match (&m.value, m.def.key) {
+            (crate::markers::MarkerValue::Struct(map), "validation") => {
+                map.get("rule").and_then(|r| r.as_str()).filter(|r| crate::check::reads_old_self(r)).map(String::from)
+            }
+            (_, "immutable") if m.flag() => Some("self == oldSelf".to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// For a field whose values stand under a list that is not a list-map (`Vec<Port>`
+/// without `+listType=map`, or any list inside another), a constant assertion that the
+/// named types there hold no transition rule: the server pairs such items with no old
+/// value, and refuses `oldSelf` on them.
+fn uncorrelated(f: &syn::Field, name: &str, markers: &[crate::markers::Marker]) -> Vec<TokenStream> {
+    let list_map = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(|m| m.str()) == Some("map");
+    crate::shapes::uncorrelated_types(&f.ty, list_map)
+        .into_iter()
+        .map(|(ty, own)| {
+            let ty_name = quote!(#ty).to_string().replace(' ', "");
+            let message = if own {
+                format!(
+                    "the API server refuses a transition rule (one reading `oldSelf`) on `{ty_name}` or below it: the items of `{name}` stand in a list that is not a list-map, which the server never pairs with old values; make `{name}` a list-map (`+listType=map` with `+listMapKey=<a required field of {ty_name}>`), or drop the rule"
+                )
+            } else {
+                format!(
+                    "the API server refuses a transition rule (one reading `oldSelf`) on `{ty_name}` or below it: in `{name}` it stands in a list inside a map or another list, which the server never pairs with old values (only the items of a list-map are); hold the values in a list-map or a map of `{ty_name}`, or drop the rule"
+                )
+            };
+            let span = f.ty.span();
+            quote_spanned! {span=>
+                const _: () = {
+                    #[allow(unused_imports)]
+                    use ::kubegen::__private::cel::Unseen as _;
+                    if ::kubegen::__private::cel::Probe::<#ty>::TRANSITION.is_some() {
+                        ::core::panic!(#message)
+                    }
+                };
+            }
+        })
+        .collect()
 }
 
 /// A schema that stands in for a type whose markers failed: the build reports the
