@@ -12,6 +12,12 @@ crd_tier=false
 if [[ "${1:-}" == --crd-tier ]]; then crd_tier=true; shift; fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+# Each step prints its time, so CI's log says where the tier's minutes go.
+timed() {
+  local start=$SECONDS
+  "$@"
+  printf -- '--- e2e step: %ss  %s\n' $((SECONDS - start)) "$*"
+}
 command -v kubectl >/dev/null || { echo "kubectl is required for the e2e tier" >&2; exit 1; }
 scripts/kube-apiserver.sh build
 RUN_DIR=$ROOT/target/kube-e2e/run-$$
@@ -23,8 +29,10 @@ cleanup() {
 trap cleanup EXIT INT TERM
 scripts/kube-apiserver.sh start "$RUN_DIR"
 export KUBEGEN_E2E_KUBECONFIG=$RUN_DIR/kubeconfig
-cargo build -q -p foo-controller
+timed cargo build -q -p foo-controller -p codegen-cli
 export KUBEGEN_FOO_CONTROLLER=$ROOT/target/debug/foo-controller
+# The differential diff tier runs `codegen-cli diff OLD NEW` as a user does.
+export KUBEGEN_CODEGEN_CLI=$ROOT/target/debug/codegen-cli
 # The example's webhooks, as config/ deploys them: foo-controller serves Foo's defaulter,
 # validator and conversion for the whole tier. It runs here, not in a pod (this API server
 # has no cluster network to reach the webhook Service): on 127.0.0.1 with a certificate
@@ -43,13 +51,13 @@ export KUBEGEN_E2E_WEBHOOK_URL=https://127.0.0.1:$port KUBEGEN_E2E_WEBHOOK_CA=$c
 # The API server restart test runs alone, after the others: it takes the server away.
 # The CEL corpus runs on its own, to print how far kubegen and Validate agree with the server.
 if [[ $# -eq 0 ]]; then
-  cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ --skip cel_corpus
-  cargo test -p kubegen-tests --test e2e -- --ignored --nocapture cel_corpus
+  timed cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ --skip cel_corpus
+  timed cargo test -p kubegen-tests --test e2e -- --ignored --nocapture cel_corpus
 else
-  cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
+  timed cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
 fi
 if $crd_tier; then
-  cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"
+  timed cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"
   exit 0
 fi
 # kubegen::testenv takes its binaries where controller-runtime's envtest does.
@@ -57,10 +65,10 @@ export KUBEBUILDER_ASSETS=$ROOT/target/kube-e2e/assets
 mkdir -p "$KUBEBUILDER_ASSETS"
 ln -sfn "$(scripts/kube-apiserver.sh bin)" "$KUBEBUILDER_ASSETS/kube-apiserver"
 ln -sfn "$(command -v etcd)" "$KUBEBUILDER_ASSETS/etcd"
-cargo test -p kubegen-tests --test testenv --test host --test stacked_markers -- --ignored
-cargo test -p kubegen-tests --test agreement -- --ignored --exact the_server_agrees
+timed cargo test -p kubegen-tests --test testenv --test host --test stacked_markers -- --ignored
+timed cargo test -p kubegen-tests --test agreement -- --ignored --exact the_server_agrees
 # The generated clients, every verb against this server.
-KUBECONFIG=$RUN_DIR/kubeconfig scripts/clients-e2e.sh
+KUBECONFIG=$RUN_DIR/kubeconfig timed scripts/clients-e2e.sh
 # A new user's workspace, from `codegen-cli init` to a reconciled sample.
-KUBECONFIG=$RUN_DIR/kubeconfig scripts/user-flow.sh
-cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"
+KUBECONFIG=$RUN_DIR/kubeconfig timed scripts/user-flow.sh
+timed cargo test -p kubegen-tests --test e2e -- --ignored zz_ "$@"

@@ -1,19 +1,22 @@
 //! Differential diff (issue 28): generated API changes to a kind of the test's own, each
-//! judged by `codegen-cli diff` (the library's `compare`, as `diff OLD NEW` runs it) and by
-//! the live API server on a stored object that the change is about (its witness: valid
-//! under the old CRD, at odds with the new one). The server's effects — a label-only
-//! update refused (breaks stored objects), a create of the same content refused (new
-//! writes), an update changing the value refused, a value gone on read or write (data
-//! loss) — must match diff: an effect on the wire exactly when diff reports an error, and a
-//! CEL finding's class as the server behaves.
+//! judged by `codegen-cli diff OLD NEW --format json` (the binary, on the two CRD files, as a
+//! user runs it on CRDs from anywhere) and by the live API server on a stored object that
+//! the change is about (its witness: valid under the old CRD, at odds with the new one).
+//! The server's effects — a label-only update refused (breaks stored objects), a server-side
+//! apply of the stored values by a second field manager refused, a create of the same
+//! content refused (new writes), an update changing the value refused, a value gone on
+//! read or write (data loss) — must match diff: an effect on the wire exactly when diff
+//! reports an error (and exits 1), and a CEL finding's class as the server behaves.
 //!
-//! `KUBEGEN_SEED` repeats a run; `KUBEGEN_CHANGES` (default 24) sets its size.
+//! `KUBEGEN_SEED` repeats a run; `KUBEGEN_CHANGES` (default 24) sets its size;
+//! `KUBEGEN_CODEGEN_CLI` names the binary (scripts/e2e.sh builds it; else `cargo build`).
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams};
-use kubegen_cli::diff::{self, CelClass, Generation, Options};
 use kubegen_tests::cel_gen;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -161,6 +164,7 @@ fn crd(kind: &str, spec: Value, status: bool) -> CustomResourceDefinition {
 #[derive(Debug, Default)]
 struct Effect {
     label_refused: Option<String>,
+    ssa_refused: Option<String>,
     create_refused: Option<String>,
     change_refused: Option<String>,
     lost: Option<String>,
@@ -169,6 +173,7 @@ struct Effect {
 impl Effect {
     fn any(&self) -> bool {
         self.label_refused.is_some()
+            || self.ssa_refused.is_some()
             || self.create_refused.is_some()
             || self.change_refused.is_some()
             || self.lost.is_some()
@@ -190,6 +195,8 @@ async fn generated_api_changes_diff_and_the_server_agree() {
     let ns = cluster::own_namespace(&client, "e2e-generated-diff").await;
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
     let dry = dry_run();
+    let cli = codegen_cli();
+    let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/tmp/generated-diff");
     let mut wrong = Vec::new();
     let mut agree = 0;
     for (i, change) in changes.iter().enumerate() {
@@ -197,19 +204,10 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         let (new_spec, status, witness) = apply(change);
         let old = crd(&kind, base_spec(), false);
         let new = crd(&kind, new_spec, status);
-        let findings = diff::compare(
-            &Generation { name: "old".into(), crds: vec![old.clone()], clients: None, commit: None },
-            &Generation { name: "new".into(), crds: vec![new.clone()], clients: None, commit: None },
-            &Options::default(),
-        );
-        let errors: Vec<&diff::Finding> = findings
-            .iter()
-            .filter(|f| {
-                serde_json::to_value(f).ok().and_then(|v| v["level"].as_str().map(String::from)).as_deref()
-                    == Some("error")
-            })
-            .collect();
-        let classes: Vec<CelClass> = findings.iter().filter_map(|f| f.cel).collect();
+        let (findings, exit) = diff_cli(&cli, &work.join(&kind), &old, &new);
+        let level = |f: &Value| f["level"].as_str().unwrap_or_default().to_string();
+        let errors: Vec<&Value> = findings.iter().filter(|f| level(f) == "error").collect();
+        let classes: Vec<String> = findings.iter().filter_map(|f| f["cel"].as_str().map(String::from)).collect();
 
         // The server: store the witness under the old CRD, put the new one in place, probe.
         let name = old.metadata.name.clone().unwrap_or_default();
@@ -252,6 +250,23 @@ async fn generated_api_changes_diff_and_the_server_agree() {
                 }
             }
         }
+        // A second field manager applies the values the object stores (server-side apply):
+        // a controller or a GitOps tool taking over a field it did not write.
+        let applied =
+            json!({"apiVersion": format!("{GROUP}/v1"), "kind": kind, "metadata": {"name": "w"}, "spec": witness});
+        let ssa = PatchParams { dry_run: true, force: true, ..PatchParams::apply("kubegen-e2e-second-manager") };
+        match api.patch("w", &ssa, &Patch::Apply(&applied)).await {
+            Err(e) => effect.ssa_refused = Some(message(&e)),
+            Ok(back) => {
+                let spec = serde_json::to_value(&back).expect("JSON")["spec"].clone();
+                for (k, v) in witness.as_object().into_iter().flatten() {
+                    if spec.get(k) != Some(v) {
+                        effect.lost =
+                            Some(format!("spec.{k} is applied back as {}", spec.get(k).unwrap_or(&Value::Null)));
+                    }
+                }
+            }
+        }
         if let Err(e) = api.create(&dry, &object("w2", &witness)).await {
             effect.create_refused = Some(message(&e));
         }
@@ -287,6 +302,9 @@ async fn generated_api_changes_diff_and_the_server_agree() {
 
         // The oracle.
         let mut problems = Vec::new();
+        if exit != !errors.is_empty() {
+            problems.push(format!("diff exits {} with {} error(s)", if exit { 1 } else { 0 }, errors.len()));
+        }
         if effect.any() != !errors.is_empty() {
             problems.push(format!(
                 "the server {} the wire, diff reports {} error(s)",
@@ -295,15 +313,19 @@ async fn generated_api_changes_diff_and_the_server_agree() {
             ));
         }
         for class in &classes {
-            let fits = match class {
-                CelClass::BreaksStoredObjects => effect.label_refused.is_some(),
-                CelClass::RatchetSafe => effect.label_refused.is_none() && effect.create_refused.is_some(),
-                CelClass::BreaksNewWrites => {
-                    effect.label_refused.is_none() && effect.create_refused.is_none() && effect.change_refused.is_some()
+            // Stored objects keep updating (by anyone) under a ratchet-safe rule and one that
+            // breaks new writes only.
+            let stored_update = effect.label_refused.is_none() && effect.ssa_refused.is_none();
+            let fits = match class.as_str() {
+                "breaks-stored-objects" => effect.label_refused.is_some(),
+                "ratchet-safe" => stored_update && effect.create_refused.is_some(),
+                "breaks-new-writes" => {
+                    stored_update && effect.create_refused.is_none() && effect.change_refused.is_some()
                 }
+                other => panic!("codegen-cli diff names a CEL class this test does not know: {other}"),
             };
             if !fits {
-                problems.push(format!("diff classes a rule {class:?}, the server does otherwise"));
+                problems.push(format!("diff classes a rule {class}, the server does otherwise"));
             }
         }
         if problems.is_empty() {
@@ -314,15 +336,7 @@ async fn generated_api_changes_diff_and_the_server_agree() {
                 problems.join("; "),
                 findings
                     .iter()
-                    .map(|f| format!(
-                        "{}[{}] {}",
-                        serde_json::to_value(f)
-                            .ok()
-                            .and_then(|v| v["level"].as_str().map(String::from))
-                            .unwrap_or_default(),
-                        f.check,
-                        f.path.clone().unwrap_or_default()
-                    ))
+                    .map(|f| format!("{}[{}] {}", level(f), f["check"].as_str().unwrap_or_default(), f["path"]))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
@@ -334,4 +348,53 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         changes.len()
     );
     assert!(wrong.is_empty(), "{} changes judged differently:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// The `codegen-cli` binary: `KUBEGEN_CODEGEN_CLI`, else this workspace's debug build.
+fn codegen_cli() -> PathBuf {
+    if let Some(path) = std::env::var_os("KUBEGEN_CODEGEN_CLI") {
+        return PathBuf::from(path);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "-q", "-p", "codegen-cli", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p codegen-cli failed");
+    root.join("target/debug/codegen-cli")
+}
+
+/// `codegen-cli diff OLD NEW --format json` on the two CRDs written as YAML files in `dir`:
+/// the findings it prints, and whether it exits 1 (an error-level finding).
+fn diff_cli(
+    cli: &Path,
+    dir: &Path,
+    old: &CustomResourceDefinition,
+    new: &CustomResourceDefinition,
+) -> (Vec<Value>, bool) {
+    std::fs::create_dir_all(dir).expect("the diff tier's work dir");
+    let (old_file, new_file) = (dir.join("old.yaml"), dir.join("new.yaml"));
+    std::fs::write(&old_file, kubegen::to_yaml(old).expect("YAML")).expect("old.yaml");
+    std::fs::write(&new_file, kubegen::to_yaml(new).expect("YAML")).expect("new.yaml");
+    let out = Command::new(cli)
+        .args(["diff", "--format", "json"])
+        .arg(&old_file)
+        .arg(&new_file)
+        .output()
+        .unwrap_or_else(|e| panic!("{} runs: {e}", cli.display()));
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "codegen-cli diff {} {} exits {code:?}:\n{}",
+        old_file.display(),
+        new_file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("codegen-cli diff --format json prints no JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout))
+    });
+    let findings = report["findings"].as_array().cloned().unwrap_or_default();
+    (findings, code == Some(1))
 }
