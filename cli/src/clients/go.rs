@@ -612,7 +612,14 @@ impl<'a> Writer<'a> {
             }
         }
         push_markers(&mut doc, markers);
-        let omit = if required { "" } else { ",omitempty" };
+        // An optional list or map keeps an empty value the server stores (`[]`, `{}`):
+        // `omitzero` (Go 1.24, the module's floor) omits only an unset (nil) one, where
+        // `omitempty` would drop an empty one too and change the object on a round trip.
+        let omit = match (&ty, required) {
+            (_, true) => "",
+            (GoTy::Slice(_) | GoTy::Map(_), false) => ",omitzero",
+            _ => ",omitempty",
+        };
         Ok(GoField { doc, decl: format!("{name} {} `json:\"{json}{omit}\"`", ty.text()), ty, name: name.to_string() })
     }
 }

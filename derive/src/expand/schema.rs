@@ -328,6 +328,12 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                 fn schema_id() -> ::std::borrow::Cow<'static, str> {
                     ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", #name_str))
                 }
+                // A `#[serde(transparent)]` newtype is its field's schema, inline as
+                // schemars' own derive has it (else it became a named type of its
+                // field's name, `string`, in the clients); `#[schemars(inline)]` too.
+                fn inline_schema() -> bool {
+                    <#mirror #ty_generics as ::kubegen::__private::schemars::JsonSchema>::inline_schema()
+                }
                 fn json_schema(generator: &mut ::kubegen::__private::schemars::SchemaGenerator) -> ::kubegen::__private::schemars::Schema {
                     <#mirror #ty_generics as ::kubegen::__private::schemars::JsonSchema>::json_schema(generator)
                 }

@@ -3,7 +3,9 @@
 //! `target/generated-kinds/<seed>/`, built with cargo (it must compile), and every CRD it
 //! prints is created on the server (it must be accepted and become Established). Then an
 //! object drawn from each kind's schema is decided by `Validate` and by a server dry run,
-//! which must agree.
+//! which must agree. The objects the server admitted are left in `objects.json` beside the
+//! crate, as the server returned them: scripts/generated-clients.sh puts the crate's clients
+//! through their toolchains and every such object through each client.
 //!
 //! `KUBEGEN_SEED` repeats a run; `KUBEGEN_KINDS` (default 100) sets its size.
 
@@ -24,8 +26,8 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Writes the crate of `kinds` into `dir`: one module per kind, a main that prints every
-/// CRD as a JSON array.
+/// Writes the crate of `kinds` into `dir`: a library of one module per kind, a main that
+/// prints every CRD as a JSON array.
 fn write_crate(dir: &Path, kinds: &[kind_gen::Kind]) {
     let src = dir.join("src");
     std::fs::create_dir_all(&src).expect("create the crate's directory");
@@ -56,11 +58,13 @@ debug = false
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("write Cargo.toml");
     // The workspace's lock: the same versions, so the target directory's builds are reused.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).expect("copy Cargo.lock");
-    let mut main = String::new();
-    for i in 0..kinds.len() {
-        main.push_str(&format!("mod k{i};\n"));
-    }
-    main.push_str("\nfn main() {\n    use kubegen::CustomResourceExt;\n    let crds = vec![\n");
+    // A library of the kinds (what `codegen-cli clients` reads) and a main that prints
+    // every CRD as a JSON array.
+    let lib: String = (0..kinds.len()).map(|i| format!("pub mod k{i};\n")).collect();
+    std::fs::write(src.join("lib.rs"), lib).expect("write lib.rs");
+    let mut main = String::from(
+        "use kubegen_generated_kinds::*;\n\nfn main() {\n    use kubegen::CustomResourceExt;\n    let crds = vec![\n",
+    );
     for i in 0..kinds.len() {
         main.push_str(&format!("        serde_json::to_value(k{i}::Gen{i}::crd()).unwrap(),\n"));
     }
@@ -155,6 +159,9 @@ async fn generated_kinds_build_and_are_established() {
     let mut runner = cel_gen::runner(seed ^ 0x6b69_6e64);
     let (mut decided, mut admitted) = (0usize, 0usize);
     let mut wrong = Vec::new();
+    // What the server admitted, as it returned it: every client must keep all of it
+    // (scripts/generated-clients.sh reads the file).
+    let mut kept = Vec::new();
     for (i, crd) in crds.iter().enumerate() {
         if outcomes.iter().any(|(j, o)| *j == i && o.is_err()) {
             continue;
@@ -178,6 +185,11 @@ async fn generated_kinds_build_and_are_established() {
         let ours = kubegen::validate::validate_value(crd, &object, None);
         decided += 1;
         admitted += usize::from(theirs.is_ok());
+        if let Ok(back) = &theirs {
+            let mut back = serde_json::to_value(back).expect("JSON");
+            back["metadata"] = json!({"name": "drawn", "namespace": "default"});
+            kept.push(json!({"module": format!("k{i}"), "kind": names.kind, "object": back}));
+        }
         if theirs.is_ok() != ours.is_ok() {
             wrong.push(format!(
                 "k{i}.rs (Gen{i}) of seed {seed}: {object}\n  server: {}\n  Validate: {}",
@@ -186,6 +198,9 @@ async fn generated_kinds_build_and_are_established() {
             ));
         }
     }
+
+    std::fs::write(dir.join("objects.json"), serde_json::to_string_pretty(&kept).expect("JSON"))
+        .expect("write objects.json");
 
     let names: Vec<String> = crds.iter().filter_map(|c| c.metadata.name.clone()).collect();
     stream::iter(names)

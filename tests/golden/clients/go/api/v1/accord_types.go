@@ -60,7 +60,7 @@ type AccordSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinProperties=1
 	// +kubebuilder:validation:MaxProperties=2
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels map[string]string `json:"labels,omitzero"`
 
 	// An object default, on a field of a named type.
 	// +optional
@@ -69,12 +69,12 @@ type AccordSpec struct {
 
 	// Counts or percentages by name.
 	// +optional
-	Limits map[string]intstr.IntOrString `json:"limits,omitempty"`
+	Limits map[string]intstr.IntOrString `json:"limits,omitzero"`
 
 	// +optional
 	// +listType=map
 	// +listMapKey=name
-	Members []Member `json:"members,omitempty"`
+	Members []Member `json:"members,omitzero"`
 
 	// +optional
 	// +kubebuilder:validation:Enum="fast";"safe"
@@ -89,7 +89,7 @@ type AccordSpec struct {
 
 	// Resource quantities by name.
 	// +optional
-	Quota map[string]Quantity `json:"quota,omitempty"`
+	Quota map[string]Quantity `json:"quota,omitzero"`
 
 	// A ratio in (0, 1].
 	// +optional
@@ -106,7 +106,7 @@ type AccordSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=1
 	// +kubebuilder:validation:MaxItems=2
-	Sizes []int32 `json:"sizes,omitempty"`
+	Sizes []int32 `json:"sizes,omitzero"`
 
 	// +optional
 	Span *Span `json:"span,omitempty"`
@@ -128,7 +128,7 @@ type AccordSpec struct {
 
 	// +optional
 	// +listType=set
-	Tags []string `json:"tags,omitempty"`
+	Tags []string `json:"tags,omitzero"`
 
 	// +optional
 	// +kubebuilder:validation:MinLength=3

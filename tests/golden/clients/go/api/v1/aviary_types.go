@@ -19,7 +19,7 @@ type Aviary struct {
 
 	// +optional
 	// +default=[]
-	Birds []Bird `json:"birds,omitempty"`
+	Birds []Bird `json:"birds,omitzero"`
 
 	// +required
 	Capacity int32 `json:"capacity"`

@@ -35,7 +35,7 @@ type FleetList struct {
 type FleetSpec struct {
 	// Ports of the fleet's service.
 	// +optional
-	Ports []corev1.ServicePort `json:"ports,omitempty"`
+	Ports []corev1.ServicePort `json:"ports,omitzero"`
 
 	// +optional
 	Provisioner *batchv1.JobTemplateSpec `json:"provisioner,omitempty"`
@@ -59,5 +59,5 @@ type FleetStatus struct {
 	// +optional
 	// +listType=map
 	// +listMapKey=type
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	Conditions []metav1.Condition `json:"conditions,omitzero"`
 }

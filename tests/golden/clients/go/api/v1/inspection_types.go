@@ -49,7 +49,7 @@ type InspectionSpec struct {
 	// +optional
 	// +listType=map
 	// +listMapKey=name
-	Checks []Check `json:"checks,omitempty"`
+	Checks []Check `json:"checks,omitzero"`
 
 	// A field serde needs but the API lets clients leave out (kubegen's `Default` fills it).
 	// +optional
@@ -70,7 +70,7 @@ type InspectionSpec struct {
 	// +kubebuilder:validation:MaxItems=3
 	// +kubebuilder:validation:items:MaxLength=63
 	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
-	Hosts []string `json:"hosts,omitempty"`
+	Hosts []string `json:"hosts,omitzero"`
 
 	// +required
 	// +kubebuilder:validation:MinLength=3
@@ -83,7 +83,7 @@ type InspectionSpec struct {
 	// +kubebuilder:validation:MinProperties=1
 	// +kubebuilder:validation:MaxProperties=3
 	// +mapType=atomic
-	Labels map[string]string `json:"labels,omitempty"`
+	Labels map[string]string `json:"labels,omitzero"`
 
 	// Levels are numbers, written as an enum.
 	// +optional
@@ -107,7 +107,7 @@ type InspectionSpec struct {
 	// Annotations of the inspection, each key owned by the manager that set it.
 	// +optional
 	// +mapType=granular
-	Notes map[string]string `json:"notes,omitempty"`
+	Notes map[string]string `json:"notes,omitzero"`
 
 	// A Window that keeps the keys it does not name (`window` prunes them).
 	// +optional

@@ -55,7 +55,7 @@ type LedgerSpec struct {
 	// +kubebuilder:validation:items:MaxLength=256
 	// +kubebuilder:validation:XValidation:rule="self.all(e, e.size() > 0)",message="entries are not empty"
 	// +kubebuilder:validation:XValidation:rule="size(self) <= oldSelf.size() + 10",messageExpression="'at most 10 new entries' + (size(oldSelf) == 0 ? ' to an empty ledger' : '')",optionalOldSelf=false
-	Entries []string `json:"entries,omitempty"`
+	Entries []string `json:"entries,omitzero"`
 
 	// +optional
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="field is immutable"

@@ -69,7 +69,7 @@ type MenagerieSpec struct {
 	// +optional
 	// +kubebuilder:validation:MinItems=2
 	// +kubebuilder:validation:MaxItems=2
-	Coordinates []int64 `json:"coordinates,omitempty"`
+	Coordinates []int64 `json:"coordinates,omitzero"`
 
 	// How many animals there should be.
 	// +optional
@@ -115,7 +115,7 @@ type MenagerieSpec struct {
 
 	// Map of structs.
 	// +optional
-	Pens map[string]Pen `json:"pens,omitempty"`
+	Pens map[string]Pen `json:"pens,omitzero"`
 
 	// +optional
 	Schedule *Schedule `json:"schedule,omitempty"`
@@ -133,7 +133,7 @@ type MenagerieSpec struct {
 
 	// Optional, omitted when empty.
 	// +optional
-	Tags []string `json:"tags,omitempty"`
+	Tags []string `json:"tags,omitzero"`
 
 	// +optional
 	Template *corev1.PodTemplateSpec `json:"template,omitempty"`
@@ -147,7 +147,7 @@ type MenagerieSpec struct {
 	// A set of scalars is a list-type set.
 	// +optional
 	// +listType=set
-	Visitors []string `json:"visitors,omitempty"`
+	Visitors []string `json:"visitors,omitzero"`
 
 	// +optional
 	Zone *string `json:"zone,omitempty"`
@@ -157,7 +157,7 @@ type MenagerieSpec struct {
 type MenagerieStatus struct {
 	// +optional
 	// +default=[]
-	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	Conditions []metav1.Condition `json:"conditions,omitzero"`
 
 	// +optional
 	// +default=0
