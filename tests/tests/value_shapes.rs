@@ -90,3 +90,28 @@ fn reference_defaults_are_the_constants_serde_json() {
     assert_eq!(spec["retries"]["maximum"].as_f64(), Some(5.0));
     assert_eq!(spec["fallback"]["default"], json!("B"));
 }
+
+// (No doc comment: the case is a newtype without one.)
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(transparent)]
+pub struct Plain(pub String);
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Holder {
+    pub plain: Plain,
+}
+
+/// A `#[serde(transparent)]` newtype with neither doc nor marker is its field's schema,
+/// inline, as schemars' own derive has it. Found by issue 28's generated kinds through the
+/// clients (scripts/generated-clients.sh, seed 7): the type stood in the schema as a
+/// definition named after its field's type, `string`, and the TypeScript client generator
+/// refused it as a reserved word.
+#[test]
+fn a_bare_transparent_newtype_is_inline() {
+    use kubegen::__private::schemars::{JsonSchema, SchemaGenerator};
+    assert!(<Plain as JsonSchema>::inline_schema());
+    let mut generator = SchemaGenerator::default();
+    let schema = serde_json::to_value(generator.root_schema_for::<Holder>()).expect("json");
+    assert_eq!(schema["properties"]["plain"]["type"], json!("string"), "{schema}");
+    assert!(schema.get("$defs").is_none_or(|d| d.get("string").is_none()), "a definition named `string`: {schema}");
+}
