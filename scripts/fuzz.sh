@@ -13,6 +13,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-20}
+# The longest one input may take before it counts as a hang (wall clock: raise it on a busy machine).
+input_timeout=${FUZZ_TIMEOUT:-10}
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 jobs=${KUBEGEN_JOBS:-2}
 
@@ -43,7 +45,7 @@ for target in "${targets[@]}"; do
   mkdir -p "target/corpus/$target" "corpus/$target" "artifacts/$target"
   log=target/logs/$target.log
   status=0
-  "$bin/$target" -artifact_prefix="artifacts/$target/" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  "$bin/$target" -artifact_prefix="artifacts/$target/" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$input_timeout" \
     -print_final_stats=1 "target/corpus/$target" "corpus/$target" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   if [ "$status" -eq 0 ]; then

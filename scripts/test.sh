@@ -84,11 +84,6 @@ scripts/browser-test.sh
 step "controller-gen as the oracle (scripts/oracle.sh)"
 scripts/oracle.sh
 
-step "fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh)"
-scripts/fuzz.sh
-# Its build (nightly, a target dir of its own) serves no later stage on CI's fresh machine.
-if [ -n "${CI:-}" ]; then rm -rf fuzz/target; fi
-
 step "waiting for the kube-apiserver builds"
 if ! wait "$apiserver_build"; then
   cat target/kube-apiserver-build.log >&2
@@ -96,14 +91,27 @@ if ! wait "$apiserver_build"; then
 fi
 grep '^\[kube-apiserver\] \(built\|cached\)' target/kube-apiserver-build.log
 
-# Each published crate builds from its .crate file alone, as crates.io would build it
-# (checked, in the compile-fail tests' target dir, whose dependency checks it reuses). It runs
-# after the apiserver builds, so their Go caches and its own build never fill the disk at once.
-step "every published crate builds from its package (scripts/package-check.sh)"
-scripts/package-check.sh
-# On CI's fresh machine nothing reuses this step's build later: give its gigabytes back
-# before the end-to-end tier and the user flow compile theirs.
-if [ -n "${CI:-}" ]; then rm -rf target/tests/trybuild target/package-check; fi
+# The end-to-end tiers leave a core idle much of the time (leases, watches, the server's own
+# pace). Two CPU-bound stages that need no server use it meanwhile, at the lowest priority so
+# the tiers keep their pace: the fuzz targets (nightly, a target dir of their own; a fuzz
+# input may take up to FUZZ_TIMEOUT on the busy machine before it counts as a hang), and
+# every published crate checked from its package (in the compile-fail tests' target dir,
+# whose dependency checks it reuses). Each reports below, after the tiers, and fails CI then.
+step "in the background, niced, while the end-to-end tiers run: fuzz targets, ${FUZZ_SECONDS:-20} s each (scripts/fuzz.sh), then every published crate from its package (scripts/package-check.sh)"
+background_started=$(date +%s)
+(
+  status=0
+  FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-60} nice -n 19 scripts/fuzz.sh > target/ci-fuzz.log 2>&1 || status=1
+  # Its build serves no later stage on CI's fresh machine.
+  if [ -n "${CI:-}" ]; then rm -rf fuzz/target; fi
+  printf 'fuzz: done after %ss\n' $(( $(date +%s) - background_started )) >> target/ci-fuzz.log
+  nice -n 19 scripts/package-check.sh > target/ci-package.log 2>&1 || status=$((status + 2))
+  if [ -n "${CI:-}" ]; then rm -rf target/tests/trybuild target/package-check; fi
+  printf 'package check: done after %ss\n' $(( $(date +%s) - background_started )) >> target/ci-package.log
+  exit $status
+) &
+background=$!
+echo "started (pid $background): target/ci-fuzz.log, target/ci-package.log"
 
 step "end-to-end on kube-apiserver $newest"
 KUBE_VERSION=$newest scripts/e2e.sh
@@ -113,6 +121,15 @@ if [ -n "${CI:-}" ]; then rm -rf target/clients-e2e; fi
 
 step "CRD tier on kube-apiserver $floor"
 KUBE_VERSION=$floor scripts/e2e.sh --crd-tier
+
+step "the background stages: fuzz targets and packages (started before the end-to-end tiers)"
+background_status=0
+wait "$background" || background_status=$?
+cat target/ci-fuzz.log target/ci-package.log
+if [ "$background_status" -ne 0 ]; then
+  echo "background stages failed: $( ((background_status & 1)) && echo 'fuzz targets ' )$( ((background_status & 2)) && echo 'package check' )" >&2
+  exit 1
+fi
 
 # Benchmarks print figures, never pass/fail on them; here each runs briefly so a bench
 # that no longer builds or runs fails CI (the full runs: see the README).
