@@ -122,20 +122,8 @@ pub fn object_schema(fields: Vec<(String, Node)>) -> Node {
 
 /// The last path segment's name and, for a map, its value type (through `Option`).
 fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
-    let Type::Path(p) = ty else { return None };
-    let seg = p.path.segments.last()?;
-    let args: Vec<&Type> = match &seg.arguments {
-        PathArguments::AngleBracketed(a) => a
-            .args
-            .iter()
-            .filter_map(|g| match g {
-                GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let name = seg.ident.to_string();
+    let Type::Path(_) = ty else { return None };
+    let (name, args) = crate::shapes::arguments(ty)?;
     if matches!(name.as_str(), "Option" | "Box") {
         return args.first().and_then(|t| last_segment(t));
     }

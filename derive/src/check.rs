@@ -81,69 +81,44 @@ fn article(kind: &str) -> String {
     }
 }
 
-/// Whether a CEL rule reads `oldSelf` (a transition rule), outside its string literals.
-pub fn reads_old_self(rule: &str) -> bool {
+/// The byte offsets of a CEL rule that stand outside its string literals, each with
+/// whether a word starts there (no identifier character or `.` before it).
+fn code_starts(rule: &str) -> Vec<(usize, bool)> {
     let bytes = rule.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
     let mut i = 0;
     let mut in_str: Option<u8> = None;
     while i < bytes.len() {
         let c = bytes[i];
-        if let Some(q) = in_str {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                in_str = None;
-            }
-            i += 1;
-            continue;
-        }
-        if c == b'\'' || c == b'"' {
-            in_str = Some(c);
-            i += 1;
-            continue;
-        }
-        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-        if (i == 0 || !(word(bytes[i - 1]) || bytes[i - 1] == b'.'))
-            && bytes[i..].starts_with(b"oldSelf")
-            && bytes.get(i + 7).is_none_or(|b| !word(*b))
-        {
-            return true;
+        match in_str {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => in_str = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => in_str = Some(c),
+            None => out.push((i, i == 0 || !(word(bytes[i - 1]) || bytes[i - 1] == b'.'))),
         }
         i += 1;
     }
-    false
+    out
+}
+
+/// Whether a CEL rule reads `oldSelf` (a transition rule), outside its string literals.
+pub fn reads_old_self(rule: &str) -> bool {
+    let bytes = rule.as_bytes();
+    code_starts(rule).into_iter().any(|(i, starts_word)| {
+        starts_word
+            && bytes[i..].starts_with(b"oldSelf")
+            && bytes.get(i + 7).is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+    })
 }
 
 /// The fields a CEL rule reads directly off `self` (`self.a`, `has(self.a)`), not those
 /// of nested values (`self.a.b` reads `a` only) or of other variables.
 pub fn self_fields(rule: &str) -> Vec<String> {
-    let bytes = rule.as_bytes();
     let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    let mut in_str: Option<u8> = None;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = in_str {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                in_str = None;
-            }
-            i += 1;
-            continue;
-        }
-        if c == b'\'' || c == b'"' {
-            in_str = Some(c);
-            i += 1;
-            continue;
-        }
-        let starts_word =
-            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
-        if starts_word && rule[i..].starts_with("self.") {
+    for (i, starts_word) in code_starts(rule) {
+        if starts_word && rule.as_bytes()[i..].starts_with(b"self.") {
             let rest = &rule[i + 5..];
             let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
             // `self.x(` is a method call on self, not a field.
@@ -151,10 +126,7 @@ pub fn self_fields(rule: &str) -> Vec<String> {
             if !name.is_empty() && after != Some('(') && !out.contains(&name) {
                 out.push(name);
             }
-            i += 5;
-            continue;
         }
-        i += 1;
     }
     out
 }

@@ -187,7 +187,7 @@ fn scalar(ty: &Type) -> bool {
 }
 
 /// The type arguments of `ty`'s last segment, and that segment's name.
-fn arguments(ty: &Type) -> Option<(String, Vec<&Type>)> {
+pub fn arguments(ty: &Type) -> Option<(String, Vec<&Type>)> {
     match ty {
         Type::Array(a) => Some(("Vec".into(), vec![&*a.elem])),
         Type::Slice(s) => Some(("Vec".into(), vec![&*s.elem])),

@@ -240,15 +240,7 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         let patch = PatchParams { dry_run: true, ..Default::default() };
         match api.patch("w", &patch, &Patch::Merge(&label)).await {
             Err(e) => effect.label_refused = Some(message(&e)),
-            Ok(back) => {
-                let spec = serde_json::to_value(&back).expect("JSON")["spec"].clone();
-                for (k, v) in witness.as_object().into_iter().flatten() {
-                    if spec.get(k) != Some(v) {
-                        effect.lost =
-                            Some(format!("spec.{k} is written back as {}", spec.get(k).unwrap_or(&Value::Null)));
-                    }
-                }
-            }
+            Ok(back) => effect.lost = lost(&witness, &back, "is written back as").or(effect.lost),
         }
         // A second field manager applies the values the object stores (server-side apply):
         // a controller or a GitOps tool taking over a field it did not write.
@@ -257,15 +249,7 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         let ssa = PatchParams { dry_run: true, force: true, ..PatchParams::apply("kubegen-e2e-second-manager") };
         match api.patch("w", &ssa, &Patch::Apply(&applied)).await {
             Err(e) => effect.ssa_refused = Some(message(&e)),
-            Ok(back) => {
-                let spec = serde_json::to_value(&back).expect("JSON")["spec"].clone();
-                for (k, v) in witness.as_object().into_iter().flatten() {
-                    if spec.get(k) != Some(v) {
-                        effect.lost =
-                            Some(format!("spec.{k} is applied back as {}", spec.get(k).unwrap_or(&Value::Null)));
-                    }
-                }
-            }
+            Ok(back) => effect.lost = lost(&witness, &back, "is applied back as").or(effect.lost),
         }
         if let Err(e) = api.create(&dry, &object("w2", &witness)).await {
             effect.create_refused = Some(message(&e));
@@ -282,12 +266,7 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         }
         // Data the server no longer keeps: on read, and on a write through the object.
         let stored = api.get("w").await.expect("the witness");
-        let spec = serde_json::to_value(&stored).expect("JSON")["spec"].clone();
-        for (k, v) in witness.as_object().into_iter().flatten() {
-            if spec.get(k) != Some(v) {
-                effect.lost = Some(format!("spec.{k} reads back as {}", spec.get(k).unwrap_or(&Value::Null)));
-            }
-        }
+        effect.lost = lost(&witness, &stored, "reads back as").or(effect.lost);
         if status {
             let mut o = serde_json::to_value(&stored).expect("JSON");
             o["status"] = json!({"phase": "Changed"});
@@ -348,6 +327,17 @@ async fn generated_api_changes_diff_and_the_server_agree() {
         changes.len()
     );
     assert!(wrong.is_empty(), "{} changes judged differently:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// A field of the witness that `back`'s spec no longer holds as sent, said with `how`.
+fn lost(witness: &Value, back: &DynamicObject, how: &str) -> Option<String> {
+    let spec = serde_json::to_value(back).expect("JSON")["spec"].clone();
+    witness
+        .as_object()
+        .into_iter()
+        .flatten()
+        .find(|(k, v)| spec.get(k.as_str()) != Some(*v))
+        .map(|(k, _)| format!("spec.{k} {how} {}", spec.get(k.as_str()).unwrap_or(&Value::Null)))
 }
 
 /// The `codegen-cli` binary: `KUBEGEN_CODEGEN_CLI`, else this workspace's debug build.
