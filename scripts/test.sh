@@ -57,12 +57,19 @@ cargo test --workspace -j "$jobs"
 # trybuild checked the compile-fail cases against dependencies of their own
 # (target/tests/trybuild); the package check reuses them, and then CI drops them.
 
+# The CLI as the unit stage built it (the integration tests run the binary): `cargo run -p
+# codegen-cli` resolves the features of that package alone and would compile the CLI and
+# its dependencies a second time. Users' CI runs `cargo run -p codegen-cli -- manifests
+# --check` (scripts/user-flow.sh does, in a scaffolded workspace).
+cargo build -q -j "$jobs" --workspace --bins
+cli=target/debug/codegen-cli
+
 step "manifests are up to date"
-cargo run -q -p codegen-cli -- manifests --check
+"$cli" manifests --check
 
 step "clients are up to date (the examples' in clients/, the zoo's goldens in tests/golden/clients)"
-cargo run -q -p codegen-cli -- clients --check
-cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clients --check
+"$cli" clients --check
+"$cli" clients -p kubegen-tests --out tests/golden/clients --check
 
 # The breaking-change gate against the merge base with the default branch; on a clean clone
 # of main that is HEAD itself, so the committed CRDs are compared with the ones generated
@@ -70,12 +77,12 @@ cargo run -q -p codegen-cli -- clients -p kubegen-tests --out tests/golden/clien
 # fails on a breaking change in its stable versions (v*alpha* are warnings by default).
 # --build-ref builds the merge base's kinds, so the generated clients are compared too.
 step "breaking changes against the merge base (codegen-cli diff: the examples advisory, the zoo's stable versions gate)"
-cargo run -q -p codegen-cli -- diff --build-ref --warn-only
-cargo run -q -p codegen-cli -- diff --build-ref -p kubegen-tests --crd-dir tests/golden
+"$cli" diff --build-ref --warn-only
+"$cli" diff --build-ref -p kubegen-tests --crd-dir tests/golden
 
 step "the API reference is up to date (the examples' in docs/api, the zoo's golden in tests/golden/docs) and passes markdownlint"
-cargo run -q -p codegen-cli -- docs --check
-cargo run -q -p codegen-cli -- docs -p kubegen-tests --out tests/golden/docs --check
+"$cli" docs --check
+"$cli" docs -p kubegen-tests --out tests/golden/docs --check
 scripts/markdownlint.sh
 
 step "the HTML API reference in headless Chromium: no console error, internal links, a field's type, search, version switch (screenshots: target/docs-screenshots/)"
