@@ -90,14 +90,11 @@ build() {
     log "$work holds files build did not write; remove it or set KUBEGEN_APISERVER_CACHE"; exit 2
   fi
   rm -rf "$work"; mkdir -p "$work"; touch "$work/$MARKER"
-  # Go's module and build caches for Kubernetes take about 3 GB per release, while the binary
-  # is all that is kept: build gives them a directory of its own (beside the module, which
-  # must not contain them) and gives the space back when it ends (CI's machine has a few
-  # gigabytes of disk for everything).
-  gocaches=$(mktemp -d "$CACHE/go-caches.XXXXXX")
-  trap 'rm -rf "$gocaches"' EXIT
-  export GOFLAGS="-mod=mod -buildvcs=false -modcacherw" GOTOOLCHAIN=local CGO_ENABLED=0 \
-    GOCACHE=$gocaches/build GOMODCACHE=$gocaches/mod
+  # Go's own module and build caches (`go env GOMODCACHE GOCACHE`), shared with
+  # `codegen-cli envtest` and any other Go build: a second build of the same release (envtest's,
+  # or after target/ is gone) compiles nothing and downloads nothing. About 3 GB for a release;
+  # `go clean -cache -modcache` gives it back.
+  export GOFLAGS="-mod=mod -buildvcs=false -modcacherw" GOTOOLCHAIN=local CGO_ENABLED=0
   (
     cd "$work"
     printf 'module kubegen.dev/kube-apiserver\n\ngo 1.24\n\nrequire k8s.io/kubernetes %s\n' "$VERSION" > go.mod

@@ -9,8 +9,10 @@
 //! PATH when there is one, else built from the `go.etcd.io/etcd/server/v3` module at the
 //! version Kubernetes requires. A release is built in a directory of its own beside the
 //! store's and renamed into place when complete: the store never holds half a release.
-//! Go's module and build caches for that build (about 3 GB) live in the same directory and
-//! go with it: the store keeps the two binaries, and Go's own caches are left as they were.
+//! The build uses Go's own module and build caches (`go env GOMODCACHE GOCACHE`), as
+//! `scripts/kube-apiserver.sh` does: modules already downloaded are not fetched again, and
+//! a release built once (by either) compiles nothing the second time. `go clean -cache
+//! -modcache` gives their space back.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -139,10 +141,7 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     let building = parent.join(format!(".building-{release}-{}", std::process::id()));
     let built = build(&building, release, &go_mod).and_then(|()| {
-        for scratch in ["module", GO_CACHES] {
-            std::fs::remove_dir_all(building.join(scratch))
-                .with_context(|| format!("cleaning {}", building.display()))?;
-        }
+        std::fs::remove_dir_all(building.join("module")).with_context(|| format!("cleaning {}", building.display()))?;
         std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
     });
     if let Err(e) = built {
@@ -152,9 +151,6 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     log(format_args!("{release} ready in {}", dir.display()));
     Ok(dir)
 }
-
-/// The directory, inside a release's building directory, that holds Go's caches for its build.
-const GO_CACHES: &str = "go-caches";
 
 /// The binaries are stripped (`-s -w`): compiling their packages without DWARF leaves them
 /// as they are and the build cache a sixth smaller.
@@ -266,18 +262,10 @@ fn build(dir: &Path, release: Release, kubernetes_go_mod: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs go in the wrapper module, with the module and build caches of this build beside it
-/// (writable, so they can be removed with the building directory).
+/// Runs go in the wrapper module, with Go's own module and build caches.
 fn step(module: &Path, args: &[&str], what: &str) -> Result<()> {
     log(what);
-    let caches = module.parent().expect("the module is inside the building directory").join(GO_CACHES);
-    let status = go(args)
-        .env("GOCACHE", caches.join("build"))
-        .env("GOMODCACHE", caches.join("mod"))
-        .current_dir(module)
-        .stdout(Stdio::inherit())
-        .status()
-        .context("running go")?;
+    let status = go(args).current_dir(module).stdout(Stdio::inherit()).status().context("running go")?;
     if !status.success() {
         bail!("`go {}` failed in {} ({status})", args.join(" "), module.display());
     }

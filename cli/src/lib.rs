@@ -104,8 +104,9 @@ enum Command {
     /// Builds kube-apiserver of a Kubernetes release from the k8s.io/kubernetes Go module
     /// (Go on the PATH; minutes, once per release), takes etcd from the PATH or builds it
     /// from its Go module, keeps both in a per-user store and prints their directory:
-    /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. The build's Go module and
-    /// build caches (about 3 GB) are its own and go with it: the store keeps two binaries.
+    /// `export KUBEBUILDER_ASSETS=$(codegen-cli envtest)`. The build uses Go's own module
+    /// and build caches, so modules already downloaded are not fetched again and a release
+    /// built once (here or by scripts/kube-apiserver.sh) compiles nothing the second time.
     /// kubegen::testenv also finds the store's newest release by itself when
     /// KUBEBUILDER_ASSETS is unset.
     Envtest(envtest::EnvtestArgs),
