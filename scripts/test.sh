@@ -57,12 +57,13 @@ cargo test --workspace -j "$jobs"
 # trybuild checked the compile-fail cases against dependencies of their own
 # (target/tests/trybuild); the package check reuses them, and then CI drops them.
 
-# The CLI as the unit stage built it (the integration tests run the binary): `cargo run -p
-# codegen-cli` resolves the features of that package alone and would compile the CLI and
-# its dependencies a second time. Users' CI runs `cargo run -p codegen-cli -- manifests
-# --check` (scripts/user-flow.sh does, in a scaffolded workspace).
-cargo build -q -j "$jobs" --workspace --bins
+# The CLI as the unit stage built it (its integration tests run the binary): `cargo run -p
+# codegen-cli` resolves the features of that package alone, and `cargo build --bins` those
+# of the workspace without dev-dependencies: either would compile the CLI and its
+# dependencies again. Users' CI runs `cargo run -p codegen-cli -- manifests --check`
+# (scripts/user-flow.sh does, in a scaffolded workspace).
 cli=target/debug/codegen-cli
+[ -x "$cli" ] || cargo build -q -j "$jobs" -p codegen-cli
 
 step "manifests are up to date"
 "$cli" manifests --check
