@@ -359,10 +359,8 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let mut entries = Vec::new();
     // The transition rules on the type, on its fields, and below them (`Fields::TRANSITION`).
-    let mut transitions: Vec<TokenStream> = transition_rules(&type_markers.markers)
-        .into_iter()
-        .map(|rule| quote!(::core::option::Option::Some(#rule)))
-        .collect();
+    let mut transitions: Vec<TokenStream> =
+        transition_rules(type_markers).into_iter().map(|rule| quote!(::core::option::Option::Some(#rule))).collect();
     let mut placements = Vec::new();
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
@@ -393,10 +391,10 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         for cel in kubegen_cel::names::identifiers(&name) {
             entries.push(quote!(::kubegen::__private::cel::Field { ident: #cel, shape: #shape }));
         }
-        for rule in transition_rules(&parsed.markers) {
+        for rule in transition_rules(&parsed) {
             transitions.push(quote!(::core::option::Option::Some(#rule)));
         }
-        placements.extend(uncorrelated(f, &name, &parsed.markers));
+        placements.extend(uncorrelated(f, &name, &parsed));
     }
     let name = &input.ident;
     quote! {
@@ -412,10 +410,11 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     }
 }
 
-/// The transition rules `markers` write on their node: `validation` rules that read
+/// The transition rules `parsed`'s markers write on their node: `validation` rules that read
 /// `oldSelf`, and `immutable`'s `self == oldSelf`.
-fn transition_rules(markers: &[crate::markers::Marker]) -> Vec<String> {
-    markers
+fn transition_rules(parsed: &Parsed) -> Vec<String> {
+    parsed
+        .markers
         .iter()
         .filter_map(|m| match (&m.value, m.def.key) {
             (crate::markers::MarkerValue::Struct(map), "validation") => {
@@ -431,8 +430,8 @@ fn transition_rules(markers: &[crate::markers::Marker]) -> Vec<String> {
 /// without `+listType=map`, or any list inside another), a constant assertion that the
 /// named types there hold no transition rule: the server pairs such items with no old
 /// value, and refuses `oldSelf` on them.
-fn uncorrelated(f: &syn::Field, name: &str, markers: &[crate::markers::Marker]) -> Vec<TokenStream> {
-    let list_map = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(|m| m.str()) == Some("map");
+fn uncorrelated(f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
+    let list_map = parsed.get("list_type").and_then(|m| m.str()) == Some("map");
     crate::shapes::uncorrelated_types(&f.ty, list_map)
         .into_iter()
         .map(|(ty, own)| {
