@@ -49,6 +49,9 @@ mkdir -p target
   > target/kube-apiserver-build.log 2>&1 &
 apiserver_build=$!
 
+step "our crates are rustfmt-clean (cargo fmt --check)"
+cargo fmt --all -- --check
+
 step "Kubernetes marker tables are up to date (scripts/k8s-markers.sh)"
 scripts/k8s-markers.sh --check
 
