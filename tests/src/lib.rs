@@ -7,6 +7,7 @@ pub mod aviary;
 pub mod cel_corpus;
 pub mod cel_gen;
 pub mod fleet;
+pub mod ir_gen;
 pub mod kind_gen;
 pub mod markers;
 pub mod menagerie;

@@ -6,6 +6,8 @@
 //! and supply only their own spelling of each case.
 
 mod go;
+#[cfg(test)]
+mod ir_tier;
 mod python;
 pub(crate) mod shape;
 mod typescript;

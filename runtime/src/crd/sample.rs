@@ -139,13 +139,57 @@ fn value_for(s: &Node, root: bool) -> Value {
                 Some(item) => value_for(item, false),
                 None => json!({}),
             };
-            Value::Array(vec![item; n])
+            let mut items = vec![item; n];
+            // A set's items, and a list-map's keys, differ from each other.
+            if let Some(item_node) = s.items.as_deref() {
+                for (i, item) in items.iter_mut().enumerate().skip(1) {
+                    match s.list_type.as_deref() {
+                        Some("set") => *item = vary(item, item_node, i),
+                        Some("map") => {
+                            for key in s.list_map_keys.iter().flatten() {
+                                let key_node = item_node.properties.as_ref().and_then(|p| p.get(key));
+                                if let (Some(value), Some(key_node)) = (item.get_mut(key), key_node) {
+                                    *value = vary(value, key_node, i);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Value::Array(items)
         }
         Some("string") => string_for(s),
         Some("integer") => json!(number_for(s) as i64),
         Some("number") => json!(number_for(s)),
         Some("boolean") => json!(false),
         _ => json!({}),
+    }
+}
+
+/// The `i`-th of several values of `s` that must differ (a set's items, list-map keys),
+/// `value` being the first: the next enum value, a numbered string inside its length, the
+/// next multiple.
+fn vary(value: &Value, s: &Node, i: usize) -> Value {
+    if let Some(values) = &s.enum_ {
+        return values.get(i).cloned().unwrap_or_else(|| value.clone());
+    }
+    match value {
+        Value::String(text) => {
+            let suffix = i.to_string();
+            let max = s.max_length.map_or(usize::MAX, |m| m as usize);
+            let keep = text.len().min(max.saturating_sub(suffix.len()));
+            Value::String(format!("{}{suffix}", &text[..keep]))
+        }
+        Value::Number(n) => {
+            let step = s.multiple_of.as_ref().and_then(serde_json::Number::as_f64).unwrap_or(1.0);
+            match n.as_i64() {
+                Some(n) if s.type_.as_deref() == Some("integer") => json!(n + (i as f64 * step) as i64),
+                _ => json!(n.as_f64().unwrap_or(0.0) + i as f64 * step),
+            }
+        }
+        Value::Bool(b) => json!((i % 2 == 1) != *b),
+        other => other.clone(),
     }
 }
 
@@ -161,6 +205,20 @@ fn object_for(s: &Node, root: bool) -> Value {
             out.insert(name.clone(), value_for(prop, false));
         }
     }
+    // `minProperties`: the struct's other fields first, then keys of the map's own.
+    let least = s.min_properties.unwrap_or(0) as usize;
+    for (name, prop) in s.properties.iter().flatten() {
+        if out.len() >= least {
+            break;
+        }
+        out.entry(name.clone()).or_insert_with(|| value_for(prop, false));
+    }
+    let mut key = 1;
+    while out.len() < least {
+        let value = s.map_values().map_or(json!({}), |values| value_for(values, false));
+        out.insert(format!("key{key}"), value);
+        key += 1;
+    }
     Value::Object(out)
 }
 
@@ -169,6 +227,14 @@ fn string_for(s: &Node) -> Value {
         Some("date-time") => "2025-01-01T00:00:00Z".to_string(),
         Some("date") => "2025-01-01".to_string(),
         Some("byte") => "c2FtcGxl".to_string(),
+        Some("uuid") => "123e4567-e89b-12d3-a456-426614174000".to_string(),
+        Some("email") => "sample@example.com".to_string(),
+        Some("ipv4") => "192.0.2.1".to_string(),
+        Some("ipv6") => "2001:db8::1".to_string(),
+        Some("cidr") => "192.0.2.0/24".to_string(),
+        Some("mac") => "00:00:5e:00:53:01".to_string(),
+        Some("uri") => "https://example.com/".to_string(),
+        Some("duration") => "1h".to_string(),
         _ => "sample".to_string(),
     };
     let min = s.min_length.unwrap_or(0) as usize;
@@ -189,5 +255,58 @@ fn number_for(s: &Node) -> f64 {
     {
         n = if s.exclusive_maximum == Some(true) { max - 1.0 } else { max };
     }
+    // `multipleOf`: the least multiple from there (the bounds leave room for one where
+    // the schema can hold a value at all).
+    if let Some(step) = s.multiple_of.as_ref().and_then(serde_json::Number::as_f64).filter(|m| *m > 0.0) {
+        let mut m = (n / step).ceil() * step;
+        if m == n
+            && s.exclusive_minimum == Some(true)
+            && s.minimum.as_ref().and_then(serde_json::Number::as_f64) == Some(n)
+        {
+            m += step;
+        }
+        n = m;
+    }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v).expect("a schema")
+    }
+
+    fn valid(schema: &Node, value: &Value) -> bool {
+        let mut out = Vec::new();
+        kubegen_core::schema::validate::check_node(schema, value, "", &mut out);
+        out.is_empty()
+    }
+
+    /// Issue 28, found by the IR-level generated tier (seed 7): a map with `minProperties`
+    /// was sampled empty, a set or list-map with `minItems` with equal items or keys, and
+    /// a number with `multipleOf` as 0 past its minimum; `config/samples/` then held an
+    /// object the API server refuses.
+    #[test]
+    fn samples_meet_counts_uniqueness_and_multiples() {
+        let cases = [
+            json!({"type": "object", "minProperties": 2, "additionalProperties": {"type": "integer", "minimum": 3}}),
+            json!({"type": "object", "minProperties": 1, "properties": {"a": {"type": "string"}}}),
+            json!({"type": "array", "minItems": 3, "x-kubernetes-list-type": "set", "items": {"type": "string", "maxLength": 3}}),
+            json!({"type": "array", "minItems": 2, "x-kubernetes-list-type": "set", "items": {"type": "integer", "multipleOf": 5}}),
+            json!({"type": "array", "minItems": 2, "x-kubernetes-list-type": "set", "items": {"type": "string", "enum": ["a", "b"]}}),
+            json!({"type": "array", "minItems": 2, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+                   "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}}),
+            json!({"type": "integer", "minimum": 3, "multipleOf": 4}),
+            json!({"type": "number", "minimum": 4, "exclusiveMinimum": true, "multipleOf": 2}),
+            json!({"type": "string", "format": "uuid"}),
+            json!({"type": "string", "format": "ipv4"}),
+        ];
+        for case in cases {
+            let schema = node(case.clone());
+            let value = value_for(&schema, false);
+            assert!(valid(&schema, &value), "{value} does not fit {case}");
+        }
+    }
 }

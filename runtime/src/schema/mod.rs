@@ -34,7 +34,15 @@ pub struct Typed {
 pub fn typed_for<T: JsonSchema + ?Sized>(options: &Options) -> Typed {
     let mut generator = generator();
     let root = generator.subschema_for::<T>().to_value();
-    let mut definitions = generator.take_definitions(false);
+    let definitions = generator.take_definitions(false);
+    typed_from(root, definitions, options)
+}
+
+/// [`Typed`] from schemars' output as JSON: the root's schema and its `$defs`, with the
+/// markers the derive serializes under [`MARKERS_KEY`](markers::MARKERS_KEY). What
+/// [`typed_for`] runs after schemars; the IR-level generated tier feeds it directly.
+#[doc(hidden)]
+pub fn typed_from(root: Value, mut definitions: Map<String, Value>, options: &Options) -> Typed {
     k8s::patch_definitions(&mut definitions, options);
     let mut typed = Typed { model: Model::default(), kubernetes: BTreeMap::new() };
     // Kubernetes' types are converted where the schema reaches them once patched (an
