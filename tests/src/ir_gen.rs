@@ -34,6 +34,9 @@ pub enum Ty {
     Any,
     List(Box<Ty>, ListKind),
     Map(Box<Ty>),
+    /// One of [`BLOCKS`]: a type the real derive wrote (serde's enum representations, a
+    /// transparent newtype, a flattened map, Kubernetes' own types), by index.
+    Block(usize),
     /// `Option<T>` as a list's items or a map's values (`Vec<Option<T>>`): null allowed.
     Opt(Box<Ty>),
 }
@@ -120,6 +123,27 @@ pub const DESCRIPTIONS: &[&str] = &[
     "Unicode: café — ✓.",
 ];
 
+/// Types written by the real derive (`kubegen::KubeSchema`, and k8s-openapi's for
+/// Kubernetes' own), each with schemars' output for it.
+pub const BLOCKS: &[(&str, fn() -> (Value, Map<String, Value>))] = {
+    use crate::menagerie as m;
+    use k8s_openapi::api::core::v1 as core;
+    use kubegen::schema::schemars_for;
+    &[
+        ("external enum", schemars_for::<m::Enclosure>),
+        ("internal enum", schemars_for::<m::Schedule>),
+        ("adjacent enum", schemars_for::<m::Transport>),
+        ("untagged enum", schemars_for::<m::Budget>),
+        ("untagged int-or-string", schemars_for::<m::Size>),
+        ("transparent newtype", schemars_for::<m::TagLine>),
+        ("flattened map", schemars_for::<m::Pen>),
+        ("unit enum", schemars_for::<m::Diet>),
+        ("ObjectReference", schemars_for::<core::ObjectReference>),
+        ("ResourceRequirements", schemars_for::<core::ResourceRequirements>),
+        ("Condition", schemars_for::<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>),
+    ]
+};
+
 const FORMATS: &[&str] = &["date-time", "date", "uuid", "hostname", "email", "ipv4", "byte", "duration"];
 const ENUM_VALUES: &[&str] = &["alpha", "beta", "gamma-two", "Delta"];
 
@@ -147,6 +171,7 @@ fn leaf() -> impl Strategy<Value = Ty> {
         1 => Just(Ty::Quantity),
         1 => Just(Ty::Time),
         1 => Just(Ty::Any),
+        3 => (0..BLOCKS.len()).prop_map(Ty::Block),
     ]
 }
 
@@ -375,6 +400,11 @@ impl Universe {
             Ty::Opt(inner) => {
                 let (schema, value) = self.value_schema(owner, inner, field, markers, defs, top);
                 (or_null(schema), value)
+            }
+            Ty::Block(b) => {
+                let (root, theirs) = BLOCKS[*b].1();
+                defs.extend(theirs);
+                (root, None)
             }
             // schemars writes `true`, an object once a description joins it.
             Ty::Any => (json!({}), None),

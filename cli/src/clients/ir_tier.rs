@@ -145,9 +145,17 @@ fn judge(u: &Universe) -> Findings {
     }
     for (lang, files) in &made.files {
         let text: String = files.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
-        let mut open_somewhere: BTreeMap<&str, bool> = BTreeMap::new();
-        for (name, node) in &uses {
-            let Some(decl) = declaration(lang, &text, name) else {
+        let mut open_somewhere: BTreeMap<String, bool> = BTreeMap::new();
+        // The model's named structs where the CRD inlines them, then the structs a
+        // language declares for an object without a name of its own (a variant's fields).
+        let mut pending: Vec<(String, Node, bool)> =
+            uses.iter().map(|(n, node)| (n.clone(), node.clone(), true)).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((name, node, named)) = pending.pop() {
+            if !seen.insert((name.clone(), serde_json::to_string(&node).unwrap_or_default())) {
+                continue;
+            }
+            let Some(decl) = declaration(lang, &text, &name) else {
                 out.entry(lang).or_default().push(format!("{name}: not declared"));
                 continue;
             };
@@ -162,20 +170,24 @@ fn judge(u: &Universe) -> Findings {
                     .push(format!("{name}: required {:?}, the CRD's {required:?}", decl.required));
             }
             for (wire, prop) in node.properties.iter().flatten() {
+                let mut inline = Vec::new();
                 if let Some(ty) = decl.types.get(wire)
-                    && let Err(why) = fits(lang, prop, ty, &made.model)
+                    && let Err(why) = fits(lang, prop, ty, &made.model, &text, &mut inline)
                 {
                     out.entry(lang).or_default().push(format!("{name}.{wire}: `{ty}` for {}: {why}", brief(prop)));
                 }
+                pending.extend(inline.into_iter().map(|(n, node)| (n, node, false)));
             }
             let open = node.preserve_unknown_fields == Some(true);
             if open && !decl.open {
                 out.entry(lang).or_default().push(format!("{name}: the CRD keeps unknown keys, the client drops them"));
             }
-            *open_somewhere.entry(name).or_default() |= open;
+            if named {
+                *open_somewhere.entry(name).or_default() |= open;
+            }
         }
         for (name, open) in open_somewhere {
-            if !open && declaration(lang, &text, name).is_some_and(|d| d.open) {
+            if !open && declaration(lang, &text, &name).is_some_and(|d| d.open) {
                 out.entry(lang).or_default().push(format!("{name}: keeps unknown keys though no use in the CRD does"));
             }
         }
@@ -372,7 +384,14 @@ fn first_argument(text: &str) -> &str {
 /// Whether a language's type `text` holds the values of the CRD's `node`, the null of a
 /// nullable node included: the same shape level by level (lists, maps, named structs,
 /// scalars), a named type judged by its model.
-fn fits(lang: &str, node: &Node, text: &str, types: &BTreeMap<String, Node>) -> Result<(), String> {
+fn fits(
+    lang: &str,
+    node: &Node,
+    text: &str,
+    types: &BTreeMap<String, Node>,
+    files: &str,
+    inline: &mut Vec<(String, Node)>,
+) -> Result<(), String> {
     let mut text = text.trim();
     let mut null = false;
     match lang {
@@ -409,33 +428,51 @@ fn fits(lang: &str, node: &Node, text: &str, types: &BTreeMap<String, Node>) -> 
         };
     }
     let expected = kubegen_shape(node);
+    if expected == "struct" {
+        // A struct the language declares for this object (judged like the model's), a
+        // Kubernetes type (qualified or imported), or TypeScript's inline object literal.
+        if declaration(lang, files, text).is_some() {
+            inline.push((text.to_string(), node.clone()));
+            return Ok(());
+        }
+        let external = text.contains('.') || (lang == "typescript" && text.starts_with("V1"));
+        return if external || (lang == "typescript" && text == "{") {
+            Ok(())
+        } else {
+            Err(format!("`{text}` is no struct the client declares"))
+        };
+    }
     let (items, values) = (node.items.as_deref(), node.map_values());
     let ok = match (expected, lang) {
         ("list", "go") => {
-            return text
-                .strip_prefix("[]")
-                .map_or(Err("not a slice".into()), |t| fits(lang, items.unwrap_or(&Node::default()), t, types));
+            return text.strip_prefix("[]").map_or(Err("not a slice".into()), |t| {
+                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("list", "typescript") => {
-            return inside(text, "Array<", '>')
-                .map_or(Err("not an Array".into()), |t| fits(lang, items.unwrap_or(&Node::default()), t, types));
+            return inside(text, "Array<", '>').map_or(Err("not an Array".into()), |t| {
+                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("list", _) => {
-            return inside(text, "list[", ']')
-                .map_or(Err("not a list".into()), |t| fits(lang, items.unwrap_or(&Node::default()), t, types));
+            return inside(text, "list[", ']').map_or(Err("not a list".into()), |t| {
+                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("map", "go") => {
-            return text
-                .strip_prefix("map[string]")
-                .map_or(Err("not a map".into()), |t| fits(lang, values.unwrap_or(&Node::default()), t, types));
+            return text.strip_prefix("map[string]").map_or(Err("not a map".into()), |t| {
+                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("map", "typescript") => {
-            return inside(text, "Record<string, ", '>')
-                .map_or(Err("not a Record".into()), |t| fits(lang, values.unwrap_or(&Node::default()), t, types));
+            return inside(text, "Record<string, ", '>').map_or(Err("not a Record".into()), |t| {
+                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("map", _) => {
-            return inside(text, "dict[str, ", ']')
-                .map_or(Err("not a dict".into()), |t| fits(lang, values.unwrap_or(&Node::default()), t, types));
+            return inside(text, "dict[str, ", ']').map_or(Err("not a dict".into()), |t| {
+                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
+            });
         }
         ("string", "go") => matches!(text, "string" | "[]byte" | "metav1.Time"),
         ("string", "typescript") => text == "string" || text == "Date" || text.starts_with('"'),

@@ -132,7 +132,11 @@ fn value_for(s: &Node, root: bool) -> Value {
         return json!(0);
     }
     match s.type_.as_deref() {
-        Some("object") => object_for(s, root),
+        Some("object") => {
+            let mut object = object_for(s, root);
+            meet_first_variant(s, &mut object);
+            object
+        }
         Some("array") => {
             let n = s.min_items.unwrap_or(0) as usize;
             let item = match &s.items {
@@ -164,6 +168,48 @@ fn value_for(s: &Node, root: bool) -> Value {
         Some("number") => json!(number_for(s)),
         Some("boolean") => json!(false),
         _ => json!({}),
+    }
+}
+
+/// A union's object (`oneOf`/`anyOf` over the skeleton's fields: serde's tagged and
+/// untagged enums) made one of its variants, the first: the values its branch pins (a
+/// tag's) and the fields it requires.
+fn meet_first_variant(s: &Node, object: &mut Value) {
+    let Some(branch) = s.one_of.iter().chain(s.any_of.iter()).flatten().next() else { return };
+    meet_branch(s, branch, object);
+    let Value::Object(fields) = object else { return };
+    // What the other branches require and this one does not name goes: a tagged enum's
+    // variants exclude each other's fields.
+    let own: Vec<&String> =
+        branch.required.iter().flatten().chain(branch.properties.iter().flatten().map(|(k, _)| k)).collect();
+    let skeleton_required = s.required.clone().unwrap_or_default();
+    for other in s.one_of.iter().flatten().skip(1) {
+        for name in other.required.iter().flatten() {
+            if !own.contains(&name) && !skeleton_required.contains(name) {
+                fields.remove(name);
+            }
+        }
+    }
+}
+
+/// `value` (of the skeleton `s`) made to meet what `branch` says of it, at any depth: the
+/// values it pins and the fields it requires (an adjacently tagged variant's content).
+fn meet_branch(s: &Node, branch: &Node, value: &mut Value) {
+    let Value::Object(fields) = value else { return };
+    let skeleton = |name: &str| s.properties.as_ref().and_then(|p| p.get(name));
+    for name in branch.required.iter().flatten() {
+        if let Some(prop) = skeleton(name)
+            && !fields.contains_key(name)
+        {
+            fields.insert(name.clone(), value_for(prop, false));
+        }
+    }
+    for (name, pinned) in branch.properties.iter().flatten() {
+        if let Some(first) = pinned.enum_.as_ref().and_then(|e| e.first()) {
+            fields.insert(name.clone(), first.clone());
+        } else if let (Some(prop), Some(inner)) = (skeleton(name), fields.get_mut(name)) {
+            meet_branch(prop, pinned, inner);
+        }
     }
 }
 
@@ -302,6 +348,20 @@ mod tests {
             json!({"type": "number", "minimum": 4, "exclusiveMinimum": true, "multipleOf": 2}),
             json!({"type": "string", "format": "uuid"}),
             json!({"type": "string", "format": "ipv4"}),
+            // Found by the same tier: an adjacently tagged enum's content, an internally
+            // tagged one's variant fields (`oneOf` over the skeleton).
+            json!({"type": "object", "required": ["mode"], "properties": {
+                "mode": {"type": "string", "enum": ["Truck", "Walk"]},
+                "details": {"type": "object", "properties": {"plate": {"type": "string"}, "crew": {"type": "integer"}}}},
+                "oneOf": [
+                    {"required": ["details"], "properties": {"mode": {"enum": ["Truck"]}, "details": {"required": ["plate"]}}},
+                    {"properties": {"mode": {"enum": ["Walk"]}}}]}),
+            json!({"type": "object", "required": ["kind"], "properties": {
+                "kind": {"type": "string", "enum": ["weekly", "daily"]},
+                "hour": {"type": "integer"}, "day": {"type": "string"}},
+                "oneOf": [
+                    {"required": ["hour"], "properties": {"kind": {"enum": ["daily"]}}},
+                    {"required": ["day", "hour"], "properties": {"kind": {"enum": ["weekly"]}}}]}),
         ];
         for case in cases {
             let schema = node(case.clone());

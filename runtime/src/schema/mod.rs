@@ -32,10 +32,17 @@ pub struct Typed {
 
 /// `T`'s [`Typed`] types.
 pub fn typed_for<T: JsonSchema + ?Sized>(options: &Options) -> Typed {
+    let (root, definitions) = schemars_for::<T>();
+    typed_from(root, definitions, options)
+}
+
+/// schemars' output for `T` as [`typed_from`] reads it: `T`'s schema (a `$ref` to its
+/// definition where schemars names it) and every definition it reaches.
+#[doc(hidden)]
+pub fn schemars_for<T: JsonSchema + ?Sized>() -> (Value, Map<String, Value>) {
     let mut generator = generator();
     let root = generator.subschema_for::<T>().to_value();
-    let definitions = generator.take_definitions(false);
-    typed_from(root, definitions, options)
+    (root, generator.take_definitions(false))
 }
 
 /// [`Typed`] from schemars' output as JSON: the root's schema and its `$defs`, with the
