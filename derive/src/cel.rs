@@ -165,7 +165,16 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Err
     let pruned = prune(schema, &read);
     let schema = &pruned;
     let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
-    let Err(problems) = check_rule(&rule, &site) else { return };
+    let problems = match check_rule(&rule, &site) {
+        Ok(verdict) => {
+            COST.with(|c| c.set(c.get().saturating_add(verdict.total)));
+            if !verdict.uncertain_cost {
+                MAX_RULE.with(|c| c.set(c.get().max(verdict.rule_cost).max(verdict.message_cost)));
+            }
+            return;
+        }
+        Err(problems) => problems,
+    };
     // `rule_json` has reported an unknown reason already.
     for p in problems.into_iter().filter(|p| p.part != Part::Reason) {
         let what = match p.part {
@@ -250,11 +259,31 @@ thread_local! {
     /// The obligations of the rules of the type being derived (a derive runs on one
     /// thread), and whether that type is generic (a constant cannot name its parameters).
     static OBLIGATIONS: RefCell<(bool, Vec<TokenStream>)> = const { RefCell::new((false, Vec::new())) };
+    /// The estimated cost of the rules of the type being derived checked so far, each
+    /// once (the type's and its fields' own rules, at cardinality 1).
+    static COST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The most one of those rules (or message expressions) costs on its own.
+    static MAX_RULE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Starts collecting the obligations of `input`'s rules.
 pub fn begin(generic: bool) {
     OBLIGATIONS.with(|o| *o.borrow_mut() = (generic, Vec::new()));
+    COST.with(|c| c.set(0));
+    MAX_RULE.with(|c| c.set(0));
+}
+
+/// The cost of the rules checked since [`begin`] (each as one evaluation of the rule and
+/// its message expression): what one value of the type costs the server's per-CRD budget
+/// before the rules of the types below it.
+pub fn cost() -> u64 {
+    COST.with(std::cell::Cell::get)
+}
+
+/// The most one rule or message expression checked since [`begin`] costs per evaluation:
+/// what the server's per-rule budget holds, times the count of the node it stands on.
+pub fn max_rule_cost() -> u64 {
+    MAX_RULE.with(std::cell::Cell::get)
 }
 
 /// The obligations collected since [`begin`], as constant items.

@@ -219,6 +219,33 @@ pub fn named_types(ty: &Type) -> Vec<&Type> {
     out
 }
 
+/// The named types of a field's values, each with how many of them one value of the
+/// field holds at the most: one through `Option` and `Box`, the field's own list's or
+/// map's bound (`max`: its `maxItems` or `maxProperties`) under it, `None` under a list or
+/// map without one (the server then estimates the count from the request size, which the
+/// whole-CRD check in `codegen-cli manifests` judges).
+pub fn counted_types(ty: &Type, max: Option<u64>) -> Vec<(&Type, Option<u64>)> {
+    fn walk<'a>(ty: &'a Type, count: Option<u64>, max: Option<u64>, out: &mut Vec<(&'a Type, Option<u64>)>) {
+        if let Some((name, args)) = arguments(ty) {
+            match (name.as_str(), args.as_slice()) {
+                ("Option" | "Box" | "Arc" | "Rc", [inner]) => return walk(inner, count, max, out),
+                ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [inner])
+                | ("BTreeMap" | "HashMap" | "IndexMap", [_, inner]) => {
+                    // The field's bound holds the outermost list or map only.
+                    return walk(inner, count.zip(max).map(|(c, m)| c.saturating_mul(m)), None, out);
+                }
+                _ => {}
+            }
+        }
+        if !scalar(ty) && !matches!(ty, Type::Reference(_)) {
+            out.push((ty, count));
+        }
+    }
+    let mut out = Vec::new();
+    walk(ty, Some(1), max, &mut out);
+    out
+}
+
 /// The named types under a list that is not a list-map in a field of type `ty`, each with
 /// whether that list is the field's own (`Vec<Port>`, which `+listType=map` would fix)
 /// rather than one inside a map or another list (which no marker of the field reaches).

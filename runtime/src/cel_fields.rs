@@ -49,6 +49,40 @@ pub trait Fields {
     /// objects, maps and the items of list-maps, so a list of another kind above the type
     /// leaves such a rule nothing to compare with, and the server refuses the CRD.
     const TRANSITION: Option<&'static str> = None;
+    /// The estimated cost of the CEL rules one value of the type brings to the server's
+    /// per-CRD budget: its own rules and its fields', once each, plus, for each field of a
+    /// type with the derive, that type's cost times how many of it the field holds where
+    /// the field bounds that (`maxItems`, `maxProperties`). A rule under an unbounded list
+    /// is the whole-CRD check's (`codegen-cli manifests`).
+    const COST: u64 = 0;
+    /// The most one of those rules (or its message expression) costs per evaluation,
+    /// times how many of its node one value of the type holds: what the server's per-rule
+    /// budget holds.
+    const MAX_RULE: u64 = 0;
+}
+
+/// The greatest of `costs`, in a constant.
+pub const fn max(costs: &[u64]) -> u64 {
+    let mut most = 0u64;
+    let mut i = 0;
+    while i < costs.len() {
+        if costs[i] > most {
+            most = costs[i];
+        }
+        i += 1;
+    }
+    most
+}
+
+/// `a + b + ...` in a constant, saturating.
+pub const fn sum(costs: &[u64]) -> u64 {
+    let mut total = 0u64;
+    let mut i = 0;
+    while i < costs.len() {
+        total = total.saturating_add(costs[i]);
+        i += 1;
+    }
+    total
 }
 
 /// `Probe::<T>::FIELDS`: `Some` of `T`'s fields when `T` has the derive, else `None`
@@ -58,6 +92,8 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 impl<T: ?Sized + Fields> Probe<T> {
     pub const FIELDS: Option<&'static [Field]> = Some(T::FIELDS);
     pub const TRANSITION: Option<&'static str> = T::TRANSITION;
+    pub const COST: u64 = T::COST;
+    pub const MAX_RULE: u64 = T::MAX_RULE;
 }
 
 /// The fallback of [`Probe`]: a type without the derive.
@@ -65,6 +101,9 @@ pub trait Unseen {
     const FIELDS: Option<&'static [Field]> = None;
     /// A type without the derive: `codegen-cli manifests` checks its rules' placement.
     const TRANSITION: Option<&'static str> = None;
+    /// A type without the derive: its rules' cost is the whole-CRD check's.
+    const COST: u64 = 0;
+    const MAX_RULE: u64 = 0;
 }
 
 /// The first of `rules` that is `Some`.

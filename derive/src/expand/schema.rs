@@ -362,10 +362,21 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let mut transitions: Vec<TokenStream> =
         transition_rules(type_markers).into_iter().map(|rule| quote!(::core::option::Option::Some(#rule))).collect();
     let mut placements = Vec::new();
+    // `Fields::COST`: the type's own rules, then each field's named types times their count.
+    let (own_cost, own_max) = (crate::cel::cost(), crate::cel::max_rule_cost());
+    let mut costs = vec![quote!(#own_cost)];
+    let mut maxima = vec![quote!(#own_max)];
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") {
             continue;
+        }
+        let mut quiet = Errors::default();
+        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        let field_name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
+        for (cost, max) in counted_costs(input, f, &field_name, &parsed, &mut placements) {
+            costs.push(cost);
+            maxima.push(max);
         }
         for below in crate::shapes::named_types(&f.ty) {
             // A type of its own below it (a recursive type) is refused elsewhere; its
@@ -384,9 +395,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
             }));
             continue;
         }
-        let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        let mut quiet = Errors::default();
-        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        let name = field_name;
         let shape = crate::cel::shape(&f.ty, &parsed.markers, parsed.foreign_schema);
         for cel in kubegen_cel::names::identifiers(&name) {
             entries.push(quote!(::kubegen::__private::cel::Field { ident: #cel, shape: #shape }));
@@ -405,9 +414,57 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
             const FIELDS: &'static [::kubegen::__private::cel::Field] = &[#(#entries),*];
             const TRANSITION: ::core::option::Option<&'static str> =
                 ::kubegen::__private::cel::first(&[#(#transitions),*]);
+            const COST: u64 = ::kubegen::__private::cel::sum(&[#(#costs),*]);
+            const MAX_RULE: u64 = ::kubegen::__private::cel::max(&[#(#maxima),*]);
         }
         #(#placements)*
     }
+}
+
+/// What the named types of field `f` add to its struct's `Fields::COST` and
+/// `Fields::MAX_RULE` (their costs times how many of them the field holds, where it
+/// bounds that), and, where the field holds more than one, a constant assertion that
+/// they stay inside the API server's budgets, per rule and per CRD: a rule on a list
+/// item's type runs once per item, and the derive of that type judged it once.
+fn counted_costs(
+    input: &DeriveInput,
+    f: &syn::Field,
+    name: &str,
+    parsed: &Parsed,
+    assertions: &mut Vec<TokenStream>,
+) -> Vec<(TokenStream, TokenStream)> {
+    let bound = |key: &str| {
+        parsed.get(key).and_then(|m| match &m.value {
+            crate::markers::MarkerValue::Json(v) => v.as_u64(),
+            _ => None,
+        })
+    };
+    let max = bound("max_items").or_else(|| bound("max_properties"));
+    let (per_crd, per_rule) = (kubegen_cel::cost::PER_CRD_LIMIT, kubegen_cel::cost::PER_RULE_LIMIT);
+    let mut out = Vec::new();
+    for (ty, count) in crate::shapes::counted_types(&f.ty, max) {
+        let own = matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"));
+        let Some(count) = count.filter(|_| !own) else { continue };
+        let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
+        out.push((quote!(#probe::COST.saturating_mul(#count)), quote!(#probe::MAX_RULE.saturating_mul(#count))));
+        if count > 1 {
+            let ty_name = quote!(#ty).to_string().replace(' ', "");
+            let message = format!(
+                "the API server refuses the CRD: the CEL rules of `{ty_name}` (and of the types below it) run once per entry of `{name}`, up to {count} times (its maxItems or maxProperties), and their estimated cost times that count exceeds the server's budget ({per_rule} per rule, {per_crd} for all rules of the CRD); lower the bound on `{name}`, or make the rules cheaper (maxLength or maxItems on what they read)"
+            );
+            let span = f.ty.span();
+            assertions.push(quote_spanned! {span=>
+                const _: () = {
+                    #[allow(unused_imports)]
+                    use ::kubegen::__private::cel::Unseen as _;
+                    if #probe::MAX_RULE.saturating_mul(#count) > #per_rule || #probe::COST.saturating_mul(#count) > #per_crd {
+                        ::core::panic!(#message)
+                    }
+                };
+            });
+        }
+    }
+    out
 }
 
 /// The transition rules `parsed`'s markers write on their node: `validation` rules that read
