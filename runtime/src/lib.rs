@@ -61,6 +61,18 @@ pub trait CrdWithOptions: CustomResourceExt {
             kubegen_core::kind::KindTypes { style: kubegen_core::kind::Style::Disabled, data: None, status: None };
         (Self::crd_with(options), types)
     }
+
+    /// The CRD, checked offline as the API server checks a CRD it reads ([`crd::lint`]:
+    /// CEL rules with where they stand and how often they run, defaults against their
+    /// schema, list-map keys, printer-column paths): `Err` names every problem the server
+    /// would refuse it for, with what to write instead. [`CustomResourceExt::crd`] returns
+    /// the CRD unchecked; `codegen-cli manifests` refuses to write one that fails this.
+    fn checked_crd() -> Result<
+        k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+        crd::Refused,
+    > {
+        crd::checked(Self::crd())
+    }
 }
 
 /// What generated code names. Not a public API: it changes without notice.

@@ -51,6 +51,8 @@ pub enum TestEnvError {
     Kube(#[from] kube::Error),
     #[error("CRD {0} was not Established within {START_TIMEOUT:?}")]
     NotEstablished(String),
+    #[error(transparent)]
+    Refused(#[from] crate::crd::Refused),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> TestEnvError {
@@ -245,8 +247,12 @@ impl TestEnv {
     }
 
     /// Server-side applies `crds` and waits until each is Established, so their kinds
-    /// can be used at once.
+    /// can be used at once. A CRD the server would refuse ([`crate::crd::lint`]) is
+    /// refused first, with every reason and what to write instead, and nothing applied.
     pub async fn install_crds(&self, crds: Vec<CustomResourceDefinition>) -> Result<(), TestEnvError> {
+        for crd in &crds {
+            crate::crd::checked(crd.clone())?;
+        }
         let api = Api::<CustomResourceDefinition>::all(self.client.clone());
         let params = PatchParams::apply("kubegen-testenv").force();
         for crd in &crds {

@@ -115,3 +115,38 @@ fn a_bare_transparent_newtype_is_inline() {
     assert_eq!(schema["properties"]["plain"]["type"], json!("string"), "{schema}");
     assert!(schema.get("$defs").is_none_or(|d| d.get("string").is_none()), "a definition named `string`: {schema}");
 }
+
+/// A rule on a type under a list without `maxItems`: the server estimates how many items
+/// fit a request and multiplies the rule's cost by that, which the derive leaves to the
+/// whole-CRD check.
+mod unbounded {
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    /// +kubebuilder:validation:XValidation:rule="self.host.matches('^[a-z0-9.-]+$')",message="a host name"
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Endpoint {
+        /// +kubebuilder:validation:MaxLength=253
+        pub host: String,
+    }
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v1", kind = "Lb")]
+    pub struct LbSpec {
+        pub endpoints: Vec<Endpoint>,
+    }
+}
+
+/// Issue 28: a CRD the API server refuses built, and `crd()` returned it without a word.
+/// `checked_crd()` says why, as `codegen-cli manifests` does, and the test environment
+/// refuses to install it (checked against kube-apiserver 1.37.2: "estimated rule cost
+/// exceeds budget").
+#[test]
+fn checked_crd_names_what_the_server_would_refuse() {
+    use kubegen::CrdWithOptions;
+    let err = unbounded::Lb::checked_crd().expect_err("over the server's budget");
+    let text = err.to_string();
+    assert!(text.starts_with("the API server would refuse the CRD lbs.example.com:"), "{text}");
+    assert!(text.contains("spec.endpoints[*]") && text.contains("budget"), "{text}");
+    assert!(Probe::checked_crd().is_ok());
+}

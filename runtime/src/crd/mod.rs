@@ -29,6 +29,23 @@ use kubegen_core::schema::node::{Additional, Node};
 use crate::schema::Typed;
 use serde_json::{Map, Value};
 
+/// A CRD the API server would refuse, with every reason [`lint`] found.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the API server would refuse the CRD {name}:\n  {}", problems.join("\n  "))]
+pub struct Refused {
+    pub name: String,
+    pub problems: Vec<String>,
+}
+
+/// `crd` if the API server would take it ([`lint`] finds nothing), else why not.
+pub fn checked(crd: CustomResourceDefinition) -> Result<CustomResourceDefinition, Refused> {
+    let problems = lint(&crd);
+    if problems.is_empty() {
+        return Ok(crd);
+    }
+    Err(Refused { name: crd.metadata.name.clone().unwrap_or_default(), problems })
+}
+
 /// A CRD version's `openAPIV3Schema` as the typed IR (`None` when the version has no
 /// schema, or one the IR does not read).
 pub fn version_schema(version: &CustomResourceDefinitionVersion) -> Option<Node> {
