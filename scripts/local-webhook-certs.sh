@@ -7,6 +7,17 @@
 # writes DIR/ca.crt (the caBundle the configurations trust) and DIR/tls.crt, DIR/tls.key
 # (what --webhook-cert-path reads). Valid for a day.
 set -euo pipefail
+usage() {
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+}
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+esac
+if [ $# -ne 2 ]; then
+  usage >&2
+  echo "error: expected DIR and CA_NAME, got $# argument(s)" >&2
+  exit 2
+fi
 dir=$1 name=$2
 mkdir -p "$dir"
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=$name" \

@@ -340,6 +340,8 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
     let webhooks = generate::WebhookManifests { out: out.clone() };
     let layout = generate::Layout { out, role_name: args.role_name.clone() };
+    // Markers that would do nothing fail before the kinds are built.
+    project.check_sources()?;
     generate::run(&project, &[&crds, &rbac, &webhooks, &layout], args.check, "manifest", |p| {
         let hooks = match p.webhooks()?.0.len() {
             0 => String::new(),

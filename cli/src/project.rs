@@ -26,6 +26,8 @@ pub struct Project {
     kinds: OnceCell<Vec<Kind>>,
     crds: OnceCell<Vec<CustomResourceDefinition>>,
     scan: OnceCell<sources::Scan>,
+    /// The RBAC rules were checked against the kinds' singulars (once).
+    singular_checked: OnceCell<()>,
 }
 
 /// The flags by which `manifests`, `clients` and `docs` name the workspace they read.
@@ -41,6 +43,10 @@ pub struct ProjectArgs {
     /// language (YAML and code comments; an HTML comment in Markdown).
     #[arg(long, value_name = "FILE")]
     pub header: Option<PathBuf>,
+    /// Report this class of markers that do nothing as warnings instead of failing
+    /// (repeatable; also `warn = [...]` in [workspace.metadata.kubegen]).
+    #[arg(long = "warn", value_name = "CLASS")]
+    pub warn: Vec<sources::Lost>,
 }
 
 impl ProjectArgs {
@@ -50,6 +56,7 @@ impl ProjectArgs {
             manifest_path: self.manifest_path.as_deref(),
             packages: &self.packages,
             header: self.header.as_deref(),
+            warn: &self.warn,
             options,
         })
     }
@@ -61,13 +68,16 @@ pub struct Load<'a> {
     pub manifest_path: Option<&'a Path>,
     pub packages: &'a [String],
     pub header: Option<&'a Path>,
+    /// `--warn`: classes of lost markers reported as warnings.
+    pub warn: &'a [sources::Lost],
     pub options: Options,
 }
 
 impl Project {
     pub fn load(load: Load) -> Result<Self> {
         let workspace = Workspace::load(load.manifest_path, load.packages)?;
-        let settings = workspace.settings()?;
+        let mut settings = workspace.settings()?;
+        settings.warn.extend_from_slice(load.warn);
         Ok(Project {
             workspace,
             settings,
@@ -77,6 +87,7 @@ impl Project {
             kinds: OnceCell::new(),
             crds: OnceCell::new(),
             scan: OnceCell::new(),
+            singular_checked: OnceCell::new(),
         })
     }
 
@@ -118,9 +129,26 @@ impl Project {
     }
 
     /// The `+kubebuilder:rbac` markers and `#[kubegen::rbac]` attributes of every member
-    /// that depends on kubegen; warnings go to stderr once.
+    /// that depends on kubegen. Markers that would do nothing fail it, unless their class
+    /// is reported as a warning (`--warn`, `warn = [...]`); warnings go to stderr once.
     pub fn rbac_rules(&self) -> Result<&[RbacRule]> {
-        Ok(&self.scan()?.rules)
+        let scan = self.scan()?;
+        // The workspace's own kinds, when they are built already (`manifests` builds them first).
+        let kinds = self.crds.get().into_iter().flatten().map(|c| {
+            let names = &c.spec.names;
+            (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
+        });
+        let singular = sources::singular_resources(&scan.rules, kinds);
+        if self.singular_checked.set(()).is_ok() {
+            self.report(&singular)?;
+        }
+        Ok(&scan.rules)
+    }
+
+    /// Reads the sources' markers: those that would do nothing fail here, before the
+    /// kinds are built (`manifests` calls it first).
+    pub fn check_sources(&self) -> Result<()> {
+        self.scan().map(|_| ())
     }
 
     /// The `+kubebuilder:webhook` markers and `#[kubegen::webhook]` attributes, with the
@@ -137,15 +165,27 @@ impl Project {
         }
         let files: Vec<PathBuf> = self.workspace.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
         let scan = sources::scan(&files, self.root())?;
-        // The workspace's own kinds, when they are built already (`manifests` builds them first).
-        let kinds = self.crds.get().into_iter().flatten().map(|c| {
-            let names = &c.spec.names;
-            (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
-        });
-        let singular = sources::singular_resources(&scan.rules, kinds);
-        for warning in scan.warnings.iter().chain(&singular) {
-            eprintln!("warning: {warning}");
-        }
+        self.report(&scan.findings)?;
         Ok(self.scan.get_or_init(|| scan))
+    }
+
+    /// Warns about the findings whose class is listed as a warning; fails on the others.
+    fn report(&self, findings: &[sources::Finding]) -> Result<()> {
+        let (warnings, errors): (Vec<&sources::Finding>, Vec<&sources::Finding>) =
+            findings.iter().partition(|f| self.settings.warn.contains(&f.class));
+        for f in warnings {
+            eprintln!("warning[{}]: {}", f.class.name(), f.message);
+        }
+        if !errors.is_empty() {
+            let mut classes: Vec<&str> = errors.iter().map(|f| f.class.name()).collect();
+            classes.dedup();
+            bail!(
+                "markers that would do nothing (a rule, a bound or a field's marker lost):\n  {}\nFix them, or report a class as a warning: `--warn {}`, or `warn = [\"{}\"]` in [workspace.metadata.kubegen]",
+                errors.iter().map(|f| format!("[{}] {}", f.class.name(), f.message)).collect::<Vec<_>>().join("\n  "),
+                classes[0],
+                classes[0]
+            );
+        }
+        Ok(())
     }
 }

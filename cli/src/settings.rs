@@ -25,6 +25,11 @@ pub struct Settings {
     /// (`field-removed = "warn"`); the ids are checked by `diff` itself.
     #[serde(default)]
     pub diff: std::collections::BTreeMap<String, DiffLevel>,
+    /// Classes of markers that do nothing (`plain-comment`, `misspelled-marker`,
+    /// `singular-resource`, `events-rbac`) that `manifests` reports as warnings; every
+    /// other class fails it.
+    #[serde(default)]
+    pub warn: Vec<crate::sources::Lost>,
 }
 
 /// How a `diff` finding counts: an error fails the command, a warning is printed, off
@@ -81,7 +86,7 @@ pub struct PackageSettings {
     pub manifests: Option<bool>,
 }
 
-const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff"];
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff", "warn"];
 const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
 const CLIENT_KEYS: &[&str] = &["languages", "go-module", "typescript-package", "python-package", "version"];
 const PACKAGE_KEYS: &[&str] = &["manifests"];
@@ -175,5 +180,9 @@ mod tests {
         assert_eq!(s.diff.get("field-removed"), Some(&DiffLevel::Warn));
         let err = Settings::from_metadata(Some(&json!({"diff": {"field-removed": "loud"}}))).unwrap_err().to_string();
         assert!(err.starts_with("[workspace.metadata.kubegen]: unknown variant `loud`"), "{err}");
+        let s = Settings::from_metadata(Some(&json!({"warn": ["plain-comment", "events-rbac"]}))).unwrap();
+        assert_eq!(s.warn, [crate::sources::Lost::PlainComment, crate::sources::Lost::EventsRbac]);
+        let err = Settings::from_metadata(Some(&json!({"warn": ["plain-comments"]}))).unwrap_err().to_string();
+        assert!(err.contains("unknown variant `plain-comments`, expected one of `plain-comment`"), "{err}");
     }
 }

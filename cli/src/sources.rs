@@ -52,14 +52,49 @@ const TYPE_MARKERS: &[&str] = &[
 /// `+kubebuilder:` markers that mean something in a plain `//` comment.
 const COMMENT_MARKERS: &[&str] = &["rbac", "scaffold", "webhook", "webhookconfiguration"];
 
-/// What the sources say: RBAC rules, webhooks, and warnings about markers nothing reads.
+/// What the sources say: RBAC rules, webhooks, and findings about markers nothing reads.
 #[derive(Default)]
 pub struct Scan {
     pub rules: Vec<RbacRule>,
     pub webhooks: Vec<WebhookMarker>,
     /// `+kubebuilder:webhookconfiguration` names: (mutating, validating).
     pub webhook_configurations: (Option<String>, Option<String>),
-    pub warnings: Vec<String>,
+    pub findings: Vec<Finding>,
+}
+
+/// A marker that is written and does nothing, or a rule that is missing: an error of
+/// `manifests` (and `--check`) unless its class is listed as a warning (`--warn CLASS`,
+/// `warn = ["CLASS"]` in `[workspace.metadata.kubegen]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub class: Lost,
+    /// `file:line: what, and what to write instead`.
+    pub message: String,
+}
+
+/// The classes of [`Finding`], by the name `--warn` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lost {
+    /// A kubebuilder marker in a plain `//` comment, which the derive never sees.
+    PlainComment,
+    /// `+kubebuilder:` followed by a near miss of `rbac`.
+    MisspelledMarker,
+    /// An RBAC rule naming a kind's singular, which grants nothing.
+    SingularResource,
+    /// `kubegen::host::Events` in use with no RBAC rule allowing events.
+    EventsRbac,
+}
+
+impl Lost {
+    pub fn name(self) -> &'static str {
+        match self {
+            Lost::PlainComment => "plain-comment",
+            Lost::MisspelledMarker => "misspelled-marker",
+            Lost::SingularResource => "singular-resource",
+            Lost::EventsRbac => "events-rbac",
+        }
+    }
 }
 
 impl Scan {
@@ -73,9 +108,12 @@ impl Scan {
                 && r.verbs.iter().any(|v| v == "create" || v == "*")
         });
         if !granted {
-            self.warnings.push(format!(
-                "{at}: kubegen::host::Events records events.k8s.io/v1 Events, and no RBAC marker allows it: add `// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch`"
-            ));
+            self.findings.push(Finding {
+                class: Lost::EventsRbac,
+                message: format!(
+                    "{at}: kubegen::host::Events records events.k8s.io/v1 Events, and no RBAC marker allows it: add `// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch`"
+                ),
+            });
         }
     }
 }
@@ -96,7 +134,7 @@ fn names_marker(word: &str, known: &str) -> bool {
 /// RBAC names resources by their plural; a rule for `deployment` grants nothing. Warns
 /// about each resource that is the singular of a Kubernetes kind or of one of `kinds`
 /// (`(singular, plural)` pairs).
-pub fn singular_resources<'a>(rules: &[RbacRule], kinds: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+pub fn singular_resources<'a>(rules: &[RbacRule], kinds: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<Finding> {
     let kinds: Vec<(String, String)> = kinds
         .map(|(s, p)| (s.to_string(), p.to_string()))
         .chain(kubegen_core::k8s::K8S_TYPES.iter().map(|k| {
@@ -120,11 +158,11 @@ pub fn singular_resources<'a>(rules: &[RbacRule], kinds: impl Iterator<Item = (&
     }
     warnings.sort();
     warnings.dedup();
-    warnings
+    warnings.into_iter().map(|message| Finding { class: Lost::SingularResource, message }).collect()
 }
 
 /// A `//` comment's marker that nothing will read, and what to write instead.
-fn ignored_marker(comment: &str) -> Option<String> {
+fn ignored_marker(comment: &str) -> Option<(Lost, String)> {
     let marker = comment.split_whitespace().next().unwrap_or_default();
     if let Some(rest) = marker.strip_prefix("+kubebuilder:") {
         let name = rest.split([':', '=']).next().unwrap_or_default();
@@ -132,15 +170,21 @@ fn ignored_marker(comment: &str) -> Option<String> {
             return None;
         }
         if strsim::levenshtein(name, "rbac") <= 2 {
-            return Some(format!(
-                "`+kubebuilder:{name}:` is not a marker; did you mean `+kubebuilder:rbac:`? This rule is ignored"
+            return Some((
+                Lost::MisspelledMarker,
+                format!(
+                    "`+kubebuilder:{name}:` is not a marker; did you mean `+kubebuilder:rbac:`? This rule is ignored"
+                ),
             ));
         }
     } else if !TYPE_MARKERS.iter().any(|m| names_marker(marker, m)) {
         return None;
     }
-    Some(format!(
-        "`{marker}` is in a plain `//` comment, which the derive never sees: write it as a doc comment, `/// {marker}`, on the field or type"
+    Some((
+        Lost::PlainComment,
+        format!(
+            "`{marker}` is in a plain `//` comment, which the derive never sees: write it as a doc comment, `/// {marker}`, on the field or type"
+        ),
     ))
 }
 
@@ -150,7 +194,7 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     let mut webhooks = Vec::new();
     let mut configurations = (None, None);
     let mut errors = Vec::new();
-    let mut warnings = Vec::new();
+    let mut findings = Vec::new();
     let mut recorder_at = None;
     let mut aliases = Vec::new();
     for file in files {
@@ -164,8 +208,8 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
             if let Some(comment) = trimmed.strip_prefix("//") {
                 let doc = (comment.starts_with('/') && !comment.starts_with("//")) || comment.starts_with('!');
                 let comment = comment.trim_start_matches(['/', '!']).trim_start();
-                if !doc && let Some(warning) = ignored_marker(comment) {
-                    warnings.push(format!("{shown}:{}: {warning}", i + 1));
+                if !doc && let Some((class, warning)) = ignored_marker(comment) {
+                    findings.push(Finding { class, message: format!("{shown}:{}: {warning}", i + 1) });
                 }
                 if let Some(args) = comment.strip_prefix(MARKER) {
                     match RbacRule::parse_marker(args.trim_end()) {
@@ -209,7 +253,7 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
     if !aliases.is_empty() {
         bail!("markers on a type alias are never applied:\n  {}", aliases.join("\n  "));
     }
-    let mut scan = Scan { rules: found, webhooks, webhook_configurations: configurations, warnings };
+    let mut scan = Scan { rules: found, webhooks, webhook_configurations: configurations, findings };
     scan.check_events(recorder_at);
     Ok(scan)
 }
@@ -395,6 +439,8 @@ mod tests {
         let rule = |r: &str| super::RbacRule { resources: vec![r.into()], ..Default::default() };
         let rules = [rule("deployment"), rule("memcached/status"), rule("deployments"), rule("pods")];
         let w = super::singular_resources(&rules, [("memcached", "memcacheds")].into_iter());
+        assert!(w.iter().all(|f| f.class == super::Lost::SingularResource));
+        let w: Vec<&str> = w.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(
             w,
             [
@@ -420,7 +466,7 @@ mod tests {
     }
 
     #[test]
-    fn markers_nothing_reads_are_warned_about() {
+    fn markers_nothing_reads_are_found_by_class() {
         let dir = std::env::temp_dir().join(format!("kubegen-ignored-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("tmp dir");
         let file = dir.join("types.rs");
@@ -428,18 +474,23 @@ mod tests {
         std::fs::write(&file, text).expect("write");
         let scan = super::scan(&[file], &dir).expect("scans");
         assert_eq!(scan.rules.len(), 1);
-        let w = scan.warnings.join("\n");
-        assert_eq!(scan.warnings.len(), 4, "{w}");
-        assert!(w.contains("types.rs:2: `+kubebuilder:validation:Minimum=1` is in a plain `//` comment"), "{w}");
+        let w =
+            scan.findings.iter().map(|f| format!("{}: {}", f.class.name(), f.message)).collect::<Vec<_>>().join("\n");
+        assert_eq!(scan.findings.len(), 4, "{w}");
+        assert!(
+            w.contains("plain-comment: types.rs:2: `+kubebuilder:validation:Minimum=1` is in a plain `//` comment"),
+            "{w}"
+        );
         assert!(w.contains("write it as a doc comment, `/// +optional`"), "{w}");
         assert!(
-            w.contains("types.rs:8: `+kubebuilder:rbca:` is not a marker; did you mean `+kubebuilder:rbac:`?"),
+            w.contains("misspelled-marker: types.rs:8: `+kubebuilder:rbca:` is not a marker; did you mean `+kubebuilder:rbac:`?"),
             "{w}"
         );
         assert!(w.contains("types.rs:10:"), "{w}");
 
         std::fs::write(dir.join("c.rs"), "fn f(c: Client) { let e = Events::new(c, \"x\"); }\n").expect("write");
         let scan = super::scan(&[dir.join("c.rs")], &dir).expect("scans");
-        assert!(scan.warnings[0].starts_with("c.rs:1: kubegen::host::Events records"), "{:?}", scan.warnings);
+        assert_eq!(scan.findings[0].class, super::Lost::EventsRbac);
+        assert!(scan.findings[0].message.starts_with("c.rs:1: kubegen::host::Events records"), "{:?}", scan.findings);
     }
 }

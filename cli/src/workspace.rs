@@ -119,6 +119,12 @@ impl Workspace {
         for name in only {
             if !packages.iter().any(|(p, _, _)| p == name) && !source_dirs.iter().any(|d| d.ends_with(name)) {
                 let members = meta.packages.iter().filter(|p| meta.workspace_members.contains(&p.id));
+                // A member without kubegen: saying "did you mean" its own name helps nobody.
+                if members.clone().any(|p| p.name == *name) {
+                    bail!(
+                        "package `{name}` is a workspace member but does not depend on {LIBRARY_PACKAGE}, so it declares no kinds, RBAC or webhooks; name a member that does"
+                    );
+                }
                 let hint = suggest_package(name, members.map(|p| p.name.as_str()))
                     .map(|s| format!("; did you mean `-p {s}`?"))
                     .unwrap_or_default();

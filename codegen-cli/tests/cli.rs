@@ -87,6 +87,73 @@ fn unknown_package_is_an_error() {
     assert!(String::from_utf8_lossy(&done.stderr).contains("package `no-such-package` is not a workspace member"));
 }
 
+/// Issue 29: `-p codegen-cli` answered "did you mean `-p codegen-cli`?".
+#[test]
+fn a_member_without_kubegen_is_named_as_such() {
+    let out = tmp("no-kubegen");
+    let done = run(&out, &["-p", "codegen-cli"]);
+    assert_eq!(done.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(err.contains("package `codegen-cli` is a workspace member but does not depend on kubegen-rs"), "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
+}
+
+/// Issue 29: a Go marker pasted into a plain `//` comment and a misspelled
+/// `+kubebuilder:rbca:` were warnings; `manifests` wrote the CRD without the bound and the
+/// Role without the rule and exited 0, and `--check` passed in CI. Now both fail, before
+/// anything is built or written, unless their class is reported as a warning.
+#[test]
+fn markers_that_would_do_nothing_fail_manifests_unless_warned() {
+    let dir = tmp("lost");
+    std::fs::create_dir_all(dir.join("src")).expect("tmp dir");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"lost\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nkubegen-rs = {{ path = {:?} }}\n",
+            runtime.display().to_string()
+        ),
+    )
+    .expect("write");
+    let source = "pub struct S {\n    // +kubebuilder:validation:Minimum=1\n    pub a: i32,\n}\n// +kubebuilder:rbca:groups=apps,resources=pods,verbs=get\nfn main() {}\n";
+    std::fs::write(dir.join("src/main.rs"), source).expect("write");
+    for args in [&["manifests"][..], &["manifests", "--check"]] {
+        let out = cli_in(&dir, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(
+                "[plain-comment] src/main.rs:2: `+kubebuilder:validation:Minimum=1` is in a plain `//` comment"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("[misspelled-marker] src/main.rs:5: `+kubebuilder:rbca:` is not a marker"), "{err}");
+        assert!(err.contains("`--warn plain-comment`"), "{err}");
+        assert!(!dir.join("config").exists(), "{args:?} wrote files");
+    }
+    // One class as a warning still fails on the other; both, and `manifests` writes.
+    let out = cli_in(&dir, &["manifests", "--warn", "plain-comment"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("[misspelled-marker]"));
+    let out = cli_in(&dir, &["manifests", "--warn", "plain-comment", "--warn", "misspelled-marker"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning[plain-comment]: src/main.rs:2:") && err.contains("warning[misspelled-marker]"),
+        "{err}"
+    );
+    // The setting does what the flag does.
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).expect("read");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!("{manifest}\n[workspace.metadata.kubegen]\nwarn = [\"plain-comment\", \"misspelled-marker\"]\n"),
+    )
+    .expect("write");
+    let out = cli_in(&dir, &["manifests", "--check"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn cli_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_codegen-cli")).args(args).current_dir(dir).output().expect("codegen-cli runs")
 }

@@ -56,3 +56,27 @@ fn options_are_checked_before_anything_is_touched() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 29: `scripts/local-webhook-certs.sh --help` failed with `$2: unbound variable`.
+#[test]
+fn local_webhook_certs_has_help_and_checks_its_arguments() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/local-webhook-certs.sh");
+    let run = |args: &[&str]| Command::new("bash").arg(&path).args(args).output().expect("bash runs the script");
+    let help = run(&["--help"]);
+    assert!(help.status.success(), "{}", String::from_utf8_lossy(&help.stderr));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("local-webhook-certs.sh DIR CA_NAME"));
+    let dir = scratch("certs");
+    let d = dir.join("out");
+    for args in [vec![], vec![d.to_str().expect("utf-8 path")]] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("expected DIR and CA_NAME"), "{args:?}");
+        assert!(!d.exists(), "{args:?} wrote something");
+    }
+    let out = run(&[d.to_str().expect("utf-8 path"), "test-ca"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for file in ["ca.crt", "tls.crt", "tls.key"] {
+        assert!(d.join(file).is_file(), "{file}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
