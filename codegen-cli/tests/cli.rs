@@ -154,6 +154,53 @@ fn markers_that_would_do_nothing_fail_manifests_unless_warned() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 29: the scaffolded Makefile compiled the CLI again (`cargo run -p codegen-cli`)
+/// though the installed one was on the PATH. It uses an installed `codegen-cli` whose
+/// version is the kubegen-cli Cargo.lock pins, else the workspace's own; `CODEGEN=` wins.
+#[test]
+fn the_makefile_uses_an_installed_codegen_cli_of_the_pinned_version() {
+    let dir = tmp("makefile").join("op");
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = cli_in(&dir, &["init", "--domain", "example.com", "--kubegen-path", root.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lock = |version: &str| {
+        std::fs::write(
+            dir.join("Cargo.lock"),
+            format!("version = 4\n\n[[package]]\nname = \"kubegen-cli\"\nversion = \"{version}\"\n\n[[package]]\nname = \"kubegen-core\"\nversion = \"9.9.9\"\n"),
+        )
+        .expect("write");
+    };
+    let bin = dir.join("fake-bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let fake = bin.join("codegen-cli");
+    std::fs::write(&fake, "#!/bin/sh\necho 'codegen-cli 0.1.0'\n").expect("write");
+    std::process::Command::new("chmod").arg("+x").arg(&fake).status().expect("chmod");
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let make = |extra: &[&str]| {
+        let out = Command::new("make")
+            .args(["-n", "manifests"])
+            .args(extra)
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env_remove("CODEGEN")
+            .env_remove("CARGO")
+            .output()
+            .expect("make runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    lock("0.1.0");
+    assert_eq!(make(&[]), "codegen-cli manifests");
+    lock("0.2.0");
+    assert_eq!(make(&[]), "cargo run -q -p codegen-cli -- manifests");
+    lock("0.1.0");
+    assert_eq!(make(&["CODEGEN=cargo run -p codegen-cli --"]), "cargo run -p codegen-cli -- manifests");
+    std::fs::remove_file(&fake).expect("rm");
+    assert_eq!(make(&[]), "cargo run -q -p codegen-cli -- manifests");
+    let _ = std::fs::remove_dir_all(dir.parent().expect("parent"));
+}
+
 fn cli_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_codegen-cli")).args(args).current_dir(dir).output().expect("codegen-cli runs")
 }
