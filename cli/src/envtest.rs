@@ -22,14 +22,17 @@ use clap::{Args, ValueEnum};
 use kubegen_core::envtest::{self, Release};
 
 #[derive(Args)]
+#[command(args_conflicts_with_subcommands = false)]
 pub struct EnvtestArgs {
+    #[command(subcommand)]
+    action: Option<Action>,
     /// The Kubernetes release: `1.37` (its newest patch release) or `1.37.2`. Default: the
     /// release this codegen-cli was built for.
-    #[arg(long, value_name = "VERSION")]
+    #[arg(long, value_name = "VERSION", global = true)]
     version: Option<String>,
     /// The store's directory. Default: $KUBEGEN_ENVTEST_DIR, else
     /// $XDG_DATA_HOME/kubegen/envtest, else ~/.local/share/kubegen/envtest.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     bin_dir: Option<PathBuf>,
     /// What to print: the release's directory, or a shell line that exports it as
     /// KUBEBUILDER_ASSETS.
@@ -46,11 +49,44 @@ enum Print {
     Env,
 }
 
+/// A local cluster for the daily loop (`make install run` against it).
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Start etcd and kube-apiserver of the release (built or found as without a
+    /// subcommand) in DIR, running on after this command; print `export KUBECONFIG=...`.
+    /// Running already: print it again.
+    Start(ClusterArgs),
+    /// Stop the cluster `start` left in DIR and remove what it wrote there (nothing else).
+    Stop(ClusterArgs),
+}
+
+#[derive(Args)]
+struct ClusterArgs {
+    /// The cluster's directory: its data, logs, certificates and kubeconfig.
+    #[arg(long, value_name = "DIR", default_value = "target/kubegen/cluster")]
+    dir: PathBuf,
+}
+
+/// What `start` writes into its directory beside the control plane's own entries: the
+/// processes to stop, and the proof that the directory is a cluster of ours.
+const CLUSTER_FILE: &str = "kubegen-cluster.json";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Cluster {
+    etcd: u32,
+    apiserver: u32,
+    port: u16,
+    release: String,
+}
+
 fn log(message: impl std::fmt::Display) {
     eprintln!("[envtest] {message}");
 }
 
 pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
+    if let Some(Action::Stop(cluster)) = &args.action {
+        return stop(&cluster.dir);
+    }
     let root = match args.bin_dir {
         Some(dir) => dir,
         None => envtest::root().with_context(|| {
@@ -70,11 +106,149 @@ pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
         }
         None => install(&root, wanted)?,
     };
+    if let Some(Action::Start(cluster)) = &args.action {
+        return start(&dir, &cluster.dir);
+    }
     match args.print {
         Print::Path => println!("{}", dir.display()),
         Print::Env => println!("export KUBEBUILDER_ASSETS='{}'", dir.display()),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether process `pid` runs (and is not a zombie).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+}
+
+fn read_cluster(dir: &Path) -> Option<Cluster> {
+    serde_json::from_slice(&std::fs::read(dir.join(CLUSTER_FILE)).ok()?).ok()
+}
+
+fn export_line(dir: &Path) -> Result<String> {
+    let kubeconfig = std::path::absolute(dir.join("kubeconfig")).context("the kubeconfig's path")?;
+    Ok(format!("export KUBECONFIG='{}'", kubeconfig.display()))
+}
+
+/// `envtest start`: etcd and kube-apiserver from `assets` in `dir`, detached.
+fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
+    if let Some(running) = read_cluster(dir).filter(|c| alive(c.etcd) && alive(c.apiserver)) {
+        log(format_args!("{} runs already in {} (port {})", running.release, dir.display(), running.port));
+        println!("{}", export_line(dir)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if read_cluster(dir).is_some() {
+        // Ours, stopped (a reboot, a kill): what it wrote goes, then it starts afresh.
+        remove_cluster_entries(dir)?;
+    }
+    let foreign: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    if !foreign.is_empty() {
+        bail!(
+            "{} holds files `envtest start` did not write ({}); pass another --dir, or empty it",
+            dir.display(),
+            foreign.join(", ")
+        );
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    // `1.37.2` of the store's `1.37.2-linux-amd64`.
+    let release = assets.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let release = release.split('-').next().unwrap_or_default().to_string();
+    log(format_args!("starting etcd and kube-apiserver {release} in {}", dir.display()));
+    let mut plane = envtest::launch(&assets.join("etcd"), &assets.join("kube-apiserver"), dir, true)?;
+    let cluster =
+        Cluster { etcd: plane.etcd.id(), apiserver: plane.apiserver.id(), port: plane.port, release: release.clone() };
+    std::fs::write(dir.join(CLUSTER_FILE), serde_json::to_vec_pretty(&cluster)?)
+        .with_context(|| format!("writing {}", dir.join(CLUSTER_FILE).display()))?;
+    let ready = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting an async runtime")?
+        .block_on(wait_ready(&mut plane, dir));
+    if let Err(e) = ready {
+        let _ = stop(dir);
+        return Err(e);
+    }
+    log(format_args!(
+        "kube-apiserver {release} serves https://127.0.0.1:{} (logs in {}); `codegen-cli envtest stop --dir {}` stops it",
+        plane.port,
+        dir.display(),
+        dir.display()
+    ));
+    println!("{}", export_line(dir)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Waits until `plane`'s API server serves the `default` namespace, and writes its
+/// kubeconfig; the log's tail when it exits or takes two minutes.
+async fn wait_ready(plane: &mut envtest::Plane, dir: &Path) -> Result<()> {
+    use kube::config::{KubeConfigOptions, Kubeconfig};
+    let started = std::time::Instant::now();
+    let log_tail = || envtest::log_tail(&dir.join("kube-apiserver.log"));
+    while started.elapsed() < std::time::Duration::from_secs(120) {
+        if let Ok(Some(status)) = plane.apiserver.try_wait() {
+            bail!("kube-apiserver exited ({status}); its log ends:\n{}", log_tail());
+        }
+        if plane.cert.exists() {
+            let text = envtest::kubeconfig(plane.port, &plane.cert, &plane.token);
+            std::fs::write(dir.join("kubeconfig"), &text).context("writing the kubeconfig")?;
+            let config =
+                kube::Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&text)?, &KubeConfigOptions::default())
+                    .await?;
+            let client = kube::Client::try_from(config)?;
+            let api = kube::Api::<k8s_openapi::api::core::v1::Namespace>::all(client);
+            if api.get_opt("default").await.ok().flatten().is_some() {
+                return Ok(());
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    bail!("kube-apiserver was not ready within two minutes; its log ends:\n{}", log_tail())
+}
+
+/// `envtest stop`: the processes `start` recorded in `dir`, then what it wrote there.
+fn stop(dir: &Path) -> Result<ExitCode> {
+    let Some(cluster) = read_cluster(dir) else {
+        log(format_args!("no cluster to stop in {} (no {CLUSTER_FILE}); nothing touched", dir.display()));
+        return Ok(ExitCode::SUCCESS);
+    };
+    for (name, pid) in [("kube-apiserver", cluster.apiserver), ("etcd", cluster.etcd)] {
+        if !alive(pid) {
+            continue;
+        }
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+        let since = std::time::Instant::now();
+        while alive(pid) && since.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        if alive(pid) {
+            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+        }
+        log(format_args!("stopped {name} (pid {pid})"));
+    }
+    remove_cluster_entries(dir)?;
+    log(format_args!("removed what `envtest start` wrote in {}", dir.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Removes the entries a cluster wrote in `dir`, then `dir` if nothing else is left.
+fn remove_cluster_entries(dir: &Path) -> Result<()> {
+    for entry in envtest::PLANE_ENTRIES.iter().chain([&CLUSTER_FILE]) {
+        let path = dir.join(entry);
+        let removed = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
+        if let Err(e) = removed
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            return Err(e).with_context(|| format!("removing {}", path.display()));
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
+    Ok(())
 }
 
 /// The release asked for, as (minor, patch); by default the release of the Kubernetes

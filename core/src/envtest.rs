@@ -97,6 +97,145 @@ pub fn contents(root: &Path) -> String {
     if releases.is_empty() { "nothing".to_string() } else { releases.join(", ") }
 }
 
+/// What a control plane started by [`launch`] writes in its directory: its data, keys,
+/// certificates, logs and kubeconfig. A directory holding anything else was not ours.
+pub const PLANE_ENTRIES: &[&str] = &["etcd", "certs", "pki", "etcd.log", "kube-apiserver.log", "kubeconfig"];
+
+/// etcd and kube-apiserver started by [`launch`], and what a client needs of them.
+pub struct Plane {
+    pub etcd: std::process::Child,
+    pub apiserver: std::process::Child,
+    /// The API server's port on 127.0.0.1.
+    pub port: u16,
+    /// A bearer token in `system:masters`.
+    pub token: String,
+    /// The serving certificate the API server writes at start (the client's CA).
+    pub cert: PathBuf,
+}
+
+/// Why [`launch`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    #[error("{what}: {source}")]
+    Io { what: String, source: std::io::Error },
+    #[error("`openssl` failed to make the service-account key: {0}")]
+    Openssl(String),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> LaunchError {
+    let what = what.into();
+    move |source| LaunchError::Io { what, source }
+}
+
+/// A free port on 127.0.0.1.
+pub fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// Starts etcd and kube-apiserver in `dir` (their data, keys, certificates and logs go
+/// there, [`PLANE_ENTRIES`]) on free loopback ports: RBAC on, a token in
+/// `system:masters`, service-account keys made with `openssl`. `detached`: in a process
+/// group of their own, so they outlive the caller and its terminal's signals (a local
+/// cluster); else they are the caller's children to kill. Returns once both are
+/// spawned; the API server is ready when [`Plane::cert`] exists and it answers.
+pub fn launch(etcd_bin: &Path, apiserver_bin: &Path, dir: &Path, detached: bool) -> Result<Plane, LaunchError> {
+    use std::process::{Command, Stdio};
+    for sub in ["etcd", "certs", "pki"] {
+        std::fs::create_dir_all(dir.join(sub)).map_err(io(format!("creating {}", dir.join(sub).display())))?;
+    }
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    let token = format!("kubegen-{:x}", nanos ^ (u128::from(std::process::id()) << 64));
+    std::fs::write(dir.join("pki/tokens.csv"), format!("{token},admin,admin,\"system:masters\"\n"))
+        .map_err(io("writing the token file"))?;
+    let key = dir.join("pki/sa.key");
+    let openssl = |args: &[&std::ffi::OsStr]| -> Result<(), LaunchError> {
+        let out = Command::new("openssl").args(args).output().map_err(io("running openssl"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(LaunchError::Openssl(String::from_utf8_lossy(&out.stderr).into()))
+        }
+    };
+    let os = std::ffi::OsStr::new;
+    openssl(&[
+        os("genpkey"),
+        os("-algorithm"),
+        os("RSA"),
+        os("-pkeyopt"),
+        os("rsa_keygen_bits:2048"),
+        os("-out"),
+        key.as_os_str(),
+    ])?;
+    let public = dir.join("pki/sa.pub");
+    openssl(&[os("pkey"), os("-pubout"), os("-in"), key.as_os_str(), os("-out"), public.as_os_str()])?;
+
+    let port = |what: &str| free_port().map_err(io(format!("finding a free port for {what}")));
+    let (etcd_port, peer_port, api_port) = (port("etcd")?, port("etcd's peers")?, port("kube-apiserver")?);
+    let log = |name: &str| std::fs::File::create(dir.join(name)).map_err(io(format!("creating {name}")));
+    let group = |command: &mut Command| {
+        if detached {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+    };
+    let mut etcd = Command::new(etcd_bin);
+    etcd.arg("--name=testenv")
+        .arg(format!("--data-dir={}", dir.join("etcd").display()))
+        .arg(format!("--listen-client-urls=http://127.0.0.1:{etcd_port}"))
+        .arg(format!("--advertise-client-urls=http://127.0.0.1:{etcd_port}"))
+        .arg(format!("--listen-peer-urls=http://127.0.0.1:{peer_port}"))
+        .arg(format!("--initial-advertise-peer-urls=http://127.0.0.1:{peer_port}"))
+        .arg(format!("--initial-cluster=testenv=http://127.0.0.1:{peer_port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log("etcd.log")?);
+    group(&mut etcd);
+    let etcd = etcd.spawn().map_err(io(format!("starting {}", etcd_bin.display())))?;
+    let mut apiserver = Command::new(apiserver_bin);
+    apiserver
+        .arg(format!("--etcd-servers=http://127.0.0.1:{etcd_port}"))
+        .args(["--bind-address=127.0.0.1", "--advertise-address=127.0.0.1"])
+        .arg(format!("--secure-port={api_port}"))
+        .arg(format!("--cert-dir={}", dir.join("certs").display()))
+        .arg(format!("--token-auth-file={}", dir.join("pki/tokens.csv").display()))
+        .arg("--authorization-mode=RBAC")
+        .arg("--service-account-issuer=https://kubernetes.default.svc")
+        .arg(format!("--service-account-key-file={}", public.display()))
+        .arg(format!("--service-account-signing-key-file={}", key.display()))
+        // The `kubernetes` Service's endpoint would be 127.0.0.1, which validation refuses.
+        .args(["--service-cluster-ip-range=10.0.0.0/24", "--endpoint-reconciler-type=none"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log("kube-apiserver.log")?);
+    group(&mut apiserver);
+    let apiserver = match apiserver.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            let mut etcd = etcd;
+            let _ = etcd.kill();
+            let _ = etcd.wait();
+            return Err(io(format!("starting {}", apiserver_bin.display()))(e));
+        }
+    };
+    Ok(Plane { etcd, apiserver, port: api_port, token, cert: dir.join("certs/apiserver.crt") })
+}
+
+/// A kubeconfig for [`Plane`]'s API server and token (context `envtest`, namespace
+/// `default`).
+pub fn kubeconfig(port: u16, cert: &Path, token: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: envtest\n  cluster:\n    server: https://127.0.0.1:{port}\n    certificate-authority: {}\ncontexts:\n- name: envtest\n  context: {{cluster: envtest, user: admin, namespace: default}}\ncurrent-context: envtest\nusers:\n- name: admin\n  user: {{token: {token}}}\n",
+        cert.display()
+    )
+}
+
+/// The last lines of a log, for an error.
+pub fn log_tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(20)..].join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,9 +19,8 @@
 //! # Ok(()) }
 //! ```
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 use k8s_openapi::api::core::v1::Namespace;
@@ -43,8 +42,8 @@ pub enum TestEnvError {
     Io { what: String, source: std::io::Error },
     #[error("{0} did not become ready within {START_TIMEOUT:?}; its log: {1}")]
     NotReady(&'static str, String),
-    #[error("`openssl` failed to make the service-account key: {0}")]
-    Openssl(String),
+    #[error(transparent)]
+    Launch(#[from] kubegen_core::envtest::LaunchError),
     #[error("the test kubeconfig: {0}")]
     Kubeconfig(#[from] kube::config::KubeconfigError),
     #[error(transparent)]
@@ -130,16 +129,7 @@ fn looked() -> String {
     format!("{}, {}, {store} and {path}", var("KUBEBUILDER_ASSETS"), var("KUBEGEN_ASSETS"))
 }
 
-fn free_port() -> Result<u16, TestEnvError> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(io("finding a free port"))?;
-    Ok(listener.local_addr().map_err(io("finding a free port"))?.port())
-}
-
-fn log_tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(20)..].join("\n")
-}
+use kubegen_core::envtest::log_tail;
 
 impl TestEnv {
     /// Starts etcd and kube-apiserver (RBAC on, a token in `system:masters` for the
@@ -152,88 +142,10 @@ impl TestEnv {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0)
         ));
         let scratch = Scratch(dir.clone());
-        for sub in ["etcd", "certs", "pki"] {
-            std::fs::create_dir_all(dir.join(sub)).map_err(io(format!("creating {}", dir.display())))?;
-        }
-        let token = format!("kubegen-testenv-{:x}", std::process::id() as u128 * 7919 + free_port()? as u128);
-        std::fs::write(dir.join("pki/tokens.csv"), format!("{token},admin,admin,\"system:masters\"\n"))
-            .map_err(io("writing the token file"))?;
-        let key = dir.join("pki/sa.key");
-        let out = Command::new("openssl")
-            .args(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out"])
-            .arg(&key)
-            .output()
-            .map_err(io("running openssl"))?;
-        if !out.status.success() {
-            return Err(TestEnvError::Openssl(String::from_utf8_lossy(&out.stderr).into()));
-        }
-        let out = Command::new("openssl")
-            .args(["pkey", "-pubout", "-in"])
-            .arg(&key)
-            .arg("-out")
-            .arg(dir.join("pki/sa.pub"))
-            .output()
-            .map_err(io("running openssl"))?;
-        if !out.status.success() {
-            return Err(TestEnvError::Openssl(String::from_utf8_lossy(&out.stderr).into()));
-        }
-
-        let (etcd_port, peer_port, api_port) = (free_port()?, free_port()?, free_port()?);
-        let log = |name: &str| std::fs::File::create(dir.join(name)).map_err(io(format!("creating {name}")));
-        let etcd = Process(
-            Command::new(&etcd_bin)
-                .arg("--name=testenv")
-                .arg(format!("--data-dir={}", dir.join("etcd").display()))
-                .arg(format!("--listen-client-urls=http://127.0.0.1:{etcd_port}"))
-                .arg(format!("--advertise-client-urls=http://127.0.0.1:{etcd_port}"))
-                .arg(format!("--listen-peer-urls=http://127.0.0.1:{peer_port}"))
-                .arg(format!("--initial-advertise-peer-urls=http://127.0.0.1:{peer_port}"))
-                .arg(format!("--initial-cluster=testenv=http://127.0.0.1:{peer_port}"))
-                .stdout(Stdio::null())
-                .stderr(log("etcd.log")?)
-                .spawn()
-                .map_err(io(format!("starting {}", etcd_bin.display())))?,
-        );
-        let mut apiserver = Process(
-            Command::new(&apiserver_bin)
-                .arg(format!("--etcd-servers=http://127.0.0.1:{etcd_port}"))
-                .args(["--bind-address=127.0.0.1", "--advertise-address=127.0.0.1"])
-                .arg(format!("--secure-port={api_port}"))
-                .arg(format!("--cert-dir={}", dir.join("certs").display()))
-                .arg(format!("--token-auth-file={}", dir.join("pki/tokens.csv").display()))
-                .arg("--authorization-mode=RBAC")
-                .arg("--service-account-issuer=https://kubernetes.default.svc")
-                .arg(format!("--service-account-key-file={}", dir.join("pki/sa.pub").display()))
-                .arg(format!("--service-account-signing-key-file={}", key.display()))
-                // The `kubernetes` Service's endpoint would be 127.0.0.1, which validation refuses.
-                .args(["--service-cluster-ip-range=10.0.0.0/24", "--endpoint-reconciler-type=none"])
-                .stdout(Stdio::null())
-                .stderr(log("kube-apiserver.log")?)
-                .spawn()
-                .map_err(io(format!("starting {}", apiserver_bin.display())))?,
-        );
-
-        // The client needs the serving certificate, which the API server writes at start.
-        let cert = dir.join("certs/apiserver.crt");
-        let started = Instant::now();
-        while started.elapsed() < START_TIMEOUT {
-            if let Ok(Some(_)) = apiserver.0.try_wait() {
-                return Err(TestEnvError::NotReady("kube-apiserver", log_tail(&dir.join("kube-apiserver.log"))));
-            }
-            if cert.exists() {
-                let kubeconfig = kubeconfig_text(api_port, &cert, &token);
-                std::fs::write(dir.join("kubeconfig"), &kubeconfig).map_err(io("writing the kubeconfig"))?;
-                let config =
-                    Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&kubeconfig)?, &KubeConfigOptions::default())
-                        .await?;
-                let client = Client::try_from(config)?;
-                if Api::<Namespace>::all(client.clone()).get_opt("default").await.ok().flatten().is_some() {
-                    return Ok(TestEnv { _apiserver: apiserver, _etcd: etcd, client, dir: scratch });
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        Err(TestEnvError::NotReady("kube-apiserver", log_tail(&dir.join("kube-apiserver.log"))))
+        let plane = kubegen_core::envtest::launch(&etcd_bin, &apiserver_bin, &dir, false)?;
+        let (etcd, mut apiserver) = (Process(plane.etcd), Process(plane.apiserver));
+        let client = ready(&mut apiserver.0, &dir, plane.port, &plane.cert, &plane.token).await?;
+        Ok(TestEnv { _apiserver: apiserver, _etcd: etcd, client, dir: scratch })
     }
 
     /// A client with every permission (`system:masters`).
@@ -282,11 +194,36 @@ impl TestEnv {
     }
 }
 
-fn kubeconfig_text(port: u16, cert: &Path, token: &str) -> String {
-    format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: testenv\n  cluster:\n    server: https://127.0.0.1:{port}\n    certificate-authority: {}\ncontexts:\n- name: testenv\n  context: {{cluster: testenv, user: admin, namespace: default}}\ncurrent-context: testenv\nusers:\n- name: admin\n  user: {{token: {token}}}\n",
-        cert.display()
-    )
+/// Waits until the API server `apiserver` in `dir` serves the `default` namespace; writes
+/// `dir/kubeconfig` and returns a client. Its log's tail if it exits or takes too long.
+#[doc(hidden)]
+pub async fn ready(
+    apiserver: &mut Child,
+    dir: &Path,
+    port: u16,
+    cert: &Path,
+    token: &str,
+) -> Result<Client, TestEnvError> {
+    let started = Instant::now();
+    while started.elapsed() < START_TIMEOUT {
+        if let Ok(Some(_)) = apiserver.try_wait() {
+            return Err(TestEnvError::NotReady("kube-apiserver", log_tail(&dir.join("kube-apiserver.log"))));
+        }
+        // The client needs the serving certificate, which the API server writes at start.
+        if cert.exists() {
+            let kubeconfig = kubegen_core::envtest::kubeconfig(port, cert, token);
+            std::fs::write(dir.join("kubeconfig"), &kubeconfig).map_err(io("writing the kubeconfig"))?;
+            let config =
+                Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&kubeconfig)?, &KubeConfigOptions::default())
+                    .await?;
+            let client = Client::try_from(config)?;
+            if Api::<Namespace>::all(client.clone()).get_opt("default").await.ok().flatten().is_some() {
+                return Ok(client);
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Err(TestEnvError::NotReady("kube-apiserver", log_tail(&dir.join("kube-apiserver.log"))))
 }
 
 #[cfg(test)]
