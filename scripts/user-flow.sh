@@ -23,6 +23,10 @@ WORK=$(mktemp -d /tmp/kubegen-user-flow.XXXXXX)
 MANAGER_PID=
 cleanup() {
   [ -n "$MANAGER_PID" ] && kill "$MANAGER_PID" 2>/dev/null || true
+  # make cluster's processes, when a stage failed before make cluster-stop.
+  if [ -f "$WORK/memcached-operator/target/kubegen/cluster/kubegen-cluster.json" ]; then
+    "$WORK/bin/bin/codegen-cli" envtest stop --dir "$WORK/memcached-operator/target/kubegen/cluster" >/dev/null 2>&1 || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -133,6 +133,9 @@ fn export_line(dir: &Path) -> Result<String> {
 
 /// `envtest start`: etcd and kube-apiserver from `assets` in `dir`, detached.
 fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
+    // Absolute: the kubeconfig names the CA by path, which kubectl reads relative to the
+    // kubeconfig's own directory.
+    let dir = &std::path::absolute(dir).with_context(|| format!("the path of {}", dir.display()))?;
     if let Some(running) = read_cluster(dir).filter(|c| alive(c.etcd) && alive(c.apiserver)) {
         log(format_args!("{} runs already in {} (port {})", running.release, dir.display(), running.port));
         println!("{}", export_line(dir)?);
@@ -471,6 +474,7 @@ mod tests {
     fn installed_only_names_what_the_store_holds() {
         let root = std::env::temp_dir().join(format!("kubegen-envtest-cli-{}", std::process::id()));
         let args = EnvtestArgs {
+            action: None,
             version: Some("1.30".into()),
             bin_dir: Some(root.clone()),
             print: Print::Path,
@@ -479,5 +483,22 @@ mod tests {
         let err = run(args).unwrap_err().to_string();
         assert!(err.starts_with("Kubernetes 1.30 is not in the store at ") && err.contains("holds nothing"), "{err}");
         assert!(!root.exists(), "--installed-only created {}", root.display());
+    }
+
+    /// `envtest stop` touches nothing in a directory `start` did not make its own, and
+    /// `start` refuses one holding files it did not write (checked before any binary is
+    /// looked for: issue 29, "never deletes what it did not create").
+    #[test]
+    fn stop_and_start_leave_a_directory_they_did_not_make_alone() {
+        let dir = std::env::temp_dir().join(format!("kubegen-envtest-cluster-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("etcd")).expect("mkdir");
+        std::fs::write(dir.join("kubeconfig"), "mine").expect("write");
+        stop(&dir).expect("stop answers");
+        assert!(dir.join("etcd").is_dir() && dir.join("kubeconfig").is_file(), "stop removed what it did not write");
+        let assets = dir.join("no-assets");
+        let err = start(&assets, &dir).unwrap_err().to_string();
+        assert!(err.contains("holds files `envtest start` did not write (etcd, kubeconfig)"), "{err}");
+        assert!(dir.join("kubeconfig").is_file());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -181,3 +181,33 @@ async fn a_delete_whose_cleanup_writes_status_is_not_an_error() {
     assert!(errors.iter().all(|l| l.ends_with(" 0")), "{errors:?}");
     running.finish().await;
 }
+
+/// Issue 29: an event with a new note was folded into the previous event's series, so
+/// `kubectl get events` still said "3 replicas" after scaling to 5. As client-go's
+/// recorder does, only an identical event joins a series.
+#[tokio::test]
+#[ignore = "needs etcd and kube-apiserver in $KUBEBUILDER_ASSETS; run by scripts/e2e.sh"]
+async fn only_an_identical_event_joins_a_series() {
+    let env = TestEnv::start().await.expect("the test environment starts");
+    env.install_crds(vec![Foo::crd()]).await.expect("the CRD is installed");
+    let client = env.client();
+    let foos: Api<Foo> = Api::namespaced(client.clone(), "default");
+    let foo = Foo::new("evented", FooSpec { deployment_name: "evented".into(), replicas: Some(3) });
+    let foo = foos.create(&PostParams::default(), &foo).await.expect("created");
+    let events = kubegen::host::Events::new(client.clone(), "foo-controller");
+    for note in ["scaled to 3 replicas", "scaled to 3 replicas", "scaled to 5 replicas"] {
+        events.normal(&foo, "Scaled", note).await.expect("published");
+    }
+    let api: Api<k8s_openapi::api::events::v1::Event> = Api::namespaced(client, "default");
+    let mut listed: Vec<(String, i32)> = api
+        .list(&Default::default())
+        .await
+        .expect("events")
+        .items
+        .into_iter()
+        .filter(|e| e.regarding.as_ref().and_then(|r| r.name.as_deref()) == Some("evented"))
+        .map(|e| (e.note.unwrap_or_default(), e.series.map_or(1, |s| s.count)))
+        .collect();
+    listed.sort();
+    assert_eq!(listed, [("scaled to 3 replicas".to_string(), 2), ("scaled to 5 replicas".to_string(), 1)]);
+}

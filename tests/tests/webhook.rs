@@ -57,6 +57,21 @@ async fn the_schema_validator_denies_what_the_crd_refuses_with_the_field() {
     assert_eq!(denied["status"]["code"], 422, "{denied}");
     assert_eq!(denied["status"]["details"]["causes"][0]["field"], "spec.replicas", "{denied}");
     assert!(denied["status"]["message"].as_str().unwrap_or_default().contains("spec.replicas"), "{denied}");
+    // Issue 29: the details name the object, as controller-runtime's do, so kubectl prints
+    // `The Foo "a" is invalid` rather than `The request is invalid`.
+    let details = &denied["status"]["details"];
+    assert_eq!(
+        (&details["group"], &details["kind"], &details["name"]),
+        (&json!("samplecontroller.k8s.io"), &json!("Foo"), &json!("a")),
+        "{denied}"
+    );
+    assert!(
+        denied["status"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("Foo.samplecontroller.k8s.io \"a\" is invalid: spec.replicas"),
+        "{denied}"
+    );
 }
 
 struct Named;

@@ -268,11 +268,23 @@ impl Walk<'_> {
             match new_props.get(name) {
                 Some(n) => self.node(&p, o, n, stand),
                 None if new.preserve_unknown_fields == Some(true) => {}
-                None => self.push(
-                    "field-removed",
-                    &p,
-                    format!("{p} is gone: the server prunes it from stored objects on their next write, and clients setting it lose it"),
-                ),
+                None => {
+                    // A field added beside it with the same schema: most likely a rename,
+                    // which stored objects and clients see as this removal.
+                    let same = |a: &Node, b: &Node| {
+                        Node { description: None, ..a.clone() } == Node { description: None, ..b.clone() }
+                    };
+                    let renamed = new_props
+                        .iter()
+                        .find(|(added, n)| !old_props.contains_key(*added) && same(o, n))
+                        .map(|(added, _)| format!(" (renamed to `{added}`? A rename is this removal for stored objects and clients: keep the old name with #[serde(rename)], or convert between versions)"))
+                        .unwrap_or_default();
+                    self.push(
+                        "field-removed",
+                        &p,
+                        format!("{p} is gone: the server prunes it from stored objects on their next write, and clients setting it lose it{renamed}"),
+                    )
+                }
             }
         }
         let required = |n: &Node| n.required.clone().unwrap_or_default();
@@ -412,6 +424,11 @@ fn values(values: &[Value]) -> String {
     values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
 }
 
+/// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
 fn num(n: &Option<Number>) -> String {
-    n.as_ref().map(Number::to_string).unwrap_or_else(|| "none".into())
+    match n.as_ref().map(|n| (n, n.as_f64())) {
+        None => "none".into(),
+        Some((_, Some(f))) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+        Some((n, _)) => n.to_string(),
+    }
 }

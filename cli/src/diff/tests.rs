@@ -1186,3 +1186,26 @@ fn old_new_compares_two_files_or_directories_of_crd_yaml() {
     assert_eq!(err.to_string(), "no-such.yaml: no such file or directory");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Issue 29: a tightened integer bound read as `5.0 → 3.0` (a CRD's float64 field), and a
+/// renamed field only as a removal.
+#[test]
+fn bounds_read_as_written_and_a_rename_is_named() {
+    let before = BASE.replace(
+        "              replicas:\n                type: integer\n",
+        "              replicas:\n                maximum: 5\n                type: integer\n",
+    );
+    let after = BASE
+        .replace(
+            "              replicas:\n                type: integer\n",
+            "              replicas:\n                maximum: 3\n                type: integer\n",
+        )
+        .replace("              items:\n                items:\n", "              entries:\n                items:\n");
+    let found = compare(&crds(&before), &crds(&after), &Options::default());
+    let message = |check: &str| {
+        found.iter().filter(|f| f.check == check).map(|f| f.message.clone()).collect::<Vec<_>>().join("\n")
+    };
+    assert!(message("bounds-tightened").contains("maximum 5 → 3"), "{}", message("bounds-tightened"));
+    let removed = message("field-removed");
+    assert!(removed.contains("spec.items is gone") && removed.contains("(renamed to `entries`?"), "{removed}");
+}

@@ -10,16 +10,47 @@ use kube::{Client, Resource};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// An event recorder for one controller (events.k8s.io/v1, deduplicated into series).
+/// An event recorder for one controller (events.k8s.io/v1). As client-go's recorder
+/// does, only an identical event — same object, type, reason and note — joins the series
+/// of the one before it; an event whose note changed is an Event of its own, so
+/// `kubectl get events` shows what happened last ("scaled to 5 replicas", not the
+/// "3 replicas" of the series it would otherwise have been counted into).
 #[derive(Clone)]
 pub struct Events {
-    recorder: Recorder,
+    client: Client,
+    reporter: Reporter,
+    /// Per object, type and reason: the note last published and the recorder whose series
+    /// holds it (kube's recorder keys its series without the note).
+    series: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<SeriesKey, (String, Recorder)>>>,
 }
+
+/// What client-go's recorder keys a series by, besides the note.
+type SeriesKey = (String, String, String, String, String, String);
+
+/// Series older than kube's recorder keeps (6 minutes) are forgotten past this many keys.
+const MAX_SERIES: usize = 4096;
 
 impl Events {
     pub fn new(client: Client, controller: &str) -> Self {
         let instance = std::env::var("POD_NAME").ok();
-        Events { recorder: Recorder::new(client, Reporter { controller: controller.into(), instance }) }
+        Events { client, reporter: Reporter { controller: controller.into(), instance }, series: Default::default() }
+    }
+
+    /// The recorder whose series an event with `note` joins: the one of the last event of
+    /// `key` if its note was the same, else a new one (a new Event object).
+    fn recorder(&self, key: SeriesKey, note: &str) -> Recorder {
+        let mut series = self.series.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if series.len() >= MAX_SERIES && !series.contains_key(&key) {
+            series.clear();
+        }
+        let (last, recorder) = series
+            .entry(key)
+            .or_insert_with(|| (note.to_string(), Recorder::new(self.client.clone(), self.reporter.clone())));
+        if last != note {
+            *last = note.to_string();
+            *recorder = Recorder::new(self.client.clone(), self.reporter.clone());
+        }
+        recorder.clone()
     }
 
     /// A Normal event about `obj`.
@@ -49,9 +80,19 @@ impl Events {
         reason: &str,
         note: &str,
     ) -> Result<(), kube::Error> {
+        let reference = obj.object_ref(&());
+        let field = |f: &Option<String>| f.clone().unwrap_or_default();
+        let key = (
+            format!("{type_:?}"),
+            reason.to_string(),
+            field(&reference.api_version),
+            field(&reference.kind),
+            field(&reference.namespace),
+            format!("{}/{}", field(&reference.name), field(&reference.uid)),
+        );
         let event =
             Event { type_, reason: reason.into(), note: Some(note.into()), action: reason.into(), secondary: None };
-        self.recorder.publish(&event, &obj.object_ref(&())).await
+        self.recorder(key, note).publish(&event, &reference).await
     }
 }
 

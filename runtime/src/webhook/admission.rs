@@ -193,6 +193,43 @@ fn non_empty(warnings: Vec<String>) -> Option<Vec<String>> {
     if warnings.is_empty() { None } else { Some(warnings) }
 }
 
+/// The object a review is about, for its denial's `StatusDetails`.
+pub(crate) struct Subject {
+    group: String,
+    kind: String,
+    name: String,
+}
+
+impl Subject {
+    pub(crate) fn of(request: &AdmissionRequest<DynamicObject>) -> Self {
+        // On a create with generateName the name is not known yet: the object's own says it.
+        let name = if request.name.is_empty() {
+            request.object.as_ref().and_then(|o| o.metadata.name.clone()).unwrap_or_default()
+        } else {
+            request.name.clone()
+        };
+        Subject { group: request.kind.group.clone(), kind: request.kind.kind.clone(), name }
+    }
+
+    /// A denial's details name the object as controller-runtime's do (group, kind, name),
+    /// and a denial with field causes reads as the API server's own validation errors
+    /// (`Memcached.cache.example.com "wh1" is invalid: spec.size: ...`), so kubectl prints
+    /// `The Memcached "wh1" is invalid` instead of `The request is invalid`.
+    pub(crate) fn name_in(&self, response: &mut AdmissionResponse) {
+        if response.allowed {
+            return;
+        }
+        let Some(details) = response.result.details.as_mut() else { return };
+        details.group = self.group.clone();
+        details.kind = self.kind.clone();
+        details.name = self.name.clone();
+        if response.result.reason == "Invalid" {
+            let kind = if self.group.is_empty() { self.kind.clone() } else { format!("{}.{}", self.kind, self.group) };
+            response.result.message = format!("{kind} {:?} is invalid: {}", self.name, response.result.message);
+        }
+    }
+}
+
 pub(crate) fn deny(response: AdmissionResponse, denial: Denial) -> AdmissionResponse {
     let mut response = response.deny(&denial.message);
     response.result = status(&denial);

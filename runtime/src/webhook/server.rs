@@ -137,7 +137,9 @@ impl Webhooks {
             Ok((request, raw)) => {
                 let fallback = AdmissionResponse::from(&request);
                 let uid = request.uid.clone();
-                let response = admission::unwinding(handler.admit(request, raw), fallback).await;
+                let about = admission::Subject::of(&request);
+                let mut response = admission::unwinding(handler.admit(request, raw), fallback).await;
+                about.name_in(&mut response);
                 tracing::debug!(%path, %uid, allowed = response.allowed, elapsed = ?started.elapsed(), "admission");
                 response
             }
