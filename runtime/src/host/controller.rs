@@ -68,6 +68,76 @@ impl ScopedApi for k8s_openapi::ClusterResourceScope {
 
 type ApiFor<K> = Arc<dyn Fn(&K) -> Api<K> + Send + Sync>;
 
+/// `Reconciler::Error` for a reconciler whose steps fail in several ways: `?` turns
+/// `kube::Error`, [`super::OwnerError`], `serde_json::Error` and `std::io::Error` into it,
+/// [`Failure::new`] any other error and [`Failure::msg`] a message — no error enum of
+/// your own to write (kube-runtime's bound wants `std::error::Error`, which anyhow's type
+/// is not). The log shows its message, an API error in it once (`403 Forbidden: ...`).
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use k8s_openapi::api::apps::v1::Deployment;
+/// use kubegen::host::{Action, Failure, Reconciler, set_controller_reference};
+///
+/// struct Scaler { client: kube::Client }
+///
+/// impl Reconciler<Deployment> for Scaler {
+///     type Error = Failure;
+///
+///     async fn reconcile(&self, owner: Arc<Deployment>) -> Result<Action, Failure> {
+///         let mut child = Deployment::default();
+///         set_controller_reference(owner.as_ref(), &mut child)?; // an OwnerError
+///         let api: kube::Api<Deployment> = kube::Api::default_namespaced(self.client.clone());
+///         api.get_opt("child").await?; // a kube::Error
+///         let replicas = owner.spec.replicas.ok_or_else(|| Failure::msg("no replicas"))?;
+///         let _ = replicas;
+///         Ok(Action::await_change())
+///     }
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Failure(Box<dyn std::error::Error + Send + Sync + 'static>);
+
+impl Failure {
+    /// Any error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Failure(Box::new(error))
+    }
+
+    /// A failure that is a message.
+    pub fn msg(message: impl Into<String>) -> Self {
+        Failure(message.into().into())
+    }
+
+    /// The error it holds, for `downcast_ref`.
+    pub fn inner(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self.0.as_ref()
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Failure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.0.as_ref())
+    }
+}
+
+macro_rules! failure_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Failure {
+            fn from(error: $t) -> Self {
+                Failure::new(error)
+            }
+        }
+    )*};
+}
+failure_from!(kube::Error, super::OwnerError, serde_json::Error, std::io::Error);
+
 /// Why a reconcile failed: the reconciler's error, or the finalizer's bookkeeping.
 #[derive(Debug, thiserror::Error)]
 pub enum ReconcileError<E: std::error::Error + 'static> {
@@ -417,6 +487,75 @@ fn error_policy<K: Watched, R: Reconciler<K>>(
     let delay = ctx.limiter.when(&key);
     ctx.metrics.retried(&ctx.name);
     let attempt = ctx.limiter.failures(&key);
+    let error = match error {
+        ReconcileError::Reconciler(e) => described(e),
+        ReconcileError::Finalizer(e) => format!("finalizer: {}", described(e.as_ref())),
+    };
     tracing::warn!(controller = %ctx.name, object = %key, %error, attempt, retry_in = ?delay, "reconcile failed");
     Action::requeue(delay)
+}
+
+/// An error as one line for the log: its message, with a Kubernetes API error in it (at
+/// any depth of its sources) said once, as `code Reason: message`. kube's own wording
+/// repeats the server's message and appends the whole `Status` in Debug form, so a
+/// failed reconcile logged about 1.5 KB with the message three times (issue 29).
+pub(crate) fn described(error: &(dyn std::error::Error + 'static)) -> String {
+    let text = error.to_string();
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = next {
+        // The API error, or (under a transparent wrapper, whose source is kube's) its Status.
+        let status = match e.downcast_ref::<kube::Error>() {
+            Some(kube::Error::Api(status)) => Some(status.as_ref()),
+            _ => e
+                .downcast_ref::<kube::core::Status>()
+                .or_else(|| e.downcast_ref::<Box<kube::core::Status>>().map(|b| b.as_ref())),
+        };
+        if let Some(status) = status {
+            let short = format!("{} {}: {}", status.code, status.reason, status.message);
+            // kube's wording of `Error::Api`.
+            let verbose = kube::Error::Api(Box::new(status.clone())).to_string();
+            return if text.contains(&verbose) {
+                text.replace(&verbose, &short)
+            } else if text == verbose {
+                short
+            } else {
+                format!("{text}: {short}")
+            };
+        }
+        next = e.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::described;
+
+    fn api_error() -> kube::Error {
+        let status =
+            kube::core::Status::failure("deployments.apps \"web\" is forbidden: no", "Forbidden").with_code(403);
+        kube::Error::Api(Box::new(status))
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    enum Mine {
+        #[error("creating the deployment: {0}")]
+        Kube(#[from] kube::Error),
+        #[error(transparent)]
+        Through(kube::Error),
+        #[error("the owner: {0}")]
+        Owner(String),
+    }
+
+    /// Issue 29: a failed reconcile logged kube's wording, the server's message three times
+    /// and the whole Status in Debug form.
+    #[test]
+    fn an_api_error_is_said_once() {
+        let said = "403 Forbidden: deployments.apps \"web\" is forbidden: no";
+        assert_eq!(described(&api_error()), said);
+        assert_eq!(described(&Mine::Kube(api_error())), format!("creating the deployment: {said}"));
+        assert_eq!(described(&Mine::Through(api_error())), said);
+        assert_eq!(described(&Mine::Owner("gone".into())), "the owner: gone");
+        assert!(api_error().to_string().matches("is forbidden").count() >= 2, "kube's own wording repeats it");
+    }
 }

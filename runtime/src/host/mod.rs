@@ -16,7 +16,7 @@ mod queue;
 mod retry;
 
 pub use args::{ArgsError, BindAddress, ManagerArgs};
-pub use controller::{Controller, ReconcileError, Reconciler, ScopedApi, Watched};
+pub use controller::{Controller, Failure, ReconcileError, Reconciler, ScopedApi, Watched};
 pub use helpers::{
     Events, Operation, OwnerError, apply, controller_owner_ref, create_or_patch, create_or_update, patch_status,
     set_controller_reference,

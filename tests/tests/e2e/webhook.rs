@@ -216,6 +216,8 @@ async fn the_api_server_calls_kubegens_webhooks() {
     let stderr = String::from_utf8_lossy(&err.stderr);
     assert!(!err.status.success(), "the rename was admitted");
     assert!(stderr.contains("spec.deploymentName") && stderr.contains("cannot change once set (was web)"), "{stderr}");
+    // Issue 29: the denial's details name the object, so kubectl names it too.
+    assert!(stderr.contains(r#"The Foo "small" is invalid"#), "{stderr}");
 
     // Warnings reach kubectl.
     let out = kubectl(
