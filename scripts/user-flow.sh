@@ -213,7 +213,11 @@ make -s uninstall >/dev/null
 make -s uninstall ignore-not-found=true >/dev/null || fail "make uninstall ignore-not-found=true failed with nothing installed"
 
 image=registry.example.com/memcached-operator:v0.1.0
-stage "make deploy IMG=$image (with cert-manager's CRDs, which config/certmanager's objects need)"
+stage "make deploy IMG=$image: refused before anything is applied without cert-manager, then with cert-manager's CRDs (config/certmanager's objects need them)"
+kubectl delete crd certificates.cert-manager.io issuers.cert-manager.io --ignore-not-found >/dev/null
+if make -s deploy IMG=$image > "$WORK/deploy.log" 2>&1; then fail "make deploy went ahead without cert-manager"; fi
+grep -q "this cluster has no cert-manager" "$WORK/deploy.log" || { cat "$WORK/deploy.log" >&2; fail "make deploy did not say cert-manager is missing"; }
+! kubectl get namespace memcached-operator-system >/dev/null 2>&1 || fail "make deploy applied objects before it refused"
 "$ROOT/scripts/cert-manager-crds.sh" | kubectl apply --server-side -f - >/dev/null
 kubectl wait --for=condition=Established crd/certificates.cert-manager.io crd/issuers.cert-manager.io --timeout=60s >/dev/null
 make -s deploy IMG=$image >/dev/null

@@ -315,20 +315,55 @@ fn render(t: &impl Template, what: &str) -> Result<String> {
     output::render(t, what)
 }
 
-/// Writes `outputs`, then formats the Rust files among them with the toolchain's
-/// rustfmt (when there is one), so the scaffold passes `cargo fmt --check` as written.
+/// Formats the Rust files among `outputs` with the toolchain's rustfmt (when there is
+/// one), then writes them, so the scaffold passes `cargo fmt --check` as written. Each
+/// file is formatted as text on rustfmt's stdin: given a path, rustfmt would also format
+/// every module file it declares (`mod controller;`), files this command did not write
+/// (issue 29: `create webhook` reformatted a controller it does not list).
 fn write_formatted(outputs: &[Output]) -> Result<()> {
-    output::write(outputs)?;
-    let rust: Vec<&Path> =
-        outputs.iter().map(|o| o.path.as_path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
     let rustfmt = std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into());
-    match std::process::Command::new(rustfmt).args(["--edition", "2024"]).args(&rust).output() {
-        Ok(out) if !out.status.success() => {
-            eprintln!("warning: rustfmt failed on the scaffold: {}", String::from_utf8_lossy(&out.stderr).trim());
-        }
-        _ => {}
-    }
+    let formatted: Vec<Output> = outputs
+        .iter()
+        .map(|o| {
+            if o.path.extension().is_none_or(|e| e != "rs") {
+                return Output { path: o.path.clone(), contents: o.contents.clone(), overwrite: o.overwrite };
+            }
+            let contents = match format_rust(&rustfmt, &o.contents, &o.path) {
+                Ok(text) => text,
+                Err(why) => {
+                    eprintln!("warning: rustfmt failed on {}: {why}", o.path.display());
+                    o.contents.clone()
+                }
+            };
+            Output { path: o.path.clone(), contents, overwrite: o.overwrite }
+        })
+        .collect();
+    output::write(&formatted)?;
     Ok(())
+}
+
+/// `text` as rustfmt (edition 2024) writes it at `path`: with the rustfmt.toml that
+/// applies there (rustfmt looks for it from its working directory up, for stdin).
+fn format_rust(rustfmt: &str, text: &str, path: &Path) -> Result<String, String> {
+    use std::io::Write;
+    let dir = path.ancestors().skip(1).find(|d| d.is_dir()).unwrap_or(Path::new("."));
+    let mut child = std::process::Command::new(rustfmt)
+        .args(["--edition", "2024", "--emit", "stdout"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let input = text.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    String::from_utf8(out.stdout).map_err(|e| e.to_string())
 }
 
 /// `codegen-cli init`: a new workspace in `dir`.
@@ -778,10 +813,14 @@ fn storage_version(root: &Path, names: &KindNames, hub: &str, kind: &str) -> Res
             path.display()
         );
     };
+    // An attribute after the derive, not a doc comment before it: a sentence there would
+    // join the type's doc comment, and with it the CRD's description, `kubectl explain`,
+    // the API reference and the clients' docs (issue 29).
+    let after = text[at..].find('\n').map_or(text.len(), |n| at + n + 1);
     let marked = format!(
-        "{}/// The hub of the conversions: the version the API server stores.\n/// +kubebuilder:storageversion\n{}",
-        &text[..at],
-        &text[at..]
+        "{}#[kube(storage)] // the hub of the conversions: the version the API server stores\n{}",
+        &text[..after],
+        &text[after..]
     );
     Ok(Some(Output { path, contents: marked, overwrite: true }))
 }
@@ -995,7 +1034,13 @@ mod tests {
         let err = create("v1", &conversion(&["v4"])).unwrap_err().to_string();
         assert!(err.contains("create api --group sales --version v4 --kind Cart"), "{err}");
 
+        // A file the command does not write keeps its formatting (issue 29: rustfmt, given
+        // main.rs, followed its `mod` declarations into the controller).
+        let controller = dir.join("src/controller/cart.rs");
+        let untidy = format!("{}\nfn  untidy( ) {{}}\n", std::fs::read_to_string(&controller).expect("the controller"));
+        std::fs::write(&controller, &untidy).expect("write");
         create("v1", &conversion(&["v2"])).expect("create webhook --conversion");
+        assert_eq!(std::fs::read_to_string(&controller).expect("the controller"), untidy);
         let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect(p);
         let cart = read("src/webhook/cart_conversion.rs");
         assert!(
@@ -1006,7 +1051,9 @@ mod tests {
         assert!(read("src/main.rs").contains("webhooks.convert(shop::webhook::cart_conversion::conversion())"));
         assert!(read("tests/cart_conversion.rs").contains("check_round_trips(256)"));
         assert!(read("Cargo.toml").contains(r#"features = ["webhook-testing", "testenv"]"#), "{}", read("Cargo.toml"));
-        assert!(read("src/api/sales/v1/cart.rs").contains("/// +kubebuilder:storageversion\n#[derive(CustomResource"));
+        let hub = read("src/api/sales/v1/cart.rs");
+        assert!(hub.contains(")]\n#[kube(storage)] // the hub of the conversions"), "{hub}");
+        assert!(!hub.contains("/// The hub"), "the doc comment (the CRD's description) is left alone: {hub}");
         let patch = read("config/crd/patches/webhook_in_carts.yaml");
         assert!(patch.contains("name: carts.sales.example.com") && patch.contains("path: /convert"), "{patch}");
         assert!(read("config/crd/kustomizeconfig.yaml").contains("spec/conversion/webhook/clientConfig/service/name"));
@@ -1018,7 +1065,7 @@ mod tests {
             cart.contains(".spoke::<crate::api::sales::v2::Cart>()\n        .spoke::<crate::api::sales::v3::Cart>()\n"),
             "{cart}"
         );
-        assert_eq!(read("src/api/sales/v1/cart.rs").matches("storageversion").count(), 1);
+        assert_eq!(read("src/api/sales/v1/cart.rs").matches("#[kube(storage)]").count(), 1);
         assert_eq!(read("src/main.rs").matches("webhooks.convert(").count(), 1);
         assert_eq!(read("src/webhook/mod.rs").matches("pub mod cart_conversion;").count(), 1);
         let err = create("v1", &conversion(&["v3"])).unwrap_err().to_string();
