@@ -41,7 +41,19 @@ pub struct EnvtestArgs {
     /// Use only what the store holds; never build.
     #[arg(short, long)]
     installed_only: bool,
+    /// The index of prebuilt envtest archives to try before building (setup-envtest's:
+    /// controller-tools' envtest-releases.yaml); `none` always builds. Default:
+    /// $KUBEGEN_ENVTEST_INDEX, else controller-tools' index on GitHub.
+    #[arg(long, value_name = "URL", global = true)]
+    index: Option<String>,
 }
+
+/// controller-tools' index of envtest archives, which setup-envtest reads.
+const DEFAULT_INDEX: &str =
+    "https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml";
+
+/// The variable that moves the index (`none`: always build).
+const INDEX_VAR: &str = "KUBEGEN_ENVTEST_INDEX";
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Print {
@@ -104,7 +116,13 @@ pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
                 envtest::contents(&root)
             );
         }
-        None => install(&root, wanted)?,
+        None => {
+            let index = args.index.or_else(|| std::env::var(INDEX_VAR).ok()).unwrap_or_else(|| DEFAULT_INDEX.into());
+            match download(&root, wanted, &index)? {
+                Some(dir) => dir,
+                None => install(&root, wanted)?,
+            }
+        }
     };
     if let Some(Action::Start(cluster)) = &args.action {
         return start(&dir, &cluster.dir);
@@ -329,6 +347,151 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     Ok(dir)
 }
 
+/// An index of envtest archives: per release (`v1.37.2`), per archive name, its SHA-512
+/// and where it is.
+#[derive(serde::Deserialize)]
+struct Index {
+    releases: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Archive>>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Archive {
+    hash: String,
+    self_link: String,
+}
+
+/// The release `wanted` names from the prebuilt archives of `index`, as setup-envtest
+/// takes them: the newest matching release with an archive for this platform, checked
+/// against its SHA-512 before anything is installed, unpacked beside the store and
+/// renamed into place when complete. `None` (and the caller builds from source) when
+/// the index is `none`, cannot be read, or has no such archive; an error when an archive
+/// is found but its checksum or contents are wrong (nothing is installed then).
+fn download(root: &Path, wanted: (u32, Option<u32>), index: &str) -> Result<Option<PathBuf>> {
+    if index == "none" {
+        return Ok(None);
+    }
+    log(format_args!("looking for a prebuilt archive of {} in {index}", shown(wanted)));
+    let text = match fetch(index, None) {
+        Ok(text) => text,
+        Err(e) => {
+            log(format_args!("no index ({e:#}); building from source"));
+            return Ok(None);
+        }
+    };
+    let parsed: Index = match serde_saphyr::from_str(&text) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            log(format_args!("{index} is not an envtest index ({e}); building from source"));
+            return Ok(None);
+        }
+    };
+    let suffix = format!("-{}.tar.gz", envtest::platform());
+    let mut found: Vec<(Release, &Archive)> = parsed
+        .releases
+        .iter()
+        .filter_map(|(version, archives)| {
+            let (minor, patch) = envtest::parse_release(version)?;
+            let release = Release { minor, patch: patch? };
+            let matches = minor == wanted.0 && wanted.1.is_none_or(|p| p == release.patch);
+            let archive = archives.iter().find(|(name, _)| name.ends_with(&suffix)).map(|(_, a)| a)?;
+            matches.then_some((release, archive))
+        })
+        .collect();
+    found.sort_by_key(|(release, _)| *release);
+    let Some((release, archive)) = found.pop() else {
+        log(format_args!(
+            "the index has no {} archive for {}; building from source",
+            shown(wanted),
+            envtest::platform()
+        ));
+        return Ok(None);
+    };
+    if let Some(dir) = in_store(root, (release.minor, Some(release.patch))) {
+        return Ok(Some(dir));
+    }
+    let dir = envtest::release_dir(root, release);
+    if dir.exists() {
+        bail!(
+            "{} exists without {}; remove it, or pass another --bin-dir",
+            dir.display(),
+            envtest::BINARIES.join(" and ")
+        );
+    }
+    let parent = dir.parent().expect("a release's directory is under the store");
+    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+    let building = parent.join(format!(".downloading-{release}-{}", std::process::id()));
+    let unpacked = unpack(&building, archive, release).and_then(|()| {
+        std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
+    });
+    if let Err(e) = unpacked {
+        let _ = std::fs::remove_dir_all(&building);
+        return Err(e.context(format!("{release} from {}: nothing was installed", archive.self_link)));
+    }
+    log(format_args!("{release} ready in {}", dir.display()));
+    Ok(Some(dir))
+}
+
+/// `archive` into `dir` (which this call creates): downloaded, its SHA-512 checked, its
+/// etcd and kube-apiserver taken out.
+fn unpack(dir: &Path, archive: &Archive, release: Release) -> Result<()> {
+    use sha2::Digest;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let file = dir.join("envtest.tar.gz");
+    log(format_args!("downloading {}", archive.self_link));
+    let started = std::time::Instant::now();
+    fetch(&archive.self_link, Some(&file))?;
+    let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+    let digest: String = sha2::Sha512::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    if !digest.eq_ignore_ascii_case(archive.hash.trim()) {
+        bail!("the archive's SHA-512 is {digest}, the index says {}: refusing it", archive.hash.trim());
+    }
+    log(format_args!("{} MB in {:.1} s, SHA-512 checked", bytes.len() / 1_000_000, started.elapsed().as_secs_f64()));
+    let contents = dir.join("contents");
+    std::fs::create_dir_all(&contents).with_context(|| format!("creating {}", contents.display()))?;
+    let out = Command::new("tar").arg("-xzf").arg(&file).arg("-C").arg(&contents).output().context("running tar")?;
+    if !out.status.success() {
+        bail!("the archive does not unpack: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    for name in envtest::BINARIES {
+        let found =
+            find_file(&contents, name).with_context(|| format!("the archive of {release} holds no `{name}`"))?;
+        std::fs::rename(&found, dir.join(name)).with_context(|| format!("moving {}", found.display()))?;
+    }
+    std::fs::remove_dir_all(&contents).with_context(|| format!("cleaning {}", contents.display()))?;
+    std::fs::remove_file(&file).with_context(|| format!("cleaning {}", file.display()))?;
+    Ok(())
+}
+
+/// The file `name` anywhere under `dir`.
+fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// `url` with curl: into `file`, or as text.
+fn fetch(url: &str, file: Option<&Path>) -> Result<String> {
+    let mut curl = Command::new("curl");
+    curl.args(["-fsSL", "--retry", "2", "--connect-timeout", "10"]);
+    if let Some(file) = file {
+        curl.arg("-o").arg(file);
+    }
+    let out = curl.arg(url).output().context("running curl (to download prebuilt binaries)")?;
+    if !out.status.success() {
+        bail!("curl {url}: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    String::from_utf8(out.stdout).context("the index is not UTF-8")
+}
+
 /// The binaries are stripped (`-s -w`): compiling their packages without DWARF leaves them
 /// as they are and the build cache a sixth smaller.
 const NO_DWARF: &str = "-gcflags=all=-dwarf=false";
@@ -475,6 +638,7 @@ mod tests {
         let root = std::env::temp_dir().join(format!("kubegen-envtest-cli-{}", std::process::id()));
         let args = EnvtestArgs {
             action: None,
+            index: None,
             version: Some("1.30".into()),
             bin_dir: Some(root.clone()),
             print: Print::Path,
@@ -483,6 +647,122 @@ mod tests {
         let err = run(args).unwrap_err().to_string();
         assert!(err.starts_with("Kubernetes 1.30 is not in the store at ") && err.contains("holds nothing"), "{err}");
         assert!(!root.exists(), "--installed-only created {}", root.display());
+    }
+
+    /// A directory served over HTTP on 127.0.0.1 by python3, while it lives.
+    struct Served(std::process::Child, u16);
+
+    impl Drop for Served {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    fn serve(dir: &Path) -> Served {
+        let port = envtest::free_port().expect("a port");
+        let child = Command::new("python3")
+            .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 serves the directory");
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed().as_secs() < 20, "the HTTP server did not start");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Served(child, port)
+    }
+
+    /// Issue 29: envtest's prebuilt archives, as setup-envtest takes them, from a local
+    /// HTTP server holding an index and archives: the newest matching release installed
+    /// after its SHA-512 checks; a wrong checksum and a truncated archive refused with
+    /// nothing installed; no index, no release or no archive for this platform fall back
+    /// to building.
+    #[test]
+    fn prebuilt_archives_are_checked_before_anything_is_installed() {
+        use sha2::Digest;
+        let work = std::env::temp_dir().join(format!("kubegen-envtest-download-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&work);
+        let (site, tree) = (work.join("site"), work.join("tree/controller-tools/envtest"));
+        std::fs::create_dir_all(&site).expect("mkdir");
+        std::fs::create_dir_all(&tree).expect("mkdir");
+        for name in ["etcd", "kube-apiserver", "kubectl"] {
+            std::fs::write(tree.join(name), format!("#!/bin/sh\necho {name}\n")).expect("write");
+        }
+        let platform = envtest::platform();
+        let good = format!("envtest-v1.99.3-{platform}.tar.gz");
+        let status = Command::new("tar")
+            .arg("-czf")
+            .arg(site.join(&good))
+            .arg("-C")
+            .arg(work.join("tree"))
+            .arg("controller-tools")
+            .status()
+            .expect("tar");
+        assert!(status.success());
+        let bytes = std::fs::read(site.join(&good)).expect("the archive");
+        let truncated = format!("envtest-v1.98.0-{platform}.tar.gz");
+        std::fs::write(site.join(&truncated), &bytes[..bytes.len() / 2]).expect("write");
+        let sha = |b: &[u8]| sha2::Sha512::digest(b).iter().map(|x| format!("{x:02x}")).collect::<String>();
+        let server = serve(&site);
+        let link = |name: &str| format!("http://127.0.0.1:{}/{name}", server.1);
+        let index = format!(
+            "releases:\n  v1.99.1:\n    envtest-v1.99.1-plan9-mips.tar.gz:\n      hash: {}\n      selfLink: {}\n  v1.99.3:\n    {good}:\n      hash: {}\n      selfLink: {}\n    envtest-v1.99.3-plan9-mips.tar.gz:\n      hash: 00\n      selfLink: {}\n  v1.98.0:\n    {truncated}:\n      hash: {}\n      selfLink: {}\n  v1.97.0:\n    envtest-v1.97.0-{platform}.tar.gz:\n      hash: {}\n      selfLink: {}\n",
+            sha(&bytes),
+            link("envtest-v1.99.1-plan9-mips.tar.gz"),
+            sha(&bytes),
+            link(&good),
+            link("nowhere"),
+            sha(&bytes[..bytes.len() / 2]),
+            link(&truncated),
+            "ab".repeat(64),
+            link(&good),
+        );
+        std::fs::write(site.join("index.yaml"), index).expect("write");
+        let index = link("index.yaml");
+        let root = work.join("store");
+        let leftovers = |root: &Path| -> Vec<String> {
+            std::fs::read_dir(root.join("k8s"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        };
+
+        // 1.99: the newest patch release with an archive for this platform.
+        let dir = download(&root, (99, None), &index).expect("downloads").expect("an archive");
+        assert_eq!(dir, envtest::release_dir(&root, Release { minor: 99, patch: 3 }));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("kube-apiserver")).expect("installed"),
+            "#!/bin/sh\necho kube-apiserver\n"
+        );
+        assert!(dir.join("etcd").is_file() && !dir.join("kubectl").exists() && !dir.join("envtest.tar.gz").exists());
+        assert_eq!(leftovers(&root), [format!("1.99.3-{platform}")]);
+        // Installed: found again without a download.
+        assert_eq!(download(&root, (99, Some(3)), &link("gone.yaml")).expect("no index").as_deref(), None);
+        assert_eq!(in_store(&root, (99, Some(3))).as_deref(), Some(dir.as_path()));
+
+        // A wrong checksum and a truncated archive: an error, nothing installed.
+        let err = format!("{:#}", download(&root, (97, None), &index).expect_err("a wrong checksum"));
+        assert!(err.contains("SHA-512") && err.contains("nothing was installed"), "{err}");
+        let err = format!("{:#}", download(&root, (98, None), &index).expect_err("a truncated archive"));
+        assert!(err.contains("does not unpack") && err.contains("nothing was installed"), "{err}");
+        assert_eq!(leftovers(&root), [format!("1.99.3-{platform}")], "a refused archive left something");
+
+        // No index, no such release, or none for this platform: build from source.
+        assert!(download(&root, (96, None), &index).expect("no release").is_none());
+        assert!(download(&root, (99, Some(1)), &index).expect("another platform only").is_none());
+        let closed = envtest::free_port().expect("a port");
+        assert!(
+            download(&root, (99, None), &format!("http://127.0.0.1:{closed}/index.yaml")).expect("no server").is_none()
+        );
+        assert!(download(&root, (99, None), "none").expect("none").is_none());
+        drop(server);
+        let _ = std::fs::remove_dir_all(&work);
     }
 
     /// `envtest stop` touches nothing in a directory `start` did not make its own, and
