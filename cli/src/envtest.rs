@@ -319,10 +319,20 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
         )
     })?;
     let (release, go_mod) = resolve(wanted)?;
-    let dir = envtest::release_dir(root, release);
+    into_store(root, release, "building", |building| {
+        build(building, release, &go_mod)?;
+        std::fs::remove_dir_all(building.join("module")).with_context(|| format!("cleaning {}", building.display()))
+    })
+}
+
+/// `release` in the store: found there, or made by `fill` in a directory of its own
+/// beside the store's (`.<what>-<release>-<pid>`) and renamed into place when complete,
+/// so the store never holds half a release; removed again when `fill` fails.
+fn into_store(root: &Path, release: Release, what: &str, fill: impl FnOnce(&Path) -> Result<()>) -> Result<PathBuf> {
     if let Some(found) = in_store(root, (release.minor, Some(release.patch))) {
         return Ok(found);
     }
+    let dir = envtest::release_dir(root, release);
     if dir.exists() {
         // Not a complete release (`in_store` would have found it), and not one this
         // command made (it renames only complete ones into place): not ours to replace.
@@ -334,12 +344,11 @@ fn install(root: &Path, wanted: (u32, Option<u32>)) -> Result<PathBuf> {
     }
     let parent = dir.parent().expect("a release's directory is under the store");
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let building = parent.join(format!(".building-{release}-{}", std::process::id()));
-    let built = build(&building, release, &go_mod).and_then(|()| {
-        std::fs::remove_dir_all(building.join("module")).with_context(|| format!("cleaning {}", building.display()))?;
+    let building = parent.join(format!(".{what}-{release}-{}", std::process::id()));
+    let filled = fill(&building).and_then(|()| {
         std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
     });
-    if let Err(e) = built {
+    if let Err(e) = filled {
         let _ = std::fs::remove_dir_all(&building);
         return Err(e);
     }
@@ -407,29 +416,9 @@ fn download(root: &Path, wanted: (u32, Option<u32>), index: &str) -> Result<Opti
         ));
         return Ok(None);
     };
-    if let Some(dir) = in_store(root, (release.minor, Some(release.patch))) {
-        return Ok(Some(dir));
-    }
-    let dir = envtest::release_dir(root, release);
-    if dir.exists() {
-        bail!(
-            "{} exists without {}; remove it, or pass another --bin-dir",
-            dir.display(),
-            envtest::BINARIES.join(" and ")
-        );
-    }
-    let parent = dir.parent().expect("a release's directory is under the store");
-    std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let building = parent.join(format!(".downloading-{release}-{}", std::process::id()));
-    let unpacked = unpack(&building, archive, release).and_then(|()| {
-        std::fs::rename(&building, &dir).with_context(|| format!("moving the binaries to {}", dir.display()))
-    });
-    if let Err(e) = unpacked {
-        let _ = std::fs::remove_dir_all(&building);
-        return Err(e.context(format!("{release} from {}: nothing was installed", archive.self_link)));
-    }
-    log(format_args!("{release} ready in {}", dir.display()));
-    Ok(Some(dir))
+    into_store(root, release, "downloading", |building| unpack(building, archive, release))
+        .map(Some)
+        .map_err(|e| e.context(format!("{release} from {}: nothing was installed", archive.self_link)))
 }
 
 /// `archive` into `dir` (which this call creates): downloaded, its SHA-512 checked, its
