@@ -134,10 +134,18 @@ pub fn run(args: EnvtestArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether process `pid` runs (and is not a zombie).
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')))
+/// Whether process `pid` runs (not a zombie) and is one `start` made in `dir`: its command
+/// line names the directory (etcd's data, the API server's certificates), so a process
+/// that took the number since (after a reboot) is left alone. Without /proc, whether a
+/// process of that number runs.
+fn ours(pid: u32, dir: &Path) -> bool {
+    if !Path::new("/proc").is_dir() {
+        return Command::new("kill").args(["-0", &pid.to_string()]).status().is_ok_and(|s| s.success());
+    }
+    let running = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| !rest.trim_start().starts_with('Z')));
+    let command = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    running && String::from_utf8_lossy(&command).contains(&*dir.to_string_lossy())
 }
 
 fn read_cluster(dir: &Path) -> Option<Cluster> {
@@ -154,14 +162,15 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     // Absolute: the kubeconfig names the CA by path, which kubectl reads relative to the
     // kubeconfig's own directory.
     let dir = &std::path::absolute(dir).with_context(|| format!("the path of {}", dir.display()))?;
-    if let Some(running) = read_cluster(dir).filter(|c| alive(c.etcd) && alive(c.apiserver)) {
+    if let Some(running) = read_cluster(dir).filter(|c| ours(c.etcd, dir) && ours(c.apiserver, dir)) {
         log(format_args!("{} runs already in {} (port {})", running.release, dir.display(), running.port));
         println!("{}", export_line(dir)?);
         return Ok(ExitCode::SUCCESS);
     }
     if read_cluster(dir).is_some() {
-        // Ours, stopped (a reboot, a kill): what it wrote goes, then it starts afresh.
-        remove_cluster_entries(dir)?;
+        // Ours, stopped or half running (a reboot, a kill): whatever still runs stops, what
+        // it wrote goes, then it starts afresh.
+        stop(dir)?;
     }
     let foreign: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
@@ -181,7 +190,14 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     let release = assets.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let release = release.split('-').next().unwrap_or_default().to_string();
     log(format_args!("starting etcd and kube-apiserver {release} in {}", dir.display()));
-    let mut plane = envtest::launch(&assets.join("etcd"), &assets.join("kube-apiserver"), dir, true)?;
+    let mut plane = match envtest::launch(&assets.join("etcd"), &assets.join("kube-apiserver"), dir, true) {
+        Ok(plane) => plane,
+        Err(e) => {
+            // What `launch` made before it failed is ours to take back.
+            let _ = remove_cluster_entries(dir);
+            return Err(e.into());
+        }
+    };
     let cluster =
         Cluster { etcd: plane.etcd.id(), apiserver: plane.apiserver.id(), port: plane.port, release: release.clone() };
     std::fs::write(dir.join(CLUSTER_FILE), serde_json::to_vec_pretty(&cluster)?)
@@ -217,7 +233,7 @@ async fn wait_ready(plane: &mut envtest::Plane, dir: &Path) -> Result<()> {
         }
         if plane.cert.exists() {
             let text = envtest::kubeconfig(plane.port, &plane.cert, &plane.token);
-            std::fs::write(dir.join("kubeconfig"), &text).context("writing the kubeconfig")?;
+            envtest::private_write(&dir.join("kubeconfig"), &text).context("writing the kubeconfig")?;
             let config =
                 kube::Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&text)?, &KubeConfigOptions::default())
                     .await?;
@@ -234,20 +250,21 @@ async fn wait_ready(plane: &mut envtest::Plane, dir: &Path) -> Result<()> {
 
 /// `envtest stop`: the processes `start` recorded in `dir`, then what it wrote there.
 fn stop(dir: &Path) -> Result<ExitCode> {
+    let dir = &std::path::absolute(dir).with_context(|| format!("the path of {}", dir.display()))?;
     let Some(cluster) = read_cluster(dir) else {
         log(format_args!("no cluster to stop in {} (no {CLUSTER_FILE}); nothing touched", dir.display()));
         return Ok(ExitCode::SUCCESS);
     };
     for (name, pid) in [("kube-apiserver", cluster.apiserver), ("etcd", cluster.etcd)] {
-        if !alive(pid) {
+        if !ours(pid, dir) {
             continue;
         }
         let _ = Command::new("kill").arg(pid.to_string()).status();
         let since = std::time::Instant::now();
-        while alive(pid) && since.elapsed() < std::time::Duration::from_secs(10) {
+        while ours(pid, dir) && since.elapsed() < std::time::Duration::from_secs(10) {
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        if alive(pid) {
+        if ours(pid, dir) {
             let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
         }
         log(format_args!("stopped {name} (pid {pid})"));
@@ -433,7 +450,10 @@ fn unpack(dir: &Path, archive: &Archive, release: Release) -> Result<()> {
     let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
     let digest: String = sha2::Sha512::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
     if !digest.eq_ignore_ascii_case(archive.hash.trim()) {
-        bail!("the archive's SHA-512 is {digest}, the index says {}: refusing it", archive.hash.trim());
+        bail!(
+            "the archive's SHA-512 is {digest}, the index says {}: refusing it (`--index none` builds from source instead)",
+            archive.hash.trim()
+        );
     }
     log(format_args!("{} MB in {:.1} s, SHA-512 checked", bytes.len() / 1_000_000, started.elapsed().as_secs_f64()));
     let contents = dir.join("contents");
@@ -470,7 +490,9 @@ fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {
 /// `url` with curl: into `file`, or as text.
 fn fetch(url: &str, file: Option<&Path>) -> Result<String> {
     let mut curl = Command::new("curl");
-    curl.args(["-fsSL", "--retry", "2", "--connect-timeout", "10"]);
+    // An index in seconds; an archive (about 100 MB) within ten minutes, or give up.
+    let most = if file.is_some() { "600" } else { "30" };
+    curl.args(["-fsSL", "--retry", "2", "--connect-timeout", "10", "--max-time", most]);
     if let Some(file) = file {
         curl.arg("-o").arg(file);
     }

@@ -178,12 +178,15 @@ impl Project {
         }
         if !errors.is_empty() {
             let mut classes: Vec<&str> = errors.iter().map(|f| f.class.name()).collect();
+            classes.sort();
             classes.dedup();
+            let flags: Vec<String> = classes.iter().map(|c| format!("--warn {c}")).collect();
+            let listed: Vec<String> = classes.iter().map(|c| format!("\"{c}\"")).collect();
             bail!(
-                "markers that would do nothing (a rule, a bound or a field's marker lost):\n  {}\nFix them, or report a class as a warning: `--warn {}`, or `warn = [\"{}\"]` in [workspace.metadata.kubegen]",
+                "markers that would do nothing (a rule, a bound or a field's marker lost):\n  {}\nFix them, or report a class as a warning: `{}`, or `warn = [{}]` in [workspace.metadata.kubegen]",
                 errors.iter().map(|f| format!("[{}] {}", f.class.name(), f.message)).collect::<Vec<_>>().join("\n  "),
-                classes[0],
-                classes[0]
+                flags.join(" "),
+                listed.join(", ")
             );
         }
         Ok(())

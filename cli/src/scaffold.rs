@@ -330,6 +330,8 @@ fn write_formatted(outputs: &[Output]) -> Result<()> {
             }
             let contents = match format_rust(&rustfmt, &o.contents, &o.path) {
                 Ok(text) => text,
+                // No rustfmt (a toolchain without the component): written as rendered.
+                Err(why) if why.contains("No such file or directory") => o.contents.clone(),
                 Err(why) => {
                     eprintln!("warning: rustfmt failed on {}: {why}", o.path.display());
                     o.contents.clone()

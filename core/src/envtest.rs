@@ -64,7 +64,12 @@ pub fn platform() -> String {
         "powerpc64" => "ppc64le",
         other => other,
     };
-    format!("{}-{arch}", std::env::consts::OS)
+    // Go's names, which envtest's archives and setup-envtest's store use.
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        other => other,
+    };
+    format!("{os}-{arch}")
 }
 
 /// The directory of `release` in the store at `root`.
@@ -143,9 +148,15 @@ pub fn launch(etcd_bin: &Path, apiserver_bin: &Path, dir: &Path, detached: bool)
     for sub in ["etcd", "certs", "pki"] {
         std::fs::create_dir_all(dir.join(sub)).map_err(io(format!("creating {}", dir.join(sub).display())))?;
     }
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let token = format!("kubegen-{:x}", nanos ^ (u128::from(std::process::id()) << 64));
-    std::fs::write(dir.join("pki/tokens.csv"), format!("{token},admin,admin,\"system:masters\"\n"))
+    // A `system:masters` token: random, in files only their owner reads.
+    let mut random = [0u8; 16];
+    std::io::Read::read_exact(
+        &mut std::fs::File::open("/dev/urandom").map_err(io("reading /dev/urandom"))?,
+        &mut random,
+    )
+    .map_err(io("reading /dev/urandom"))?;
+    let token: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    private_write(&dir.join("pki/tokens.csv"), &format!("{token},admin,admin,\"system:masters\"\n"))
         .map_err(io("writing the token file"))?;
     let key = dir.join("pki/sa.key");
     let openssl = |args: &[&std::ffi::OsStr]| -> Result<(), LaunchError> {
@@ -218,6 +229,14 @@ pub fn launch(etcd_bin: &Path, apiserver_bin: &Path, dir: &Path, detached: bool)
         }
     };
     Ok(Plane { etcd, apiserver, port: api_port, token, cert: dir.join("certs/apiserver.crt") })
+}
+
+/// Writes `text` to `path`, readable by its owner alone (a token, a kubeconfig holding one).
+pub fn private_write(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path)?;
+    file.write_all(text.as_bytes())
 }
 
 /// A kubeconfig for [`Plane`]'s API server and token (context `envtest`, namespace

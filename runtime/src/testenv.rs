@@ -212,7 +212,8 @@ pub async fn ready(
         // The client needs the serving certificate, which the API server writes at start.
         if cert.exists() {
             let kubeconfig = kubegen_core::envtest::kubeconfig(port, cert, token);
-            std::fs::write(dir.join("kubeconfig"), &kubeconfig).map_err(io("writing the kubeconfig"))?;
+            kubegen_core::envtest::private_write(&dir.join("kubeconfig"), &kubeconfig)
+                .map_err(io("writing the kubeconfig"))?;
             let config =
                 Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&kubeconfig)?, &KubeConfigOptions::default())
                     .await?;

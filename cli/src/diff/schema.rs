@@ -274,11 +274,21 @@ impl Walk<'_> {
                     let same = |a: &Node, b: &Node| {
                         Node { description: None, ..a.clone() } == Node { description: None, ..b.clone() }
                     };
-                    let renamed = new_props
+                    // Named only when the pair is one to one: one added field with this
+                    // schema, and no other removed field with it.
+                    let added: Vec<&String> = new_props
                         .iter()
-                        .find(|(added, n)| !old_props.contains_key(*added) && same(o, n))
-                        .map(|(added, _)| format!(" (renamed to `{added}`? A rename is this removal for stored objects and clients: keep the old name with #[serde(rename)], or convert between versions)"))
-                        .unwrap_or_default();
+                        .filter(|(k, n)| !old_props.contains_key(*k) && same(o, n))
+                        .map(|(k, _)| k)
+                        .collect();
+                    let removed_alike =
+                        old_props.iter().filter(|(k, r)| !new_props.contains_key(*k) && same(o, r)).count();
+                    let renamed = match added.as_slice() {
+                        [added] if removed_alike == 1 => format!(
+                            " (renamed to `{added}`? A rename is this removal for stored objects and clients: keep the old name with #[serde(rename)], or convert between versions)"
+                        ),
+                        _ => String::new(),
+                    };
                     self.push(
                         "field-removed",
                         &p,

@@ -225,7 +225,12 @@ impl Subject {
         details.name = self.name.clone();
         if response.result.reason == "Invalid" {
             let kind = if self.group.is_empty() { self.kind.clone() } else { format!("{}.{}", self.kind, self.group) };
-            response.result.message = format!("{kind} {:?} is invalid: {}", self.name, response.result.message);
+            // A create by generateName has no name yet: the API server leaves it out too.
+            response.result.message = if self.name.is_empty() {
+                format!("{kind} is invalid: {}", response.result.message)
+            } else {
+                format!("{kind} {:?} is invalid: {}", self.name, response.result.message)
+            };
         }
     }
 }
