@@ -19,9 +19,9 @@ use serde::de::DeserializeOwned;
 pub struct Events {
     client: Client,
     reporter: Reporter,
-    /// Per object, type and reason: the note last published and the recorder whose series
-    /// holds it (kube's recorder keys its series without the note).
-    series: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<SeriesKey, (String, Recorder)>>>,
+    /// Per object, type, reason and note: the recorder whose series holds such events
+    /// (kube's recorder keys its series without the note, so each note gets its own).
+    series: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(SeriesKey, String), Recorder>>>,
 }
 
 /// What client-go's recorder keys a series by, besides the note.
@@ -36,21 +36,15 @@ impl Events {
         Events { client, reporter: Reporter { controller: controller.into(), instance }, series: Default::default() }
     }
 
-    /// The recorder whose series an event with `note` joins: the one of the last event of
-    /// `key` if its note was the same, else a new one (a new Event object).
+    /// The recorder whose series an event with `note` joins: the one of the events of `key`
+    /// with that note (client-go's key holds the note), or a new one (a new Event object).
     fn recorder(&self, key: SeriesKey, note: &str) -> Recorder {
         let mut series = self.series.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let key = (key, note.to_string());
         if series.len() >= MAX_SERIES && !series.contains_key(&key) {
             series.clear();
         }
-        let (last, recorder) = series
-            .entry(key)
-            .or_insert_with(|| (note.to_string(), Recorder::new(self.client.clone(), self.reporter.clone())));
-        if last != note {
-            *last = note.to_string();
-            *recorder = Recorder::new(self.client.clone(), self.reporter.clone());
-        }
-        recorder.clone()
+        series.entry(key).or_insert_with(|| Recorder::new(self.client.clone(), self.reporter.clone())).clone()
     }
 
     /// A Normal event about `obj`.
