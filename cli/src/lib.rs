@@ -299,6 +299,15 @@ fn init(args: InitArgs) -> Result<ExitCode> {
         "wrote {} files; next: codegen-cli create api --group <group> --version v1alpha1 --kind <Kind>",
         written.len()
     );
+    // The Dockerfile's build context is this directory: a checkout elsewhere is not in it.
+    if let scaffold::Source::Path(checkout) = &source
+        && !checkout.starts_with(&dir)
+    {
+        eprintln!(
+            "note: kubegen is a path dependency ({}), outside this directory: `cargo` builds here, but `make docker-build` cannot see it from the image's build context. To build the image, depend on kubegen by git (`init --kubegen-git URL`) or a version, or copy the checkout into this directory and point the path there.",
+            checkout.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -235,6 +235,9 @@ fn init_then_create_api_lays_out_a_workspace() {
     let root = root.to_str().expect("utf-8 path");
     let out = cli_in(&dir, &["init", "--domain", "example.com", "--kubegen-path", root]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Issue 29: the Dockerfile cannot see a checkout outside the build context; init says so.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("`make docker-build` cannot see it") && said.contains("--kubegen-git"), "{said}");
     for args in [
         &["create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Memcached"][..],
         &["create", "api", "--group", "cache", "--version", "v1beta1", "--kind", "Memcached"][..],
