@@ -162,12 +162,13 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     // Absolute: the kubeconfig names the CA by path, which kubectl reads relative to the
     // kubeconfig's own directory.
     let dir = &std::path::absolute(dir).with_context(|| format!("the path of {}", dir.display()))?;
-    if let Some(running) = read_cluster(dir).filter(|c| ours(c.etcd, dir) && ours(c.apiserver, dir)) {
+    let recorded = read_cluster(dir);
+    if let Some(running) = recorded.as_ref().filter(|c| ours(c.etcd, dir) && ours(c.apiserver, dir)) {
         log(format_args!("{} runs already in {} (port {})", running.release, dir.display(), running.port));
         println!("{}", export_line(dir)?);
         return Ok(ExitCode::SUCCESS);
     }
-    if read_cluster(dir).is_some() {
+    if recorded.is_some() {
         // Ours, stopped or half running (a reboot, a kill): whatever still runs stops, what
         // it wrote goes, then it starts afresh.
         stop(dir)?;
@@ -206,10 +207,10 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("starting an async runtime")?
-        .block_on(wait_ready(&mut plane, dir));
+        .block_on(kubegen::testenv::ready(&mut plane.apiserver, dir, plane.port, &plane.cert, &plane.token));
     if let Err(e) = ready {
         let _ = stop(dir);
-        return Err(e);
+        return Err(e.into());
     }
     log(format_args!(
         "kube-apiserver {release} serves https://127.0.0.1:{} (logs in {}); `codegen-cli envtest stop --dir {}` stops it",
@@ -219,33 +220,6 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     ));
     println!("{}", export_line(dir)?);
     Ok(ExitCode::SUCCESS)
-}
-
-/// Waits until `plane`'s API server serves the `default` namespace, and writes its
-/// kubeconfig; the log's tail when it exits or takes two minutes.
-async fn wait_ready(plane: &mut envtest::Plane, dir: &Path) -> Result<()> {
-    use kube::config::{KubeConfigOptions, Kubeconfig};
-    let started = std::time::Instant::now();
-    let log_tail = || envtest::log_tail(&dir.join("kube-apiserver.log"));
-    while started.elapsed() < std::time::Duration::from_secs(120) {
-        if let Ok(Some(status)) = plane.apiserver.try_wait() {
-            bail!("kube-apiserver exited ({status}); its log ends:\n{}", log_tail());
-        }
-        if plane.cert.exists() {
-            let text = envtest::kubeconfig(plane.port, &plane.cert, &plane.token);
-            envtest::private_write(&dir.join("kubeconfig"), &text).context("writing the kubeconfig")?;
-            let config =
-                kube::Config::from_custom_kubeconfig(Kubeconfig::from_yaml(&text)?, &KubeConfigOptions::default())
-                    .await?;
-            let client = kube::Client::try_from(config)?;
-            let api = kube::Api::<k8s_openapi::api::core::v1::Namespace>::all(client);
-            if api.get_opt("default").await.ok().flatten().is_some() {
-                return Ok(());
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    bail!("kube-apiserver was not ready within two minutes; its log ends:\n{}", log_tail())
 }
 
 /// `envtest stop`: the processes `start` recorded in `dir`, then what it wrote there.
