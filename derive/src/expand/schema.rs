@@ -379,10 +379,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
             maxima.push(max);
         }
         for below in crate::shapes::named_types(&f.ty) {
-            // A type of its own below it (a recursive type) is refused elsewhere; its
-            // constant would be a cycle.
-            let own = matches!(below, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"));
-            if own {
+            if is_own(input, below) {
                 continue;
             }
             transitions.push(quote!(::kubegen::__private::cel::Probe::<#below>::TRANSITION));
@@ -421,6 +418,12 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     }
 }
 
+/// Whether `ty` is the type being derived (`Self`, or its own name): a recursive type,
+/// refused elsewhere, whose constants would name themselves in a cycle.
+fn is_own(input: &DeriveInput, ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"))
+}
+
 /// What the named types of field `f` add to its struct's `Fields::COST` and
 /// `Fields::MAX_RULE` (their costs times how many of them the field holds, where it
 /// bounds that), and, where the field holds more than one, a constant assertion that
@@ -443,8 +446,7 @@ fn counted_costs(
     let (per_crd, per_rule) = (kubegen_cel::cost::PER_CRD_LIMIT, kubegen_cel::cost::PER_RULE_LIMIT);
     let mut out = Vec::new();
     for (ty, count) in crate::shapes::counted_types(&f.ty, max) {
-        let own = matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"));
-        let Some(count) = count.filter(|_| !own) else { continue };
+        let Some(count) = count.filter(|_| !is_own(input, ty)) else { continue };
         let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
         out.push((quote!(#probe::COST.saturating_mul(#count)), quote!(#probe::MAX_RULE.saturating_mul(#count))));
         if count > 1 {
