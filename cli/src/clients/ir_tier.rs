@@ -145,7 +145,9 @@ fn judge(u: &Universe) -> Findings {
     }
     for (lang, files) in &made.files {
         let text: String = files.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
-        let mut open_somewhere: BTreeMap<String, bool> = BTreeMap::new();
+        // Per named struct: whether some use in the CRD keeps unknown keys, and whether the
+        // client's type does.
+        let mut open_somewhere: BTreeMap<String, (bool, bool)> = BTreeMap::new();
         // The model's named structs where the CRD inlines them, then the structs a
         // language declares for an object without a name of its own (a variant's fields).
         let mut pending: Vec<(String, Node, bool)> =
@@ -183,11 +185,12 @@ fn judge(u: &Universe) -> Findings {
                 out.entry(lang).or_default().push(format!("{name}: the CRD keeps unknown keys, the client drops them"));
             }
             if named {
-                *open_somewhere.entry(name).or_default() |= open;
+                let (crd, client) = open_somewhere.entry(name).or_default();
+                (*crd, *client) = (*crd || open, decl.open);
             }
         }
-        for (name, open) in open_somewhere {
-            if !open && declaration(lang, &text, &name).is_some_and(|d| d.open) {
+        for (name, (open, client_open)) in open_somewhere {
+            if !open && client_open {
                 out.entry(lang).or_default().push(format!("{name}: keeps unknown keys though no use in the CRD does"));
             }
         }
@@ -362,8 +365,8 @@ fn brief(node: &Node) -> String {
     serde_json::to_string(&v).unwrap_or_default()
 }
 
-/// `text` without its outer `open`…`]`/`>` wrapper, if it has it.
-fn inside<'t>(text: &'t str, open: &str, close: char) -> Option<&'t str> {
+/// `text` without its outer `open`…`close` wrapper, if it has it.
+fn inside<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
     text.strip_prefix(open)?.strip_suffix(close)
 }
 
@@ -408,10 +411,10 @@ fn fits(
             null |= text == "unknown";
         }
         _ => {
-            if let Some(t) = inside(text, "_t.Optional[", ']') {
+            if let Some(t) = inside(text, "_t.Optional[", "]") {
                 (text, null) = (t, true);
             }
-            if let Some(t) = inside(text, "_t.Annotated[", ']') {
+            if let Some(t) = inside(text, "_t.Annotated[", "]") {
                 text = first_argument(t).trim();
             }
             null |= text == "_t.Any";
@@ -442,38 +445,24 @@ fn fits(
             Err(format!("`{text}` is no struct the client declares"))
         };
     }
-    let (items, values) = (node.items.as_deref(), node.map_values());
+    // A list's or map's type: the language's wrapper around its items' or values' type.
+    let wrapper = match (expected, lang) {
+        ("list", "go") => Some(("[]", "")),
+        ("list", "typescript") => Some(("Array<", ">")),
+        ("list", _) => Some(("list[", "]")),
+        ("map", "go") => Some(("map[string]", "")),
+        ("map", "typescript") => Some(("Record<string, ", ">")),
+        ("map", _) => Some(("dict[str, ", "]")),
+        _ => None,
+    };
+    if let Some((open, close)) = wrapper {
+        let inner = if expected == "list" { node.items.as_deref() } else { node.map_values() };
+        return match inside(text, open, close) {
+            Some(t) => fits(lang, inner.unwrap_or(&Node::default()), t, types, files, inline),
+            None => Err(format!("not a {expected} (`{open}...{close}`)")),
+        };
+    }
     let ok = match (expected, lang) {
-        ("list", "go") => {
-            return text.strip_prefix("[]").map_or(Err("not a slice".into()), |t| {
-                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
-        ("list", "typescript") => {
-            return inside(text, "Array<", '>').map_or(Err("not an Array".into()), |t| {
-                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
-        ("list", _) => {
-            return inside(text, "list[", ']').map_or(Err("not a list".into()), |t| {
-                fits(lang, items.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
-        ("map", "go") => {
-            return text.strip_prefix("map[string]").map_or(Err("not a map".into()), |t| {
-                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
-        ("map", "typescript") => {
-            return inside(text, "Record<string, ", '>').map_or(Err("not a Record".into()), |t| {
-                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
-        ("map", _) => {
-            return inside(text, "dict[str, ", ']').map_or(Err("not a dict".into()), |t| {
-                fits(lang, values.unwrap_or(&Node::default()), t, types, files, inline)
-            });
-        }
         ("string", "go") => matches!(text, "string" | "[]byte" | "metav1.Time"),
         ("string", "typescript") => text == "string" || text == "Date" || text.starts_with('"'),
         ("string", _) => matches!(text, "_pd.StrictStr" | "_dt.datetime") || text.starts_with("_t.Literal["),
