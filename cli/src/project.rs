@@ -133,14 +133,15 @@ impl Project {
     /// is reported as a warning (`--warn`, `warn = [...]`); warnings go to stderr once.
     pub fn rbac_rules(&self) -> Result<&[RbacRule]> {
         let scan = self.scan()?;
-        // The workspace's own kinds, when they are built already (`manifests` builds them first).
-        let kinds = self.crds.get().into_iter().flatten().map(|c| {
-            let names = &c.spec.names;
-            (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
-        });
-        let singular = sources::singular_resources(&scan.rules, kinds);
-        if self.singular_checked.set(()).is_ok() {
-            self.report(&singular)?;
+        if self.singular_checked.get().is_none() {
+            // The workspace's own kinds, when they are built already (`manifests` builds
+            // them first).
+            let kinds = self.crds.get().into_iter().flatten().map(|c| {
+                let names = &c.spec.names;
+                (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
+            });
+            self.report(&sources::singular_resources(&scan.rules, kinds))?;
+            let _ = self.singular_checked.set(());
         }
         Ok(&scan.rules)
     }
