@@ -325,14 +325,12 @@ fn write_formatted(outputs: &[Output]) -> Result<()> {
     let formatted: Vec<Output> = outputs
         .iter()
         .map(|o| {
-            if o.path.extension().is_none_or(|e| e != "rs") {
-                return Output { path: o.path.clone(), contents: o.contents.clone(), overwrite: o.overwrite };
-            }
-            let contents = match format_rust(&rustfmt, &o.contents, &o.path) {
-                Ok(text) => text,
-                // No rustfmt (a toolchain without the component): written as rendered.
-                Err(why) if why.contains("No such file or directory") => o.contents.clone(),
-                Err(why) => {
+            let rust = o.path.extension().is_some_and(|e| e == "rs");
+            let contents = match rust.then(|| format_rust(&rustfmt, &o.contents, &o.path)) {
+                Some(Ok(Some(text))) => text,
+                // Not Rust, or no rustfmt (a toolchain without the component): as rendered.
+                None | Some(Ok(None)) => o.contents.clone(),
+                Some(Err(why)) => {
                     eprintln!("warning: rustfmt failed on {}: {why}", o.path.display());
                     o.contents.clone()
                 }
@@ -345,18 +343,23 @@ fn write_formatted(outputs: &[Output]) -> Result<()> {
 }
 
 /// `text` as rustfmt (edition 2024) writes it at `path`: with the rustfmt.toml that
-/// applies there (rustfmt looks for it from its working directory up, for stdin).
-fn format_rust(rustfmt: &str, text: &str, path: &Path) -> Result<String, String> {
+/// applies there (rustfmt looks for it from its working directory up, for stdin); `None`
+/// when there is no rustfmt to run.
+fn format_rust(rustfmt: &str, text: &str, path: &Path) -> Result<Option<String>, String> {
     use std::io::Write;
     let dir = path.ancestors().skip(1).find(|d| d.is_dir()).unwrap_or(Path::new("."));
-    let mut child = std::process::Command::new(rustfmt)
+    let child = std::process::Command::new(rustfmt)
         .args(["--edition", "2024", "--emit", "stdout"])
         .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
     let input = text.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
@@ -365,7 +368,7 @@ fn format_rust(rustfmt: &str, text: &str, path: &Path) -> Result<String, String>
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
     }
-    String::from_utf8(out.stdout).map_err(|e| e.to_string())
+    String::from_utf8(out.stdout).map(Some).map_err(|e| e.to_string())
 }
 
 /// `codegen-cli init`: a new workspace in `dir`.
