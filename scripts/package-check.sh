@@ -37,7 +37,9 @@ rm -rf "$work"
 mkdir -p "$work"
 members="" patches=""
 for c in "${crates[@]}"; do
-  tar -xzf "target/package/$c-$version.crate" -C "$work"
+  # -m: cargo package stamps every file 2006; unpacked as new, a reused target dir
+  # rebuilds them instead of taking a stale build of older sources for fresh.
+  tar -xzmf "target/package/$c-$version.crate" -C "$work"
   members+="\"$c-$version\", "
   patches+="$c = { path = \"$c-$version\" }"$'\n'
 done
