@@ -105,6 +105,8 @@ grep -E '^(\[envtest\]|test result)' "$WORK/test.log"
 grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not run and pass"; }
 grep -q '^test memcached_conversions_round_trip ... ok' "$WORK/test.log" \
   || { cat "$WORK/test.log" >&2; fail "the scaffolded conversion round trips did not run and pass"; }
+grep -q '^test memcached_webhooks_are_called_by_the_api_server ... ok' "$WORK/test.log" \
+  || { cat "$WORK/test.log" >&2; fail "the scaffolded webhook test (testenv's serve_webhooks) did not run and pass"; }
 for ran in 'codegen-cli manifests' 'codegen-cli clients' 'cargo fmt' 'cargo clippy --workspace' 'codegen-cli envtest'; do
   grep -q -- "$ran" "$WORK/test.log" || fail "make test did not run $ran"
 done
@@ -123,7 +125,7 @@ stage "the README's envtest lines, as written"
 # (Without --version: the release this codegen-cli was built for, the one make test used.)
 KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/test.log" 2>&1 \
   || { cat "$WORK/test.log" >&2; fail "KUBEBUILDER_ASSETS=\$(codegen-cli envtest) cargo test -- --ignored failed"; }
-stage "the README's local loop: make cluster (a local API server from one command), make install, kubectl apply -k config/samples, make cluster-stop"
+stage "the README's local loop: make cluster (a local API server from one command), make install, make run &, kubectl apply -k config/samples (reconciled), make cluster-stop"
 cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.log" >&2; fail "make cluster failed"; }
 [ "$cluster_env" = "export KUBECONFIG='$PWD/target/kubegen/cluster/kubeconfig'" ] || fail "make cluster printed '$cluster_env'"
 [ "$(make -s cluster 2>/dev/null)" = "$cluster_env" ] || fail "make cluster, run again, did not find the running cluster"
@@ -133,9 +135,17 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
   kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
   # Conversion is None until deploy: reading every version works with no webhook running.
   [ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.strategy}')" = None ]
+  # The manager on this machine, as the README's `make run &` (its webhooks not served:
+  # make run-webhooks below serves them).
+  make -s run ARGS="--health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0" > "$WORK/local-run.log" 2>&1 &
+  run_pid=$!
   kubectl apply -k config/samples >/dev/null
   [ "$(kubectl get memcacheds.v1alpha1.cache.example.com -o name | wc -l)" -ge 1 ]
   kubectl get memcacheds.v1.cache.example.com -o name >/dev/null
+  kubectl wait --for=condition=Available memcached/memcached-sample --timeout=300s >/dev/null \
+    || { tail -20 "$WORK/local-run.log" >&2; exit 1; }
+  pkill -TERM -f "debug/memcached-operator --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0"
+  wait "$run_pid"
 ) || { cat "$WORK/local-install.log" >&2; fail "the local loop failed against make cluster's API server"; }
 make -s cluster-stop 2>/dev/null
 [ ! -e target/kubegen/cluster ] || fail "make cluster-stop left target/kubegen/cluster: $(ls -A target/kubegen/cluster)"
@@ -254,28 +264,40 @@ users: [{name: sa, user: {token: "$token"}}]
 contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
 current-context: sa
 KCFG
-stage "make run: the manager, as the ServiceAccount config/ deploys, serving its webhooks on 127.0.0.1"
-# Outside the cluster the API server cannot reach the webhook Service, and no cert-manager
-# issues the certificate: as a developer running webhooks locally does, the flow makes a
-# CA and a serving certificate for 127.0.0.1 (openssl), and points the configurations
-# make deploy made, and the CRD's conversion, at the manager's address with that CA.
-certs=$WORK/webhook-certs
-"$ROOT/scripts/local-webhook-certs.sh" "$certs" memcached-operator-webhook-ca
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-POD_NAME=memcached-operator-test make -s run ARGS="--kubeconfig $WORK/sa.kubeconfig --leader-elect \
---leader-election-namespace memcached-operator-system --health-probe-bind-address=127.0.0.1:0 \
---webhook-cert-path $certs --webhook-bind-address 127.0.0.1:$port" \
+manager_args="--kubeconfig $WORK/sa.kubeconfig --leader-elect --leader-election-namespace memcached-operator-system \
+--health-probe-bind-address=127.0.0.1:0"
+stage "make run-webhooks refuses while the deployed manager's webhook configurations call its Service"
+# Outside the cluster the API server cannot reach the webhook Service, and no cert-manager
+# issues a certificate: make run-webhooks (codegen-cli local-webhooks) serves the webhooks
+# here. With the deployed configurations in place every write would still call the
+# Service, so it says so and installs nothing.
+if POD_NAME=memcached-operator-test make -s run-webhooks ARGS="$manager_args" LOCAL_WEBHOOKS_ARGS="--address 127.0.0.1:$port" \
+  > "$WORK/refused.log" 2>&1; then
+  cat "$WORK/refused.log" >&2; fail "make run-webhooks ran beside the deployed webhook configurations"
+fi
+grep -q "calls webhook .* at Service memcached-operator-system/memcached-operator-webhook-service" "$WORK/refused.log" \
+  || { cat "$WORK/refused.log" >&2; fail "make run-webhooks did not name the deployed configuration"; }
+! kubectl get validatingwebhookconfiguration validating-webhook-configuration >/dev/null 2>&1 \
+  || fail "the refused make run-webhooks installed a configuration"
+[ ! -e target/kubegen/webhooks ] || fail "the refused make run-webhooks left target/kubegen/webhooks"
+
+stage "make run-webhooks: the manager, as the ServiceAccount config/ deploys, its webhooks called by the API server on 127.0.0.1"
+kubectl delete mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration >/dev/null
+kubectl delete validatingwebhookconfiguration memcached-operator-validating-webhook-configuration >/dev/null
+POD_NAME=memcached-operator-test make -s run-webhooks ARGS="$manager_args" LOCAL_WEBHOOKS_ARGS="--address 127.0.0.1:$port" \
   > "$WORK/manager.log" 2>&1 &
 MANAGER_PID=$!
-"$ROOT/scripts/wait-for-port.sh" "$port" || { cat "$WORK/manager.log" >&2; fail "the manager does not serve its webhooks on :$port"; }
-bundle=$(base64 -w0 < "$certs/ca.crt")
-url() { printf '{"url": "https://127.0.0.1:%s%s", "caBundle": "%s"}' "$port" "$1" "$bundle"; }
-kubectl patch mutatingwebhookconfiguration memcached-operator-mutating-webhook-configuration --type=json \
-  -p "[{\"op\": \"replace\", \"path\": \"/webhooks/0/clientConfig\", \"value\": $(url /mutate-cache-example-com-v1alpha1-memcached)}]" >/dev/null
-kubectl patch validatingwebhookconfiguration memcached-operator-validating-webhook-configuration --type=json \
-  -p "[{\"op\": \"replace\", \"path\": \"/webhooks/0/clientConfig\", \"value\": $(url /validate-cache-example-com-v1alpha1-memcached)}]" >/dev/null
-kubectl patch crd memcacheds.cache.example.com --type=json \
-  -p "[{\"op\": \"replace\", \"path\": \"/spec/conversion/webhook/clientConfig\", \"value\": $(url /convert)}]" >/dev/null
+for _ in $(seq 1 600); do
+  grep -q '^\[local-webhooks\] the API server calls' "$WORK/manager.log" && break
+  kill -0 "$MANAGER_PID" 2>/dev/null || fail "make run-webhooks exited before it installed the webhooks"
+  sleep 0.5
+done
+grep '^\[local-webhooks\] the API server calls' "$WORK/manager.log" || fail "make run-webhooks never installed the webhooks"
+[ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.webhook.clientConfig.url}')" \
+  = "https://127.0.0.1:$port/convert" ] || fail "the CRD's conversion does not call the local manager"
+# The API server reads the configurations through an informer: a moment after the write.
+sleep 1
 
 stage "kubectl apply -k config/samples; wait for Available"
 kubectl apply -k config/samples >/dev/null
@@ -310,11 +332,17 @@ if grep -Eq 'forbidden|Forbidden' "$WORK/manager.log"; then fail "the manager wa
 kubectl get lease memcached-operator -n memcached-operator-system -o jsonpath='{.spec.holderIdentity}' | grep -q memcached-operator-test \
   || fail "the manager does not hold its Lease"
 
-stage "kubectl delete; SIGTERM to the manager (make run then succeeds)"
+stage "kubectl delete; SIGTERM to the manager: make run-webhooks succeeds and removes what it installed"
 kubectl delete -k config/samples --wait=true >/dev/null
-pkill -TERM -f "debug/memcached-operator --kubeconfig" || fail "no manager process under make run"
-wait "$MANAGER_PID" || fail "the manager (make run) exited non-zero on SIGTERM"
+pkill -TERM -f "debug/memcached-operator --kubeconfig" || fail "no manager process under make run-webhooks"
+wait "$MANAGER_PID" || fail "the manager (make run-webhooks) exited non-zero on SIGTERM"
 MANAGER_PID=
+for config in mutatingwebhookconfiguration/mutating-webhook-configuration validatingwebhookconfiguration/validating-webhook-configuration; do
+  ! kubectl get "$config" >/dev/null 2>&1 || fail "make run-webhooks left $config"
+done
+[ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.strategy}')" = None ] \
+  || fail "make run-webhooks did not set the CRD's conversion back to None (make install's)"
+[ ! -e target/kubegen/webhooks ] || fail "make run-webhooks left target/kubegen/webhooks"
 
 stage "make undeploy"
 # This server runs no namespace controller, so a deleted namespace never goes: kubectl

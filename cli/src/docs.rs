@@ -58,7 +58,7 @@ pub(crate) struct KindView {
     pub facts: Vec<(String, String)>,
     /// Name, type, JSONPath, description.
     pub columns: Vec<(String, String, String, String)>,
-    /// The config/samples file the example is, for the storage version; empty otherwise.
+    /// The config/samples file the example is, as `manifests` writes it (until edited).
     pub sample_file: String,
     pub sample: String,
     /// The version before this one (by Kubernetes' version priority), and what changed.
@@ -431,11 +431,10 @@ fn kind_view(
         })
         .collect();
     let (previous, changes) = changes_from_previous(crd, &pkg.version);
-    // The example in this page's version; the storage version's is the one `manifests`
-    // writes to config/samples.
+    // The example in this page's version: what `manifests` writes to config/samples for
+    // it (without the file's first line), and keeps writing there until it is edited.
     let sample =
         kubegen::to_yaml(&kubegen::crd::sample_object_in(crd, &pkg.version)).context("rendering the example")?;
-    let stored = crd.spec.versions.iter().any(|v| v.storage && v.name == pkg.version);
     let sample = sample.strip_prefix("---\n").unwrap_or(&sample).to_string();
     let mut versions: Vec<VersionLink> = crd
         .spec
@@ -460,7 +459,7 @@ fn kind_view(
         versions,
         facts,
         columns,
-        sample_file: if stored { crate::manifests::sample_file(crd) } else { String::new() },
+        sample_file: crate::manifests::sample_file(crd, &pkg.version),
         sample,
         previous,
         changes,

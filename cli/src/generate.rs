@@ -127,9 +127,12 @@ impl Generator for Layout {
         let mut samples = Vec::new();
         for crd in crds {
             let name = crd.metadata.name.as_deref().unwrap_or_default();
-            let sample = kubegen::to_yaml(&kubegen::crd::sample_object(crd))
-                .with_context(|| format!("rendering the sample of {name}"))?;
-            samples.push((manifests::sample_file(crd), sample));
+            // One per served version (kubebuilder's `create api` writes one per version).
+            for version in crd.spec.versions.iter().filter(|v| v.served) {
+                let sample = kubegen::to_yaml(&kubegen::crd::sample_object_in(crd, &version.name))
+                    .with_context(|| format!("rendering the {} sample of {name}", version.name))?;
+                samples.push((manifests::sample_file(crd, &version.name), sample));
+            }
         }
         layout::outputs(&layout::Inputs {
             out: &self.out,

@@ -209,7 +209,87 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
         rendered(&SamplesKustomization { files: &names }, "samples/kustomization.yaml")?,
     ));
     for (name, text) in i.samples {
-        files.push(scaffold(&format!("samples/{name}"), text.clone()));
+        let path = out.join("samples").join(name);
+        let contents = marked_sample(text);
+        match std::fs::read_to_string(&path) {
+            Err(_) => files.push(scaffold(&format!("samples/{name}"), contents)),
+            // As `manifests` wrote it, or as an older codegen-cli wrote it (no mark yet, the
+            // same object): it follows the schema.
+            Ok(on_disk) if unedited(&on_disk) || on_disk == *text => {
+                files.push(generated(&format!("samples/{name}"), contents))
+            }
+            Ok(on_disk) => {
+                if on_disk.split_once('\n').map(|(_, body)| body) != Some(text.as_str()) {
+                    eprintln!(
+                        "note: {} differs from the schema's sample and was edited (or written before samples were regenerated), so it is left as is; delete it and run manifests again to regenerate it",
+                        path.display()
+                    );
+                }
+            }
+        }
     }
     Ok(files)
+}
+
+/// The first line of a sample `manifests` writes, before the hash of the rest: the next
+/// run rewrites a sample whose rest still has that hash (it follows the schema as fields
+/// change) and leaves an edited one alone.
+const SAMPLE_MARK: &str =
+    "# Written by codegen-cli manifests from the schema, and rewritten as it changes until you edit this file. sha256:";
+
+fn sample_hash(body: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(body.as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+/// `body` under its mark line.
+pub fn marked_sample(body: &str) -> String {
+    format!("{SAMPLE_MARK}{}\n{body}", sample_hash(body))
+}
+
+/// Whether a sample on disk is as `manifests` wrote it (its mark's hash is its rest's).
+fn unedited(text: &str) -> bool {
+    text.split_once('\n')
+        .is_some_and(|(first, rest)| first.strip_prefix(SAMPLE_MARK).is_some_and(|hash| hash == sample_hash(rest)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 29: a sample follows the schema while it is as `manifests` wrote it, and is
+    /// the user's once edited.
+    #[test]
+    fn a_sample_follows_the_schema_until_it_is_edited() {
+        let out = std::env::temp_dir().join(format!("kubegen-samples-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let run = |sample: &str| {
+            let samples = vec![("g_v1_foo.yaml".to_string(), sample.to_string())];
+            let inputs = Inputs {
+                out: &out,
+                crd_files: &[],
+                samples: &samples,
+                role_name: "manager-role",
+                project: "p",
+                partial: false,
+            };
+            let outputs = outputs(&inputs).expect("the layout");
+            crate::output::write(&outputs).expect("written");
+            std::fs::read_to_string(out.join("samples/g_v1_foo.yaml")).expect("the sample")
+        };
+        let first = run("---\nspec: {}\n");
+        assert!(first.starts_with(SAMPLE_MARK) && first.ends_with("\n---\nspec: {}\n"), "{first}");
+        // A field added to the schema reaches the unedited sample.
+        let second = run("---\nspec:\n  size: 0\n");
+        assert!(second.ends_with("\n---\nspec:\n  size: 0\n"), "{second}");
+        // Edited, it stays as the user left it, whatever the schema says.
+        let edited = second.replace("size: 0", "size: 3");
+        std::fs::write(out.join("samples/g_v1_foo.yaml"), &edited).expect("edited");
+        assert_eq!(run("---\nspec:\n  size: 0\n  foo: ''\n"), edited);
+        // An unmarked sample an older codegen-cli wrote, equal to today's, is adopted.
+        std::fs::write(out.join("samples/g_v1_foo.yaml"), "---\nspec: {}\n").expect("old");
+        assert_eq!(run("---\nspec: {}\n"), first);
+        std::fs::remove_dir_all(&out).expect("cleaned");
+    }
 }

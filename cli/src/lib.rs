@@ -12,6 +12,7 @@ pub mod fuzzing;
 mod generate;
 mod install_source;
 mod layout;
+mod local_webhooks;
 mod manifests;
 mod output;
 mod project;
@@ -110,6 +111,18 @@ enum Command {
     /// kubegen::testenv also finds the store's newest release by itself when
     /// KUBEBUILDER_ASSETS is unset.
     Envtest(envtest::EnvtestArgs),
+    /// Run the manager with its webhooks called by an API server on this machine
+    ///
+    /// For a local cluster (`make cluster`), where the API server cannot reach the
+    /// webhook Service and no cert-manager issues a certificate: makes a CA and a serving
+    /// certificate for --address in --dir, runs the manager (`cargo run --`, or the
+    /// command after `--`) with `--webhook-bind-address` and `--webhook-cert-path` appended,
+    /// and once it listens installs the webhook configurations of
+    /// config/webhook/manifests.yaml and the conversions of config/crd/patches calling it
+    /// (`url` and `caBundle`; the CRDs must be installed: `make install`). When the manager
+    /// stops (Ctrl-C, SIGTERM, or it exits) they are removed and each CRD's conversion is
+    /// set back. `make run-webhooks` runs it.
+    LocalWebhooks(local_webhooks::LocalWebhooksArgs),
     /// Add to the project: `create api` a kind and its controller, `create webhook` its webhooks
     #[command(subcommand)]
     Create(Create),
@@ -374,6 +387,7 @@ pub fn main() -> ExitCode {
         Command::Diff(args) => diff::run(args),
         Command::Init(args) => init(args),
         Command::Envtest(args) => envtest::run(args),
+        Command::LocalWebhooks(args) => local_webhooks::run(args),
         Command::Create(Create::Api(args)) => create_api(args),
         Command::Create(Create::Webhook(args)) => create_webhook(args),
     };

@@ -24,9 +24,9 @@ pub fn crd_file(crd: &CustomResourceDefinition) -> String {
     format!("{}_{}.yaml", crd.spec.group, crd.spec.names.plural)
 }
 
-/// `<group>_<version>_<kind>.yaml`, kubebuilder's sample name (kind lowercased).
-pub fn sample_file(crd: &CustomResourceDefinition) -> String {
-    let version = crd.spec.versions.iter().find(|v| v.storage).map(|v| v.name.as_str()).unwrap_or_default();
+/// `<group>_<version>_<kind>.yaml`, kubebuilder's sample name (kind lowercased): one per
+/// version, as `create api` writes one per version.
+pub fn sample_file(crd: &CustomResourceDefinition, version: &str) -> String {
     format!("{}_{}_{}.yaml", crd.spec.group, version, crd.spec.names.kind.to_lowercase())
 }
 

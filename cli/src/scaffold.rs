@@ -203,6 +203,17 @@ struct SpokeConversion<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "scaffold/webhook_test.rs", escape = "none")]
+struct WebhookTest<'a> {
+    kind: &'a str,
+    module: &'a str,
+    crate_name: &'a str,
+    group_module: &'a str,
+    version: &'a str,
+    namespaced: bool,
+}
+
+#[derive(Template)]
 #[template(path = "scaffold/conversion_test.rs", escape = "none")]
 struct ConversionTest<'a> {
     kind: &'a str,
@@ -646,8 +657,8 @@ pub fn create_webhook(
     let mut served = Vec::new();
     let mut modules = Vec::new();
     if hooks.defaulting || hooks.validation {
-        let (output, add) = admission(root, crate_name, &names, version, kind, hooks)?;
-        outputs.push(output);
+        let (mut written, add) = admission(root, crate_name, &names, version, kind, hooks)?;
+        outputs.append(&mut written);
         served.push(add);
         modules.push(format!("pub mod {};", names.module));
     }
@@ -705,7 +716,7 @@ fn admission(
     version: &str,
     kind: &str,
     hooks: &Hooks,
-) -> Result<(Output, String)> {
+) -> Result<(Vec<Output>, String)> {
     let path = root.join(format!("src/webhook/{}.rs", names.module));
     if path.exists() {
         bail!("{} exists: {kind}'s admission webhooks are already scaffolded", path.display());
@@ -722,7 +733,28 @@ fn admission(
         validation: hooks.validation,
     };
     let add = format!("    let webhooks = {crate_name}::webhook::{}::add(webhooks);\n", names.module);
-    Ok((Output { path, contents: render(&webhook, "the kind's webhooks")?, overwrite: false }, add))
+    // The kind's scope, as its types declare it (`create api --cluster` writes
+    // `namespaced = false`).
+    let types = root.join(format!("src/api/{}/{version}/{}.rs", names.group_module, names.module));
+    let text = std::fs::read_to_string(&types).with_context(|| format!("reading {}", types.display()))?;
+    let attributes: Vec<&str> = text
+        .match_indices("#[kube(")
+        .map(|(at, _)| &text[at..at + text[at..].find(")]").unwrap_or(text.len() - at)])
+        .collect();
+    let namespaced = attributes.iter().any(|a| a.contains("namespaced") && !a.contains("namespaced = false"));
+    let test =
+        WebhookTest { kind, module: &names.module, crate_name, group_module: &names.group_module, version, namespaced };
+    Ok((
+        vec![
+            Output { path, contents: render(&webhook, "the kind's webhooks")?, overwrite: false },
+            Output {
+                path: root.join(format!("tests/{}_webhook.rs", names.module)),
+                contents: render(&test, "the webhooks' test")?,
+                overwrite: false,
+            },
+        ],
+        add,
+    ))
 }
 
 /// `src/webhook/<kind>_conversion.rs` (the conversion, each spoke's `TryFrom`s) and its
@@ -855,7 +887,7 @@ fn serve_in_main(root: &Path, adds: &[String]) -> Result<Output> {
     };
     let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let block = format!(
-        "    // The webhooks, on --webhook-bind-address (:9443) with the serving certificate in\n    // --webhook-cert-path, where kubebuilder's deployment mounts cert-manager's; without\n    // one (a local `make run`) they are not served.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let _webhook_server = args.webhook.serve(webhooks).await?;\n"
+        "    // The webhooks, on --webhook-bind-address (:9443) with the serving certificate in\n    // --webhook-cert-path, where kubebuilder's deployment mounts cert-manager's; without\n    // one (a local `make run`) they are not served; `make run-webhooks` serves them to a\n    // local API server.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let _webhook_server = args.webhook.serve(webhooks).await?;\n"
     );
     let main = format!("{}{block}{}", &main[..line_start], &main[line_start..]);
     Ok(Output { path: main_path, contents: main, overwrite: true })
@@ -1112,6 +1144,15 @@ mod tests {
         }
         let order = read("src/webhook/order.rs");
         assert!(!order.contains("Defaulter") && order.contains("OrderValidator"), "{order}");
+        // Each kind's webhooks have a test on a real API server, as namespaced as the kind.
+        let test = read("tests/cart_webhook.rs");
+        assert!(
+            test.contains(".serve_webhooks(webhooks, concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/config\"))"),
+            "{test}"
+        );
+        assert!(test.contains("shop::webhook::cart::add(Webhooks::new())"), "{test}");
+        assert!(test.contains("Api::namespaced(env.client(), \"default\")"), "{test}");
+        assert!(read("tests/order_webhook.rs").contains("async fn order_webhooks_are_called_by_the_api_server()"));
         let main = read("src/main.rs");
         assert_eq!(main.matches("Webhooks::new()").count(), 1, "{main}");
         assert!(

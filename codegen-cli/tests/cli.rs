@@ -33,6 +33,8 @@ fn writes_the_layout_then_checks_it_and_keeps_scaffolded_edits() {
         "manager/manager.yaml",
         "default/kustomization.yaml",
         "samples/samplecontroller.k8s.io_v1alpha1_foo.yaml",
+        // One sample per version.
+        "samples/samplecontroller.k8s.io_v1beta1_foo.yaml",
     ] {
         assert!(out.join(file).exists(), "{file} missing");
     }

@@ -52,6 +52,12 @@ pub enum TestEnvError {
     NotEstablished(String),
     #[error(transparent)]
     Refused(#[from] crate::crd::Refused),
+    #[cfg(feature = "webhook")]
+    #[error("the webhooks: {0}")]
+    Webhooks(#[from] crate::webhook::local::LocalError),
+    #[cfg(feature = "webhook")]
+    #[error("the webhooks' certificate: {0}")]
+    Certificate(#[from] crate::webhook::CertError),
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> TestEnvError {
@@ -191,6 +197,67 @@ impl TestEnv {
             }
         }
         Ok(())
+    }
+}
+
+/// Webhooks a test serves to its [`TestEnv`]'s API server
+/// ([`TestEnv::serve_webhooks`]); they stop being served when this is dropped.
+#[cfg(feature = "webhook")]
+pub struct ServedWebhooks {
+    server: crate::webhook::WebhookServer,
+    /// What the API server was told to call, to undo before the environment goes.
+    pub installed: crate::webhook::local::Installed,
+}
+
+#[cfg(feature = "webhook")]
+impl ServedWebhooks {
+    /// Where the webhooks are served (`127.0.0.1:<port>`).
+    pub fn local_addr(&self) -> std::net::SocketAddr {
+        self.server.local_addr()
+    }
+}
+
+#[cfg(feature = "webhook")]
+impl TestEnv {
+    /// Serves `webhooks` on a free loopback port with a serving certificate of a CA made
+    /// for the test, and installs what the project's `config` directory deploys — the
+    /// configurations of `config/webhook/manifests.yaml`, the conversions of
+    /// `config/crd/patches` — calling that port with that CA, as controller-runtime's
+    /// `WebhookInstallOptions` does. Conversions are installed for the CRDs installed
+    /// before ([`TestEnv::install_crds`]).
+    ///
+    /// ```no_run
+    /// # async fn f(env: kubegen::testenv::TestEnv) -> Result<(), kubegen::testenv::TestEnvError> {
+    /// let webhooks = kubegen::webhook::Webhooks::new(); // .validate::<Memcached>(...)
+    /// let _served = env.serve_webhooks(webhooks, concat!(env!("CARGO_MANIFEST_DIR"), "/config")).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn serve_webhooks(
+        &self,
+        webhooks: crate::webhook::Webhooks,
+        config: impl AsRef<Path>,
+    ) -> Result<ServedWebhooks, TestEnvError> {
+        use crate::webhook::{Authority, CertStore, Validity, local};
+        let mut plan = local::Plan::from_config(config)?;
+        // A test installs the CRDs it uses: the conversions of the others wait for theirs.
+        let crds = Api::<CustomResourceDefinition>::all(self.client.clone());
+        let mut converted = Vec::new();
+        for conversion in plan.conversions {
+            if crds.get_opt(&conversion.crd).await?.is_some() {
+                converted.push(conversion);
+            }
+        }
+        plan.conversions = converted;
+        let ca = Authority::new("kubegen-testenv-webhooks", Validity::default())?;
+        let serving = ca.issue(&["127.0.0.1".to_string()])?;
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let server = webhooks.serve(addr, CertStore::new(&serving)?).await.map_err(io("serving the webhooks"))?;
+        let base = format!("https://{}", server.local_addr());
+        let installed = local::install(&self.client, &plan, &base, ca.ca_pem()).await?;
+        // The API server reads webhook configurations and CRDs through informers: a
+        // change reaches its admission and conversion a moment after the write.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        Ok(ServedWebhooks { server, installed })
     }
 }
 

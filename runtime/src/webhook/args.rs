@@ -27,7 +27,7 @@ pub struct WebhookArgs {
 #[derive(Debug, thiserror::Error)]
 pub enum WebhookArgsError {
     #[error("the serving certificate in {dir}: {source}")]
-    Certificate { dir: PathBuf, source: super::certs::CertError },
+    Certificate { dir: PathBuf, source: super::authority::CertError },
     #[error("serving the webhooks on {addr}: {source}")]
     Listen { addr: std::net::SocketAddr, source: std::io::Error },
 }

@@ -26,7 +26,8 @@ use k8s_openapi::api::core::v1::Secret;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{Api, ObjectMeta, PostParams};
 
-use super::certs::{Authority, CertStore, Serving, Validity};
+use super::authority::{Authority, Serving, Validity};
+use super::certs::CertStore;
 use crate::host::LeaderElection;
 use crate::host::leader::try_acquire_or_renew;
 
@@ -107,7 +108,7 @@ pub enum ManagedError {
     #[error("the webhook's Secret {0} does not hold a usable CA or certificate: {1}")]
     Unusable(String, String),
     #[error(transparent)]
-    Cert(#[from] super::certs::CertError),
+    Cert(#[from] super::authority::CertError),
 }
 
 /// What the Secret holds.

@@ -41,10 +41,14 @@ mod admission;
 pub mod arbitrary;
 #[cfg(feature = "webhook")]
 mod args;
+#[cfg(feature = "certs")]
+mod authority;
 #[cfg(feature = "webhook")]
 mod certs;
 #[cfg(feature = "webhook")]
 mod conversion;
+#[cfg(all(feature = "certs", feature = "testenv"))]
+pub mod local;
 #[cfg(feature = "webhook")]
 mod managed;
 pub mod manifests;
@@ -55,8 +59,10 @@ mod server;
 pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, UserInfo, Validator, Verdict};
 #[cfg(feature = "webhook")]
 pub use args::{WebhookArgs, WebhookArgsError};
+#[cfg(feature = "certs")]
+pub use authority::{Authority, CertError, Serving, Validity};
 #[cfg(feature = "webhook")]
-pub use certs::{Authority, CertError, CertStore, Serving, Validity};
+pub use certs::CertStore;
 #[cfg(feature = "webhook-testing")]
 pub use conversion::RoundTrip;
 #[cfg(feature = "webhook")]
