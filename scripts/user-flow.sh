@@ -142,7 +142,8 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
   kubectl apply -k config/samples >/dev/null
   [ "$(kubectl get memcacheds.v1alpha1.cache.example.com -o name | wc -l)" -ge 1 ]
   kubectl get memcacheds.v1.cache.example.com -o name >/dev/null
-  kubectl wait --for=condition=Available memcached/memcached-sample --timeout=300s >/dev/null \
+  # One sample per version, each an object of its own, each reconciled.
+  kubectl wait --for=condition=Available memcached/memcached-sample memcached/memcached-sample-v1 --timeout=300s >/dev/null \
     || { tail -20 "$WORK/local-run.log" >&2; exit 1; }
   pkill -TERM -f "debug/memcached-operator --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0"
   wait "$run_pid"

@@ -24,7 +24,13 @@ pub fn sample_object_in(crd: &CustomResourceDefinition, version: &str) -> Value 
 }
 
 fn sample_of(crd: &CustomResourceDefinition, version: Option<&CustomResourceDefinitionVersion>) -> Value {
-    let name = format!("{}-sample", crd.spec.names.singular.as_deref().unwrap_or(&crd.spec.names.plural));
+    // kubebuilder's `<kind>-sample`; another version's sample is an object of its own
+    // (`kubectl apply -k config/samples` creates each, and `delete -k` finds each).
+    let singular = crd.spec.names.singular.as_deref().unwrap_or(&crd.spec.names.plural);
+    let name = match version {
+        Some(v) if !v.storage && crd.spec.versions.len() > 1 => format!("{singular}-sample-{}", v.name),
+        _ => format!("{singular}-sample"),
+    };
     let mut object = Map::new();
     let api_version = match (crd.spec.group.as_str(), version) {
         ("", Some(v)) => v.name.clone(),
