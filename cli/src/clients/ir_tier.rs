@@ -464,8 +464,8 @@ fn fits(
     }
     let ok = match (expected, lang) {
         ("string", "go") => matches!(text, "string" | "[]byte" | "metav1.Time"),
-        ("string", "typescript") => text == "string" || text == "Date" || text.starts_with('"'),
-        ("string", _) => matches!(text, "_pd.StrictStr" | "_dt.datetime") || text.starts_with("_t.Literal["),
+        ("string", "typescript") => text == "string" || text.starts_with('"'),
+        ("string", _) => matches!(text, "_pd.StrictStr" | "_DateTime") || text.starts_with("_t.Literal["),
         ("integer", "go") => matches!(text, "int" | "int32" | "int64"),
         ("integer" | "number", "typescript") => {
             text == "number" || text.chars().next().is_some_and(|c| c == '-' || c.is_ascii_digit())

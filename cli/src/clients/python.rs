@@ -378,7 +378,7 @@ impl Writer<'_> {
             Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. } | Shape::IntOrString => {
                 return int_or_string(node);
             }
-            Shape::Kubernetes { wire: Some(WireForm::Time), .. } => "_dt.datetime".into(),
+            Shape::Kubernetes { wire: Some(WireForm::Time), .. } => "_DateTime".into(),
             Shape::Kubernetes { wire: Some(WireForm::Raw), .. } => "dict[str, _t.Any]".into(),
             Shape::Kubernetes { name, wire: None } => {
                 let mut parts: Vec<&str> = name.split('.').collect();
@@ -391,7 +391,7 @@ impl Writer<'_> {
             | Shape::Number { values: Some(values) } => {
                 format!("_t.Literal[{}]", values.iter().map(literal).collect::<Vec<_>>().join(", "))
             }
-            Shape::String { format: Some("date-time"), .. } => "_dt.datetime".into(),
+            Shape::String { format: Some("date-time"), .. } => "_DateTime".into(),
             // Strict scalars: pydantic's lax mode would turn `"5"` into 5 or `1` into
             // True, sending what the API server refuses for the value written.
             Shape::String { .. } => "_pd.StrictStr".into(),

@@ -170,8 +170,10 @@ fn k8s_type(definition: &str, imports: &mut BTreeSet<String>) -> String {
         // An integer or a string in Quantity's notation, as the API server takes it.
         "io.k8s.apimachinery.pkg.api.resource.Quantity" => return "number | string".into(),
         "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => return "number | string".into(),
+        // RFC 3339, as the server sends it and as a read gives it back (the client parses
+        // no dates): `new Date().toISOString()` writes one.
         "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
-            return "Date".into();
+            return "string".into();
         }
         "io.k8s.apimachinery.pkg.runtime.RawExtension" => return "Record<string, unknown>".into(),
         _ => {}

@@ -6,6 +6,10 @@
 //! Same decision everywhere, and a refusal names the mutated field on both sides; every
 //! object the server admits comes back as sent, with the schema's defaults filled in.
 //!
+//! Every case, with the server's verdict and what it stored, goes to
+//! `target/generated-objects/<seed>/cases.json`: `scripts/objects-clients.sh` sends them
+//! through the zoo's Go, TypeScript and Python clients.
+//!
 //! The zoo's CRDs are installed under a group of this test's own, with their conversion
 //! webhooks dropped, so the tier needs nothing but the server. `KUBEGEN_SEED` repeats a
 //! run; `KUBEGEN_OBJECTS` (default 12 per version) sets its size.
@@ -101,7 +105,9 @@ fn mutations(node: &Node, v: &Value) -> Vec<(&'static str, Value)> {
             if let Some(m) = num(&node.multiple_of).filter(|m| *m > 1.0) {
                 out.push(("multipleOf", lit(m + 1.0)));
             }
-            out.push(("type", json!("not a number")));
+            // On an int-or-string (a Quantity) a string is of the type: one off its pattern.
+            let family = if node.int_or_string == Some(true) { "int-or-string off its pattern" } else { "type" };
+            out.push((family, json!("not a number")));
         }
         Value::String(_) => {
             if let Some(max) = node.max_length {
@@ -211,6 +217,8 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
     let mut tally: BTreeMap<&'static str, (usize, usize)> = BTreeMap::new();
     let mut wrong = Vec::new();
     let (mut sent, mut round_tripped) = (0usize, 0usize);
+    // Every case with the server's verdict, for the clients (scripts/objects-clients.sh).
+    let mut records: Vec<Value> = Vec::new();
     for crd in zoo_crds() {
         let name = crd.metadata.name.clone().unwrap_or_default();
         let _ = crds.delete(&name, &DeleteParams::default()).await;
@@ -286,6 +294,25 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
                     let theirs = api.create(&dry, &dynamic).await;
                     let ours = validator.validate(&o, None);
                     sent += 1;
+                    // In the zoo's own group, as its clients name it.
+                    let zoo = |mut v: Value| {
+                        v["apiVersion"] = json!(format!("zoo.kubegen.dev/{}", version.name));
+                        if let Some(meta) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+                            meta.retain(|k, _| k == "name");
+                        }
+                        v
+                    };
+                    records.push(json!({
+                        "kind": kind,
+                        "version": version.name,
+                        "namespaced": namespaced,
+                        "family": family,
+                        "path": path,
+                        "object": zoo(o.clone()),
+                        "admitted": theirs.is_ok(),
+                        "server": theirs.as_ref().err().map(message),
+                        "stored": theirs.as_ref().ok().map(|back| zoo(serde_json::to_value(back).unwrap_or_default())),
+                    }));
                     let entry = tally.entry(family).or_default();
                     entry.1 += 1;
                     let describe = || {
@@ -350,6 +377,10 @@ async fn generated_objects_and_mutations_validate_and_the_server_agree() {
     println!(
         "Validate and kube-apiserver {release} agree on {agree}/{sent} generated objects and mutations of the zoo's kinds; {round_tripped} admitted objects came back as sent (seed {seed})"
     );
+    let dir = cluster::root().join("target/generated-objects").join(seed.to_string());
+    std::fs::create_dir_all(&dir).expect("target/generated-objects");
+    std::fs::write(dir.join("cases.json"), serde_json::to_vec_pretty(&records).expect("JSON")).expect("cases.json");
+    println!("{} cases with the server's verdicts in {}", records.len(), dir.join("cases.json").display());
     wrong.truncate(40);
     assert!(wrong.is_empty(), "disagreements (seed {seed}), the first {}:\n{}", wrong.len(), wrong.join("\n"));
 }

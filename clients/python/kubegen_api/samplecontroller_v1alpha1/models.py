@@ -5,12 +5,12 @@ object the API server would refuse for them fails here first."""
 from __future__ import annotations
 
 # Imported under private names, so no type of the API can shadow them.
-import datetime as _dt
 import typing as _t
 
 import pydantic as _pd
 from kubernetes import client as _k8s
 
+from .._runtime import DateTime as _DateTime
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 

@@ -6,6 +6,7 @@ and the check of bounds that hold beside a type's own."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from dataclasses import dataclass
@@ -14,12 +15,27 @@ from typing import Annotated, Any, Callable, Generator, Generic, Optional, TypeA
 from kubernetes import client as k8s
 from kubernetes import watch as k8s_watch
 from kubernetes.client.exceptions import ApiException
-from pydantic import BaseModel, StrictInt, StringConstraints
+from pydantic import BaseModel, BeforeValidator, StrictInt, StringConstraints
 
 M = TypeVar("M", bound=BaseModel)
 
 # Kubernetes' resource.Quantity: an integer, or a string in its notation ("500m", "1Gi").
 Quantity: TypeAlias = Union[StrictInt, Annotated[str, StringConstraints(strict=True, pattern="^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")]]
+
+
+def _rfc3339(value: Any) -> Any:
+    """What the API server takes for a `date-time`: an RFC 3339 string (or a datetime to
+    write as one). pydantic alone would also take a number or a string of digits as Unix
+    time, and send a date the user never wrote."""
+    if isinstance(value, datetime.datetime):
+        return value
+    if isinstance(value, str) and re.match(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ]", value):
+        return value
+    raise ValueError("should be an RFC 3339 date-time string, such as 2026-01-02T03:04:05Z")
+
+
+# A `date-time` (metav1.Time): RFC 3339 on the wire, a datetime in Python.
+DateTime: TypeAlias = Annotated[datetime.datetime, BeforeValidator(_rfc3339)]
 
 
 def also(**bounds: Any) -> Callable[[Any], Any]:

@@ -5,12 +5,12 @@ object the API server would refuse for them fails here first."""
 from __future__ import annotations
 
 # Imported under private names, so no type of the API can shadow them.
-import datetime as _dt
 import typing as _t
 
 import pydantic as _pd
 from kubernetes import client as _k8s
 
+from .._runtime import DateTime as _DateTime
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 
@@ -131,7 +131,7 @@ class AccordSpec(_pd.BaseModel):
     bounded: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, lt=10)]] = _pd.Field(default=None, alias="bounded")
     """From 1 up to, not including, 10."""
 
-    due: _t.Optional[_dt.datetime] = _pd.Field(default=None, alias="due")
+    due: _t.Optional[_DateTime] = _pd.Field(default=None, alias="due")
 
     enclosure: _t.Optional[Enclosure] = _pd.Field(default=None, alias="enclosure")
     """An enum with data."""
@@ -278,7 +278,7 @@ class InspectionSpec(_pd.BaseModel):
     comment: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="comment")
     """A field serde needs but the API lets clients leave out (kubegen's `Default` fills it)."""
 
-    due: _t.Optional[_dt.datetime] = _pd.Field(default=None, alias="due")
+    due: _t.Optional[_DateTime] = _pd.Field(default=None, alias="due")
 
     extra: _t.Optional[_t.Any] = _pd.Field(default=None, alias="extra")
     """Schemaless: the server keeps whatever is here."""
@@ -415,7 +415,7 @@ class MenagerieSpec(_pd.BaseModel):
     notes: _t.Optional[_t.Any] = _pd.Field(default=None, alias="notes")
     """Anything at all."""
 
-    opened_at: _t.Optional[_dt.datetime] = _pd.Field(default=None, alias="openedAt")
+    opened_at: _t.Optional[_DateTime] = _pd.Field(default=None, alias="openedAt")
 
     pens: _t.Optional[dict[str, Pen]] = _pd.Field(default=None, alias="pens")
     """Map of structs."""

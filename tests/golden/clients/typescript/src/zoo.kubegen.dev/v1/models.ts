@@ -461,7 +461,7 @@ export interface MenagerieSpec {
    * Anything at all.
    */
   notes?: unknown;
-  openedAt?: Date;
+  openedAt?: string;
   /**
    * Map of structs.
    */
