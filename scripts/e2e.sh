@@ -77,7 +77,7 @@ KUBECONFIG=$RUN_DIR/kubeconfig timed scripts/clients-e2e.sh
 timed scripts/generated-clients.sh
 # The differential objects tier's cases (the zoo's objects and one-constraint mutations,
 # with the server's verdicts) through the zoo's Go, TypeScript and Python clients, and the
-# admitted ones through the Python client's verbs against this server.
+# admitted ones through the Python and TypeScript clients' verbs against this server.
 KUBECONFIG=$RUN_DIR/kubeconfig timed scripts/objects-clients.sh
 # A new user's workspace, from `codegen-cli init` to a reconciled sample.
 KUBECONFIG=$RUN_DIR/kubeconfig timed scripts/user-flow.sh

@@ -12,7 +12,7 @@
 # the Go type (decoded refusing unknown fields, encoded back) about every case: each takes
 # what the server admitted and gives the stored object back unchanged; of what the server
 # refused, each refuses the families its types express at the same field path. Then every
-# admitted object goes through the Python client's create and get against the server.
+# admitted object goes through the Python and TypeScript clients' create and get.
 # Prints `N/M agree` per client and family. Writes only under target/objects-clients.
 set -euo pipefail
 case "${1:-}" in
