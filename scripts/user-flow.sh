@@ -92,7 +92,7 @@ cp "$ROOT/Cargo.lock" .
 
 stage "make help lists kubebuilder's targets"
 make help > "$WORK/help.txt"
-for target in manifests generate fmt vet test setup-envtest build run docker-build docker-push build-installer \
+for target in manifests generate fmt vet test setup-envtest cluster cluster-stop build run run-webhooks docker-build docker-push build-installer \
   install uninstall deploy undeploy diff; do
   grep -q "^  $target " "$WORK/help.txt" || { cat "$WORK/help.txt" >&2; fail "make help does not list $target"; }
 done
@@ -105,6 +105,7 @@ grep -E '^(\[envtest\]|test result)' "$WORK/test.log"
 grep -q '^test result: ok. 1 passed' "$WORK/test.log" || { cat "$WORK/test.log" >&2; fail "the scaffolded test did not run and pass"; }
 grep -q '^test memcached_conversions_round_trip ... ok' "$WORK/test.log" \
   || { cat "$WORK/test.log" >&2; fail "the scaffolded conversion round trips did not run and pass"; }
+! grep -q 'FileFailurePersistence' "$WORK/test.log" || fail "proptest warned of its failure file in make test"
 grep -q '^test memcached_webhooks_are_called_by_the_api_server ... ok' "$WORK/test.log" \
   || { cat "$WORK/test.log" >&2; fail "the scaffolded webhook test (testenv's serve_webhooks) did not run and pass"; }
 for ran in 'codegen-cli manifests' 'codegen-cli clients' 'cargo fmt' 'cargo clippy --workspace' 'codegen-cli envtest'; do
@@ -125,7 +126,7 @@ stage "the README's envtest lines, as written"
 # (Without --version: the release this codegen-cli was built for, the one make test used.)
 KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/test.log" 2>&1 \
   || { cat "$WORK/test.log" >&2; fail "KUBEBUILDER_ASSETS=\$(codegen-cli envtest) cargo test -- --ignored failed"; }
-stage "the README's local loop: make cluster (a local API server from one command), make install, make run &, kubectl apply -k config/samples (reconciled), make cluster-stop"
+stage "the README's local loop: make cluster (a local API server from one command), make install, make run &, kubectl apply -k config/samples (reconciled), make run-webhooks (defaulted, refused, converted; Ctrl-C undoes it), make cluster-stop"
 cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.log" >&2; fail "make cluster failed"; }
 [ "$cluster_env" = "export KUBECONFIG='$PWD/target/kubegen/cluster/kubeconfig'" ] || fail "make cluster printed '$cluster_env'"
 [ "$(make -s cluster 2>/dev/null)" = "$cluster_env" ] || fail "make cluster, run again, did not find the running cluster"
@@ -147,6 +148,51 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
     || { tail -20 "$WORK/local-run.log" >&2; exit 1; }
   pkill -TERM -f "debug/memcached-operator --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0"
   wait "$run_pid"
+  # The README's next step with webhooks: make run-webhooks in place of make run, its
+  # webhooks and conversion called by this API server; Ctrl-C (SIGINT to codegen-cli) stops
+  # the manager and removes what it installed.
+  lport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  make -s run-webhooks ARGS="--health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0" \
+    LOCAL_WEBHOOKS_ARGS="--address 127.0.0.1:$lport" > "$WORK/local-webhooks.log" 2>&1 &
+  hooks_pid=$!
+  for _ in $(seq 1 600); do
+    grep -q '^\[local-webhooks\] the API server calls' "$WORK/local-webhooks.log" && break
+    kill -0 "$hooks_pid" 2>/dev/null || { cat "$WORK/local-webhooks.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  sleep 1
+  printf 'apiVersion: cache.example.com/v1alpha1\nkind: Memcached\nmetadata:\n  name: local-hooked\nspec: {}\n' | kubectl apply -f - >/dev/null
+  [ "$(kubectl get memcached local-hooked -o jsonpath='{.spec.foo}')" = defaulted ] || { echo "not defaulted" >&2; exit 1; }
+  if printf 'apiVersion: cache.example.com/v1alpha1\nkind: Memcached\nmetadata:\n  name: local-refused\nspec:\n  foo: forbidden\n' \
+    | kubectl apply -f - > "$WORK/local-denied.log" 2>&1; then echo "not refused" >&2; exit 1; fi
+  grep -q 'spec.foo: forbidden is not a foo' "$WORK/local-denied.log" || { cat "$WORK/local-denied.log" >&2; exit 1; }
+  [ "$(kubectl get memcacheds.v1.cache.example.com local-hooked -o jsonpath='{.apiVersion}')" = cache.example.com/v1 ]
+  [ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.webhook.clientConfig.url}')" \
+    = "https://127.0.0.1:$lport/convert" ] || { echo "the conversion does not call the local manager" >&2; exit 1; }
+  # A second run, or --undo, while one is live leaves the live one alone.
+  if codegen-cli local-webhooks --undo > "$WORK/second.log" 2>&1; then echo "--undo went ahead beside a live run" >&2; exit 1; fi
+  grep -q "a local-webhooks run is live" "$WORK/second.log" || { cat "$WORK/second.log" >&2; exit 1; }
+  kubectl get validatingwebhookconfiguration validating-webhook-configuration >/dev/null
+  pkill -INT -f "codegen-cli local-webhooks --address 127.0.0.1:$lport"
+  wait "$hooks_pid" || { cat "$WORK/local-webhooks.log" >&2; exit 1; }
+  ! kubectl get validatingwebhookconfiguration validating-webhook-configuration >/dev/null 2>&1
+  [ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.strategy}')" = None ]
+  [ ! -e target/kubegen/webhooks ] || { echo "local-webhooks left target/kubegen/webhooks" >&2; exit 1; }
+  # A run killed outright (kill -9: nothing undone) is undone by --undo from its record.
+  codegen-cli local-webhooks --address "127.0.0.1:$lport" -- "$CARGO_TARGET_DIR/debug/memcached-operator" \
+    --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0 > "$WORK/killed.log" 2>&1 &
+  killed_pid=$!
+  for _ in $(seq 1 200); do
+    grep -q '^\[local-webhooks\] the API server calls' "$WORK/killed.log" && break
+    sleep 0.2
+  done
+  kill -9 "$killed_pid"; wait "$killed_pid" 2>/dev/null || true
+  pkill -TERM -f "debug/memcached-operator --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0 --webhook-bind-address 127.0.0.1:$lport" || true
+  kubectl get validatingwebhookconfiguration validating-webhook-configuration >/dev/null
+  codegen-cli local-webhooks --undo > "$WORK/undo.log" 2>&1 || { cat "$WORK/undo.log" >&2; exit 1; }
+  ! kubectl get validatingwebhookconfiguration validating-webhook-configuration >/dev/null 2>&1
+  [ "$(kubectl get crd memcacheds.cache.example.com -o jsonpath='{.spec.conversion.strategy}')" = None ]
+  [ ! -e target/kubegen/webhooks ] || { echo "--undo left target/kubegen/webhooks" >&2; exit 1; }
 ) || { cat "$WORK/local-install.log" >&2; fail "the local loop failed against make cluster's API server"; }
 make -s cluster-stop 2>/dev/null
 [ ! -e target/kubegen/cluster ] || fail "make cluster-stop left target/kubegen/cluster: $(ls -A target/kubegen/cluster)"

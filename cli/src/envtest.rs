@@ -201,8 +201,14 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     };
     let cluster =
         Cluster { etcd: plane.etcd.id(), apiserver: plane.apiserver.id(), port: plane.port, release: release.clone() };
-    std::fs::write(dir.join(CLUSTER_FILE), serde_json::to_vec_pretty(&cluster)?)
-        .with_context(|| format!("writing {}", dir.join(CLUSTER_FILE).display()))?;
+    if let Err(e) = std::fs::write(dir.join(CLUSTER_FILE), serde_json::to_vec_pretty(&cluster)?) {
+        // Without the record nothing could stop them later: stop them now.
+        let _ = plane.apiserver.kill();
+        let _ = plane.etcd.kill();
+        let _ = (plane.apiserver.wait(), plane.etcd.wait());
+        let _ = remove_cluster_entries(dir);
+        return Err(e).with_context(|| format!("writing {}", dir.join(CLUSTER_FILE).display()));
+    }
     let ready = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

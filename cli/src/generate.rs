@@ -113,6 +113,34 @@ impl Generator for WebhookManifests {
     }
 }
 
+/// Says so when the sample at `path` was edited (`manifests` leaves it alone) and the
+/// schema of its version now refuses it: a stale sample is reported while it is wrong,
+/// not on every run.
+fn edited_and_refused(
+    path: &std::path::Path,
+    generated: &str,
+    crd: &k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    version: &str,
+) {
+    let Ok(on_disk) = std::fs::read_to_string(path) else { return };
+    if crate::layout::unedited(&on_disk) || on_disk == generated {
+        return;
+    }
+    let object: serde_json::Value = match serde_saphyr::from_str(&on_disk) {
+        Ok(object) => object,
+        Err(e) => {
+            eprintln!("note: {} is not YAML ({e}); it is left as is", path.display());
+            return;
+        }
+    };
+    if let Err(violations) = kubegen::validate::Validator::for_version(crd, version).validate(&object, None) {
+        eprintln!(
+            "note: {} was edited, so manifests leaves it alone, and the schema of {version} now refuses it: {violations}. Fix it, or delete it and run manifests again to regenerate it",
+            path.display()
+        );
+    }
+}
+
 /// The rest of kubebuilder's `config/`: kustomizations listing every CRD and sample,
 /// and, written once and then the user's, RBAC bindings, the manager and the samples.
 pub struct Layout {
@@ -131,7 +159,9 @@ impl Generator for Layout {
             for version in crd.spec.versions.iter().filter(|v| v.served) {
                 let sample = kubegen::to_yaml(&kubegen::crd::sample_object_in(crd, &version.name))
                     .with_context(|| format!("rendering the {} sample of {name}", version.name))?;
-                samples.push((manifests::sample_file(crd, &version.name), sample));
+                let file = manifests::sample_file(crd, &version.name);
+                edited_and_refused(&self.out.join("samples").join(&file), &sample, crd, &version.name);
+                samples.push((file, sample));
             }
         }
         layout::outputs(&layout::Inputs {

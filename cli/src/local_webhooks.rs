@@ -41,10 +41,18 @@ pub struct LocalWebhooksArgs {
     command: Vec<String>,
 }
 
-/// The record of what is installed, in `--dir`.
-const RECORD: &str = "installed.json";
-/// The files this command writes into `--dir`.
-const FILES: [&str; 4] = ["ca.crt", "tls.crt", "tls.key", RECORD];
+/// The record of a run, in `--dir`: written first (so the directory's files are provably
+/// this command's), then with what was installed.
+const RECORD: &str = "kubegen-local-webhooks.json";
+/// The certificate files a run writes beside the record.
+const CERTS: [&str; 3] = ["ca.crt", "tls.crt", "tls.key"];
+
+#[derive(serde::Serialize, serde::Deserialize, Default)]
+struct Record {
+    /// The run's process, to tell a live run from one that was killed.
+    pid: u32,
+    installed: Installed,
+}
 
 fn log(message: impl std::fmt::Display) {
     eprintln!("[local-webhooks] {message}");
@@ -65,29 +73,88 @@ async fn client() -> Result<kube::Client> {
     kube::Client::try_from(config).context("a client for the cluster")
 }
 
-/// Undoes the record in `dir`, if there is one, and removes it.
-async fn undo_recorded(client: &kube::Client, dir: &Path) -> Result<()> {
-    let record = dir.join(RECORD);
-    let Ok(text) = std::fs::read(&record) else { return Ok(()) };
-    let installed: Installed = serde_json::from_slice(&text)
-        .with_context(|| format!("{} is not a record of this command", record.display()))?;
-    log(format_args!("undoing what a run left installed ({})", describe(&installed)));
-    local::uninstall(client, &installed).await?;
-    std::fs::remove_file(&record).with_context(|| format!("removing {}", record.display()))?;
-    Ok(())
-}
-
 fn describe(installed: &Installed) -> String {
     let mut parts: Vec<String> = Vec::new();
     parts.extend(installed.mutating.iter().map(|n| format!("MutatingWebhookConfiguration {n}")));
     parts.extend(installed.validating.iter().map(|n| format!("ValidatingWebhookConfiguration {n}")));
-    parts.extend(installed.conversions.iter().map(|(crd, _)| format!("the conversion of CRD {crd}")));
+    parts.extend(installed.conversions.iter().map(|c| format!("the conversion of CRD {}", c.crd)));
     parts.join(", ")
 }
 
-/// Removes the files this command wrote in `dir`, then `dir` when nothing else is left.
+/// Whether process `pid` runs and is a `local-webhooks` run (its command line says so).
+fn live(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    match std::fs::read(format!("/proc/{pid}/cmdline")) {
+        Ok(command) => String::from_utf8_lossy(&command).contains("local-webhooks"),
+        Err(_) if !Path::new("/proc").is_dir() => {
+            Command::new("kill").args(["-0", &pid.to_string()]).status().is_ok_and(|s| s.success())
+        }
+        Err(_) => false,
+    }
+}
+
+/// The directory's state before a run: what a run left there (undone and removed first),
+/// or nothing. A live run, or files this command did not write, are errors.
+async fn take_over(client: &kube::Client, dir: &Path) -> Result<()> {
+    let record_path = dir.join(RECORD);
+    match std::fs::read(&record_path) {
+        Ok(text) => {
+            let record: Record = serde_json::from_slice(&text)
+                .with_context(|| format!("{} is not a record of this command", record_path.display()))?;
+            if live(record.pid) {
+                bail!(
+                    "a local-webhooks run is live in {} (pid {}): stop it first (Ctrl-C there), or pass another --dir and --address",
+                    dir.display(),
+                    record.pid
+                );
+            }
+            if !record.installed.is_empty() {
+                log(format_args!(
+                    "undoing what a run that was killed left installed ({})",
+                    describe(&record.installed)
+                ));
+                let kept = local::uninstall(client, &record.installed).await?;
+                for note in kept {
+                    log(note);
+                }
+            }
+            for file in CERTS {
+                let _ = std::fs::remove_file(dir.join(file));
+            }
+            std::fs::remove_file(&record_path).with_context(|| format!("removing {}", record_path.display()))?;
+            Ok(())
+        }
+        Err(_) => {
+            let foreign: Vec<String> = std::fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if foreign.is_empty() {
+                Ok(())
+            } else {
+                bail!(
+                    "{} holds files local-webhooks did not write ({}); pass another --dir, or empty it",
+                    dir.display(),
+                    foreign.join(", ")
+                )
+            }
+        }
+    }
+}
+
+fn write_record(dir: &Path, record: &Record) -> Result<()> {
+    let text = serde_json::to_vec_pretty(record).context("the record")?;
+    std::fs::write(dir.join(RECORD), text).with_context(|| format!("writing {}", dir.join(RECORD).display()))
+}
+
+/// Removes what a run wrote in `dir` (the certificates, the record), then `dir` when
+/// nothing else is left.
 fn remove_files(dir: &Path) {
-    for file in FILES {
+    for file in CERTS.iter().chain([&RECORD]) {
         let _ = std::fs::remove_file(dir.join(file));
     }
     let _ = std::fs::remove_dir(dir);
@@ -96,10 +163,10 @@ fn remove_files(dir: &Path) {
 async fn serve(args: LocalWebhooksArgs) -> Result<ExitCode> {
     let dir = std::path::absolute(&args.dir).with_context(|| format!("the path of {}", args.dir.display()))?;
     let client = client().await?;
-    undo_recorded(&client, &dir).await?;
+    take_over(&client, &dir).await?;
     if args.undo {
-        remove_files(&dir);
-        log("nothing installed");
+        let _ = std::fs::remove_dir(&dir);
+        log("nothing is installed");
         return Ok(ExitCode::SUCCESS);
     }
     let plan = Plan::from_config(&args.config)?;
@@ -118,13 +185,19 @@ async fn serve(args: LocalWebhooksArgs) -> Result<ExitCode> {
     let ca = Authority::new("kubegen-local-webhooks", Validity::default())?;
     let serving = ca.issue(&[args.address.ip().to_string()])?;
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let write = |file: &str, text: &str| {
-        kubegen_core::envtest::private_write(&dir.join(file), text)
-            .with_context(|| format!("writing {}", dir.join(file).display()))
-    };
-    write("ca.crt", ca.ca_pem())?;
-    write("tls.crt", &serving.cert_pem)?;
-    write("tls.key", &serving.key_pem)?;
+    let mut record = Record { pid: std::process::id(), installed: Installed::default() };
+    write_record(&dir, &record)?;
+    let written = (|| -> Result<()> {
+        for (file, text) in [("ca.crt", ca.ca_pem()), ("tls.crt", &serving.cert_pem), ("tls.key", &serving.key_pem)] {
+            kubegen_core::envtest::private_write(&dir.join(file), text)
+                .with_context(|| format!("writing {}", dir.join(file).display()))?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        remove_files(&dir);
+        return Err(e);
+    }
 
     let mut command = if args.command.is_empty() {
         vec!["cargo".to_string(), "run".to_string(), "--".to_string()]
@@ -145,16 +218,38 @@ async fn serve(args: LocalWebhooksArgs) -> Result<ExitCode> {
             return Err(e).with_context(|| format!("running {}", command[0]));
         }
     };
-    let outcome = supervise(&client, &plan, &args.address, ca.ca_pem(), &dir, &mut child).await;
-    let undone = match std::fs::read(dir.join(RECORD)) {
-        Ok(_) => undo_recorded(&client, &dir)
-            .await
-            .map(|()| log("removed the webhook configurations; CRD conversions are as before")),
-        Err(_) => Ok(()),
+    let outcome = supervise(&client, &plan, &args.address, ca.ca_pem(), &dir, &mut child, &mut record).await;
+    if outcome.is_err() {
+        // Whatever went wrong, the manager does not outlive this command.
+        stop(&child, "TERM");
+        let _ = child.wait();
+    }
+    let undone = if record.installed.is_empty() {
+        Ok(())
+    } else {
+        local::uninstall(&client, &record.installed).await.map(|kept| {
+            for note in kept {
+                log(note);
+            }
+            log("removed the webhook configurations; CRD conversions are as before");
+        })
     };
-    remove_files(&dir);
+    match &undone {
+        Ok(()) => remove_files(&dir),
+        // The record stays, so the next run (or --undo) undoes what is left.
+        Err(_) => {
+            for file in CERTS {
+                let _ = std::fs::remove_file(dir.join(file));
+            }
+        }
+    }
     let status = outcome?;
-    undone?;
+    undone.with_context(|| {
+        format!(
+            "undoing what was installed (its record stays in {}: `codegen-cli local-webhooks --undo` retries)",
+            dir.display()
+        )
+    })?;
     Ok(match status.code() {
         Some(0) => ExitCode::SUCCESS,
         Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
@@ -163,8 +258,9 @@ async fn serve(args: LocalWebhooksArgs) -> Result<ExitCode> {
     })
 }
 
-/// Waits for the manager to listen, installs the plan calling it, then waits for the
-/// manager to exit (passing SIGINT and SIGTERM on). Stops the manager on an error.
+/// Waits for the manager to listen, installs the plan calling it (into `record`, kept in
+/// the directory), then waits for the manager to exit. SIGINT, SIGTERM and SIGHUP are
+/// passed on; a second one kills the manager.
 async fn supervise(
     client: &kube::Client,
     plan: &Plan,
@@ -172,12 +268,14 @@ async fn supervise(
     ca_pem: &str,
     dir: &Path,
     child: &mut Child,
+    record: &mut Record,
 ) -> Result<std::process::ExitStatus> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut interrupt = signal(SignalKind::interrupt()).context("handling SIGINT")?;
     let mut terminate = signal(SignalKind::terminate()).context("handling SIGTERM")?;
+    let mut hangup = signal(SignalKind::hangup()).context("handling SIGHUP")?;
     let mut installed = false;
-    let mut forwarded = false;
+    let mut signalled = 0;
     loop {
         if let Some(status) = child.try_wait().context("waiting for the manager")? {
             if !installed {
@@ -185,37 +283,35 @@ async fn supervise(
             }
             return Ok(status);
         }
-        if !installed && tokio::net::TcpStream::connect(address).await.is_ok() {
+        if !installed && signalled == 0 && tokio::net::TcpStream::connect(address).await.is_ok() {
             let base = format!("https://{address}");
-            match local::install(client, plan, &base, ca_pem).await {
-                Ok(done) => {
-                    let record = serde_json::to_vec_pretty(&done).context("the record")?;
-                    std::fs::write(dir.join(RECORD), record)
-                        .with_context(|| format!("writing {}", dir.join(RECORD).display()))?;
-                    log(format_args!(
-                        "the API server calls {} at {base} ({}); Ctrl-C stops the manager and removes them",
-                        plan.paths().join(", "),
-                        describe(&done)
-                    ));
-                    installed = true;
-                }
-                Err(e) => {
-                    stop(child, "TERM");
-                    let _ = child.wait();
-                    return Err(e.into());
-                }
-            }
+            // What install writes is in `record` (in memory) even when it fails half-way
+            // or the record cannot be written: the caller undoes it.
+            let done = local::install(client, plan, &base, ca_pem).await?;
+            record.installed = done;
+            installed = true;
+            write_record(dir, record)?;
+            log(format_args!(
+                "the API server calls {} at {base} ({}); Ctrl-C stops the manager and removes them",
+                plan.paths().join(", "),
+                describe(&record.installed)
+            ));
         }
-        tokio::select! {
-            _ = interrupt.recv() => {
-                // A terminal's Ctrl-C reached the manager too (one process group); a
-                // SIGINT sent to this process alone is passed on.
-                if !forwarded { stop(child, "INT"); forwarded = true; }
+        let forwarded = tokio::select! {
+            _ = interrupt.recv() => Some("INT"),
+            _ = terminate.recv() => Some("TERM"),
+            _ = hangup.recv() => Some("TERM"),
+            _ = tokio::time::sleep(Duration::from_millis(200)) => None,
+        };
+        if let Some(name) = forwarded {
+            signalled += 1;
+            // A terminal's Ctrl-C reached the manager too (one process group); passing it on
+            // covers a signal sent to this process alone. A second one: the manager is
+            // stuck in its shutdown, kill it (what was installed is still undone).
+            stop(child, if signalled == 1 { name } else { "KILL" });
+            if signalled == 2 {
+                log("a second signal: killing the manager");
             }
-            _ = terminate.recv() => {
-                if !forwarded { stop(child, "TERM"); forwarded = true; }
-            }
-            _ = tokio::time::sleep(Duration::from_millis(200)) => {}
         }
     }
 }

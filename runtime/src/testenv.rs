@@ -201,19 +201,47 @@ impl TestEnv {
 }
 
 /// Webhooks a test serves to its [`TestEnv`]'s API server
-/// ([`TestEnv::serve_webhooks`]); they stop being served when this is dropped.
+/// ([`TestEnv::serve_webhooks`]). [`ServedWebhooks::stop`] removes what was installed and
+/// stops the server; dropped without it, the removal is started on the test's runtime
+/// (without waiting for it), so later writes in the same environment are not refused
+/// by webhooks nobody serves.
 #[cfg(feature = "webhook")]
 pub struct ServedWebhooks {
-    server: crate::webhook::WebhookServer,
-    /// What the API server was told to call, to undo before the environment goes.
+    server: Option<crate::webhook::WebhookServer>,
+    client: Client,
+    /// What the API server was told to call.
     pub installed: crate::webhook::local::Installed,
 }
 
 #[cfg(feature = "webhook")]
 impl ServedWebhooks {
     /// Where the webhooks are served (`127.0.0.1:<port>`).
-    pub fn local_addr(&self) -> std::net::SocketAddr {
-        self.server.local_addr()
+    pub fn local_addr(&self) -> Option<std::net::SocketAddr> {
+        self.server.as_ref().map(|s| s.local_addr())
+    }
+
+    /// Removes the configurations and sets the CRDs' conversions back, then stops serving.
+    pub async fn stop(mut self) -> Result<(), TestEnvError> {
+        let installed = std::mem::take(&mut self.installed);
+        crate::webhook::local::uninstall(&self.client, &installed).await?;
+        self.server.take();
+        Ok(())
+    }
+}
+
+#[cfg(feature = "webhook")]
+impl Drop for ServedWebhooks {
+    fn drop(&mut self) {
+        let installed = std::mem::take(&mut self.installed);
+        if installed.is_empty() {
+            return;
+        }
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let client = self.client.clone();
+            runtime.spawn(async move {
+                let _ = crate::webhook::local::uninstall(&client, &installed).await;
+            });
+        }
     }
 }
 
@@ -257,7 +285,7 @@ impl TestEnv {
         // The API server reads webhook configurations and CRDs through informers: a
         // change reaches its admission and conversion a moment after the write.
         tokio::time::sleep(Duration::from_secs(1)).await;
-        Ok(ServedWebhooks { server, installed })
+        Ok(ServedWebhooks { server: Some(server), client: self.client.clone(), installed })
     }
 }
 

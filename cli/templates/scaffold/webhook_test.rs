@@ -34,4 +34,5 @@ async fn {{ module }}_webhooks_are_called_by_the_api_server() {
     // webhooks. TODO(user): objects your validator refuses, and what your defaulter sets.
     let object = {{ kind }}::new("test", {{ kind }}Spec::default());
     api.create(&PostParams::default(), &object).await.expect("the webhooks admit a default {{ kind }}");
+    served.stop().await.expect("the webhook configurations are removed");
 }

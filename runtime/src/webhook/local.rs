@@ -162,8 +162,23 @@ impl Plan {
 pub struct Installed {
     pub mutating: Vec<String>,
     pub validating: Vec<String>,
-    /// Each CRD patched, with its conversion before.
-    pub conversions: Vec<(String, Option<CustomResourceConversion>)>,
+    pub conversions: Vec<InstalledConversion>,
+}
+
+/// A CRD whose conversion [`install`] pointed here.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InstalledConversion {
+    pub crd: String,
+    /// Its conversion before, set back by [`uninstall`].
+    pub previous: Option<CustomResourceConversion>,
+    /// The URL it was pointed at: set back only while it still calls it.
+    pub url: String,
+}
+
+impl Installed {
+    pub fn is_empty(&self) -> bool {
+        self.mutating.is_empty() && self.validating.is_empty() && self.conversions.is_empty()
+    }
 }
 
 /// A client config that calls `base` (`https://127.0.0.1:9443`) at the Service's path,
@@ -322,18 +337,19 @@ pub async fn install(client: &Client, plan: &Plan, base: &str, ca_pem: &str) -> 
             installed.validating.push(name);
         }
         for (conversion, (crd, previous)) in plan.conversions.iter().zip(before) {
+            let url = format!("{base}{}", conversion.path);
             let value = serde_json::json!({
                 "strategy": "Webhook",
                 "webhook": {
                     "clientConfig": {
-                        "url": format!("{base}{}", conversion.path),
+                        "url": url,
                         "caBundle": ByteString(ca_pem.as_bytes().to_vec()),
                     },
                     "conversionReviewVersions": conversion.review_versions,
                 },
             });
             set_conversion(&crds, &crd, value).await?;
-            installed.conversions.push((crd, previous));
+            installed.conversions.push(InstalledConversion { crd, previous, url });
         }
         Ok::<(), LocalError>(())
     }
@@ -382,8 +398,9 @@ fn replacing(current: &Value, wanted: &Value) -> Value {
 }
 
 /// Undoes [`install`]: deletes the configurations it made (those still ours) and sets
-/// each CRD's conversion back to what it was (`None` when it had none).
-pub async fn uninstall(client: &Client, installed: &Installed) -> Result<(), LocalError> {
+/// each CRD's conversion back to what it was (`None` when it had none) while it still
+/// calls the URL `install` set. Returns what it left alone because it changed since.
+pub async fn uninstall(client: &Client, installed: &Installed) -> Result<Vec<String>, LocalError> {
     let mutating_api: Api<MutatingWebhookConfiguration> = Api::all(client.clone());
     let validating_api: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
@@ -410,23 +427,40 @@ pub async fn uninstall(client: &Client, installed: &Installed) -> Result<(), Loc
             });
         }
     }
-    for (crd, previous) in &installed.conversions {
+    let mut kept = Vec::new();
+    for InstalledConversion { crd, previous, url } in &installed.conversions {
         let value = match previous {
             Some(previous) => {
                 serde_json::to_value(previous).unwrap_or_else(|_| serde_json::json!({"strategy": "None"}))
             }
             None => serde_json::json!({"strategy": "None"}),
         };
-        // A CRD deleted since has no conversion to restore.
-        if let Ok(Some(_)) = crds.get_opt(crd).await
-            && let Err(e) = set_conversion(&crds, crd, value).await
-        {
-            first_error.get_or_insert(e);
+        // A CRD deleted since has no conversion to restore; one whose conversion changed
+        // since (a deploy) is not ours to set back.
+        match crds.get_opt(crd).await {
+            Ok(Some(current)) => {
+                let calls = current
+                    .spec
+                    .conversion
+                    .as_ref()
+                    .and_then(|c| c.webhook.as_ref())
+                    .and_then(|w| w.client_config.as_ref())
+                    .and_then(|c| c.url.as_deref());
+                if calls != Some(url.as_str()) {
+                    kept.push(format!("CRD {crd}'s conversion no longer calls {url} (changed since): left as it is"));
+                } else if let Err(e) = set_conversion(&crds, crd, value).await {
+                    first_error.get_or_insert(e);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                first_error.get_or_insert(LocalError::Kube { what: format!("reading CRD {crd}"), source: e });
+            }
         }
     }
     match first_error {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(kept),
     }
 }
 
