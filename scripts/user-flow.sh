@@ -260,6 +260,13 @@ done
 if command -v go >/dev/null; then
   (cd clients/go && GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 && go build ./... && go vet ./...) || fail "the Go client does not build"
 fi
+# A Go user keeps one language: make generate writes only what Cargo.toml's languages say.
+cp Cargo.toml "$WORK/Cargo.toml.before"
+sed -i 's/^languages = \[.*\]$/languages = ["go"]/' Cargo.toml
+grep -q '^languages = \["go"\]$' Cargo.toml || fail "the scaffold's Cargo.toml has no languages line to edit"
+make -s generate > "$WORK/generate.log" 2>&1 || { cat "$WORK/generate.log" >&2; fail "make generate with languages = [\"go\"] failed"; }
+grep -q 'kinds, go (' "$WORK/generate.log" || { cat "$WORK/generate.log" >&2; fail "make generate wrote more than Go"; }
+cp "$WORK/Cargo.toml.before" Cargo.toml
 
 stage "make build"
 make -s build > "$WORK/make.log" 2>&1 || { cat "$WORK/make.log" >&2; fail "make build failed"; }
