@@ -173,12 +173,7 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
         // it wrote goes, then it starts afresh.
         stop(dir)?;
     }
-    let foreign: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let foreign = entries(dir);
     if !foreign.is_empty() {
         bail!(
             "{} holds files `envtest start` did not write ({}); pass another --dir, or empty it",
@@ -226,6 +221,17 @@ fn start(assets: &Path, dir: &Path) -> Result<ExitCode> {
     ));
     println!("{}", export_line(dir)?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The names in `dir` (none when it does not exist): what a command that owns a
+/// directory checks before it writes there.
+pub(crate) fn entries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
 }
 
 /// `envtest stop`: the processes `start` recorded in `dir`, then what it wrote there.

@@ -127,12 +127,7 @@ async fn take_over(client: &kube::Client, dir: &Path) -> Result<()> {
             Ok(())
         }
         Err(_) => {
-            let foreign: Vec<String> = std::fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect();
+            let foreign = crate::envtest::entries(dir);
             if foreign.is_empty() {
                 Ok(())
             } else {

@@ -205,6 +205,102 @@ fn service_calls<'a>(configs: impl Iterator<Item = (&'a str, &'a WebhookClientCo
         .collect()
 }
 
+/// A webhook configuration kind, mutating or validating: what [`install`] and
+/// [`uninstall`] do with either.
+trait Configuration:
+    Resource<DynamicType = ()> + Clone + Serialize + serde::de::DeserializeOwned + std::fmt::Debug
+{
+    const KIND: &'static str;
+    const RESOURCE: &'static str;
+    /// Each webhook's name and client config.
+    fn calls(&self) -> Vec<(&str, &WebhookClientConfig)>;
+    fn client_configs(&mut self) -> Vec<&mut WebhookClientConfig>;
+}
+
+impl Configuration for MutatingWebhookConfiguration {
+    const KIND: &'static str = "MutatingWebhookConfiguration";
+    const RESOURCE: &'static str = "mutatingwebhookconfiguration";
+    fn calls(&self) -> Vec<(&str, &WebhookClientConfig)> {
+        self.webhooks.iter().flatten().map(|w| (w.name.as_str(), &w.client_config)).collect()
+    }
+    fn client_configs(&mut self) -> Vec<&mut WebhookClientConfig> {
+        self.webhooks.iter_mut().flatten().map(|w| &mut w.client_config).collect()
+    }
+}
+
+impl Configuration for ValidatingWebhookConfiguration {
+    const KIND: &'static str = "ValidatingWebhookConfiguration";
+    const RESOURCE: &'static str = "validatingwebhookconfiguration";
+    fn calls(&self) -> Vec<(&str, &WebhookClientConfig)> {
+        self.webhooks.iter().flatten().map(|w| (w.name.as_str(), &w.client_config)).collect()
+    }
+    fn client_configs(&mut self) -> Vec<&mut WebhookClientConfig> {
+        self.webhooks.iter_mut().flatten().map(|w| &mut w.client_config).collect()
+    }
+}
+
+/// Refuses, before anything is written, a configuration of kind `K` that is not ours and
+/// calls one of `names` at a Service, and one of the name of one of `planned` not ours.
+async fn check<K: Configuration>(
+    api: &Api<K>,
+    planned: &[K],
+    names: &std::collections::BTreeSet<&str>,
+) -> Result<(), LocalError> {
+    if planned.is_empty() {
+        return Ok(());
+    }
+    let found = api.list(&ListParams::default()).await.map_err(kube_err(format!("listing {}s", K::KIND)))?;
+    for c in found.items.iter().filter(|c| !ours(c.meta())) {
+        let calls = service_calls(c.calls().into_iter());
+        if let Some((webhook, service)) = calls.into_iter().find(|(w, _)| names.contains(w.as_str())) {
+            return Err(LocalError::Deployed {
+                kind: K::KIND,
+                resource: K::RESOURCE,
+                name: c.name_any(),
+                webhook,
+                service,
+            });
+        }
+        if planned.iter().any(|p| p.name_any() == c.name_any()) {
+            return Err(LocalError::Foreign { kind: K::KIND, resource: K::RESOURCE, name: c.name_any() });
+        }
+    }
+    Ok(())
+}
+
+/// Writes each of `planned` labelled as ours, every webhook calling `base` and trusting
+/// `ca`; pushes each name written onto `written`.
+async fn write_all<K: Configuration>(
+    api: &Api<K>,
+    planned: &[K],
+    base: &str,
+    ca: &str,
+    written: &mut Vec<String>,
+) -> Result<(), LocalError> {
+    for c in planned {
+        let mut c = c.clone();
+        let name = c.name_any();
+        *c.meta_mut() = kube::api::ObjectMeta { name: Some(name.clone()), ..Default::default() };
+        labelled(c.meta_mut());
+        c.client_configs().into_iter().for_each(|config| pointed(config, base, ca));
+        put(api, c, K::KIND, K::RESOURCE).await?;
+        written.push(name);
+    }
+    Ok(())
+}
+
+/// Deletes each of `names` that is still ours.
+async fn delete_ours<K: Configuration>(api: &Api<K>, names: &[String], first_error: &mut Option<LocalError>) {
+    for name in names {
+        if let Ok(Some(c)) = api.get_opt(name).await
+            && ours(c.meta())
+            && let Err(e) = api.delete(name, &DeleteParams::default()).await
+        {
+            first_error.get_or_insert(LocalError::Kube { what: format!("deleting {} {name}", K::KIND), source: e });
+        }
+    }
+}
+
 /// Creates `object` or replaces the one of its name that is ours; refuses one that is not.
 async fn put<K>(api: &Api<K>, mut object: K, kind: &'static str, resource: &'static str) -> Result<(), LocalError>
 where
@@ -244,42 +340,8 @@ pub async fn install(client: &Client, plan: &Plan, base: &str, ca_pem: &str) -> 
         .flat_map(|c| c.webhooks.iter().flatten().map(|w| w.name.as_str()))
         .chain(plan.validating.iter().flat_map(|c| c.webhooks.iter().flatten().map(|w| w.name.as_str())))
         .collect();
-    if !plan.mutating.is_empty() {
-        let found = mutating_api
-            .list(&ListParams::default())
-            .await
-            .map_err(kube_err("listing mutating webhook configurations"))?;
-        for c in found.items.iter().filter(|c| !ours(&c.metadata)) {
-            let calls = service_calls(c.webhooks.iter().flatten().map(|w| (w.name.as_str(), &w.client_config)));
-            if let Some((webhook, service)) = calls.into_iter().find(|(w, _)| names.contains(w.as_str())) {
-                return Err(LocalError::Deployed {
-                    kind: "MutatingWebhookConfiguration",
-                    resource: "mutatingwebhookconfiguration",
-                    name: c.name_any(),
-                    webhook,
-                    service,
-                });
-            }
-        }
-    }
-    if !plan.validating.is_empty() {
-        let found = validating_api
-            .list(&ListParams::default())
-            .await
-            .map_err(kube_err("listing validating webhook configurations"))?;
-        for c in found.items.iter().filter(|c| !ours(&c.metadata)) {
-            let calls = service_calls(c.webhooks.iter().flatten().map(|w| (w.name.as_str(), &w.client_config)));
-            if let Some((webhook, service)) = calls.into_iter().find(|(w, _)| names.contains(w.as_str())) {
-                return Err(LocalError::Deployed {
-                    kind: "ValidatingWebhookConfiguration",
-                    resource: "validatingwebhookconfiguration",
-                    name: c.name_any(),
-                    webhook,
-                    service,
-                });
-            }
-        }
-    }
+    check(&mutating_api, &plan.mutating, &names).await?;
+    check(&validating_api, &plan.validating, &names).await?;
     let mut before = Vec::new();
     for conversion in &plan.conversions {
         let crd = crds
@@ -289,53 +351,10 @@ pub async fn install(client: &Client, plan: &Plan, base: &str, ca_pem: &str) -> 
             .ok_or_else(|| LocalError::NoCrd(conversion.crd.clone()))?;
         before.push((conversion.crd.clone(), crd.spec.conversion));
     }
-    for c in &plan.mutating {
-        if let Some(existing) =
-            mutating_api.get_opt(&c.name_any()).await.map_err(kube_err("reading a mutating webhook configuration"))?
-            && !ours(&existing.metadata)
-        {
-            return Err(LocalError::Foreign {
-                kind: "MutatingWebhookConfiguration",
-                resource: "mutatingwebhookconfiguration",
-                name: c.name_any(),
-            });
-        }
-    }
-    for c in &plan.validating {
-        if let Some(existing) = validating_api
-            .get_opt(&c.name_any())
-            .await
-            .map_err(kube_err("reading a validating webhook configuration"))?
-            && !ours(&existing.metadata)
-        {
-            return Err(LocalError::Foreign {
-                kind: "ValidatingWebhookConfiguration",
-                resource: "validatingwebhookconfiguration",
-                name: c.name_any(),
-            });
-        }
-    }
-
     let mut installed = Installed::default();
     let written = async {
-        for c in &plan.mutating {
-            let mut c = c.clone();
-            c.metadata = kube::api::ObjectMeta { name: c.metadata.name.clone(), ..Default::default() };
-            labelled(&mut c.metadata);
-            c.webhooks.iter_mut().flatten().for_each(|w| pointed(&mut w.client_config, base, ca_pem));
-            let name = c.name_any();
-            put(&mutating_api, c, "MutatingWebhookConfiguration", "mutatingwebhookconfiguration").await?;
-            installed.mutating.push(name);
-        }
-        for c in &plan.validating {
-            let mut c = c.clone();
-            c.metadata = kube::api::ObjectMeta { name: c.metadata.name.clone(), ..Default::default() };
-            labelled(&mut c.metadata);
-            c.webhooks.iter_mut().flatten().for_each(|w| pointed(&mut w.client_config, base, ca_pem));
-            let name = c.name_any();
-            put(&validating_api, c, "ValidatingWebhookConfiguration", "validatingwebhookconfiguration").await?;
-            installed.validating.push(name);
-        }
+        write_all(&mutating_api, &plan.mutating, base, ca_pem, &mut installed.mutating).await?;
+        write_all(&validating_api, &plan.validating, base, ca_pem, &mut installed.validating).await?;
         for (conversion, (crd, previous)) in plan.conversions.iter().zip(before) {
             let url = format!("{base}{}", conversion.path);
             let value = serde_json::json!({
@@ -405,28 +424,8 @@ pub async fn uninstall(client: &Client, installed: &Installed) -> Result<Vec<Str
     let validating_api: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
     let mut first_error = None;
-    for name in &installed.mutating {
-        if let Ok(Some(c)) = mutating_api.get_opt(name).await
-            && ours(&c.metadata)
-            && let Err(e) = mutating_api.delete(name, &DeleteParams::default()).await
-        {
-            first_error.get_or_insert(LocalError::Kube {
-                what: format!("deleting MutatingWebhookConfiguration {name}"),
-                source: e,
-            });
-        }
-    }
-    for name in &installed.validating {
-        if let Ok(Some(c)) = validating_api.get_opt(name).await
-            && ours(&c.metadata)
-            && let Err(e) = validating_api.delete(name, &DeleteParams::default()).await
-        {
-            first_error.get_or_insert(LocalError::Kube {
-                what: format!("deleting ValidatingWebhookConfiguration {name}"),
-                source: e,
-            });
-        }
-    }
+    delete_ours(&mutating_api, &installed.mutating, &mut first_error).await;
+    delete_ours(&validating_api, &installed.validating, &mut first_error).await;
     let mut kept = Vec::new();
     for InstalledConversion { crd, previous, url } in &installed.conversions {
         let value = match previous {
