@@ -10,7 +10,9 @@ use serde_json::Value;
 /// Applies a node's serialized markers to `node`, in order: Kubernetes' table first, then
 /// the type's, then the field's, so the field's facts win. Returns the `required`
 /// (`Some(true)`) or `optional` (`Some(false)`) marker for the parent object. The derive
-/// and the tables write them from the same type, so they always read back.
+/// and the tables write them from the same type, so they read back unless kubegen-derive
+/// and kubegen are of different versions: debug builds (every test) stop there, release
+/// builds say so on stderr ([`read_back`]).
 ///
 /// CEL rules come out as controller-gen writes them, the field's before its type's: a
 /// type folded into this node (`Option<T>`) brought its rules already, and they go after
@@ -19,7 +21,7 @@ pub fn apply(node: &mut Node, all: Vec<Value>) -> Option<bool> {
     let inner_rules = node.validations.take();
     let mut required = None;
     for doc in all {
-        if let Ok(doc) = serde_json::from_value::<NodeMarkers>(doc) {
+        if let Some(doc) = read_back(doc) {
             beside_references(&doc, node);
             required = doc.apply(node).or(required);
         }
@@ -62,7 +64,21 @@ fn beside_references(doc: &NodeMarkers, node: &mut Node) {
 
 /// A node's serialized markers, typed, in order.
 pub fn parse(all: &[Value]) -> Vec<NodeMarkers> {
-    all.iter().filter_map(|doc| serde_json::from_value(doc.clone()).ok()).collect()
+    all.iter().cloned().filter_map(read_back).collect()
+}
+
+/// One serialized marker, typed; never dropped in silence.
+fn read_back(doc: Value) -> Option<NodeMarkers> {
+    match serde_json::from_value::<NodeMarkers>(doc.clone()) {
+        Ok(markers) => Some(markers),
+        Err(e) => {
+            debug_assert!(false, "a serialized marker does not read back ({e}): {doc}");
+            eprintln!(
+                "kubegen: a marker the derive wrote does not read back and is not applied ({e}): {doc}; kubegen-derive and kubegen must be of the same version (cargo update -p kubegen-derive)"
+            );
+            None
+        }
+    }
 }
 
 /// Applies a field's markers over the named type's node its reference was inlined into:
