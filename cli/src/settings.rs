@@ -7,7 +7,27 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::clients::Lang;
+/// The languages `clients` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// Go API types in kubebuilder's layout, with deepcopy
+    Go,
+    /// A TypeScript package over @kubernetes/client-node
+    Typescript,
+    /// A Python package over the kubernetes client, with pydantic models
+    Python,
+}
+
+impl Lang {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Lang::Go => "go",
+            Lang::Typescript => "typescript",
+            Lang::Python => "python",
+        }
+    }
+}
 
 /// `[workspace.metadata.kubegen]`.
 #[derive(Debug, Default, Deserialize)]

@@ -92,27 +92,10 @@ impl Package {
     }
 }
 
-/// The languages `clients` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// Go API types in kubebuilder's layout, with deepcopy
-    Go,
-    /// A TypeScript package over @kubernetes/client-node
-    Typescript,
-    /// A Python package over the kubernetes client, with pydantic models
-    Python,
-}
-
-impl Lang {
-    fn name(self) -> &'static str {
-        match self {
-            Lang::Go => "go",
-            Lang::Typescript => "typescript",
-            Lang::Python => "python",
-        }
-    }
-}
+// The languages `clients` writes: a setting (`[workspace.metadata.kubegen.clients]
+// languages`) as much as a flag, so it lives with the settings, which import nothing of
+// the generators.
+pub use crate::settings::Lang;
 
 #[derive(clap::Args)]
 pub struct ClientsArgs {
