@@ -38,24 +38,47 @@ pub fn check_value(schema: &Value, v: &Value, path: &str, out: &mut Vec<Violatio
 
 /// The server defaults before it validates.
 pub fn apply_defaults(node: &Node, value: &mut Value) {
+    // A null where the schema does not say `nullable` is the server's to replace: by the
+    // field's default when it has one, else it is pruned (apiextensions-apiserver's
+    // `Default` and `PruneNonNullableNullsWithoutDefaults`), before anything validates.
+    let non_nullable_null = |v: Option<&Value>, sub: &Node| v.is_some_and(Value::is_null) && sub.nullable != Some(true);
+    let defaulted = |sub: &Node| {
+        sub.default.clone().map(|mut d| {
+            apply_defaults(sub, &mut d);
+            d
+        })
+    };
     match value {
         Value::Object(fields) => {
             if let Some(props) = &node.properties {
                 for (name, sub) in props {
+                    if non_nullable_null(fields.get(name), sub) {
+                        match defaulted(sub) {
+                            Some(d) => fields.insert(name.clone(), d),
+                            None => fields.remove(name),
+                        };
+                        continue;
+                    }
                     match fields.get_mut(name) {
                         Some(v) => apply_defaults(sub, v),
                         None => {
-                            if let Some(d) = &sub.default {
-                                let mut d = d.clone();
-                                apply_defaults(sub, &mut d);
+                            if let Some(d) = defaulted(sub) {
                                 fields.insert(name.clone(), d);
                             }
                         }
                     }
                 }
             } else if let Some(values) = node.map_values() {
-                for v in fields.values_mut() {
-                    apply_defaults(values, v);
+                let keys: Vec<String> = fields.keys().cloned().collect();
+                for key in keys {
+                    if non_nullable_null(fields.get(&key), values) {
+                        match defaulted(values) {
+                            Some(d) => fields.insert(key, d),
+                            None => fields.remove(&key),
+                        };
+                    } else if let Some(v) = fields.get_mut(&key) {
+                        apply_defaults(values, v);
+                    }
                 }
             }
         }
@@ -304,6 +327,26 @@ pub fn required(node: &Node, fields: &Map<String, Value>, path: &str, out: &mut 
 
 #[cfg(test)]
 mod tests {
+
+    /// Found by the differential objects tier's long variant (KUBEGEN_OBJECTS=100, seed
+    /// 7): the server pruned `"extra": null` from an Inspection, the expected object kept it.
+    #[test]
+    fn a_null_where_the_schema_is_not_nullable_is_defaulted_or_pruned_as_the_server_does() {
+        let node = Node::from_value(&serde_json::json!({
+            "type": "object",
+            "properties": {
+                "replicas": {"type": "integer", "default": 3},
+                "extra": {"x-kubernetes-preserve-unknown-fields": true},
+                "note": {"type": "string", "nullable": true},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}}
+            }
+        }))
+        .expect("a schema");
+        let mut object = serde_json::json!({"replicas": null, "extra": null, "note": null, "labels": {"a": null, "b": "x"}});
+        apply_defaults(&node, &mut object);
+        assert_eq!(object, serde_json::json!({"replicas": 3, "note": null, "labels": {"b": "x"}}));
+    }
+
     use serde_json::json;
 
     use super::*;
