@@ -342,7 +342,8 @@ mod tests {
             }
         }))
         .expect("a schema");
-        let mut object = serde_json::json!({"replicas": null, "extra": null, "note": null, "labels": {"a": null, "b": "x"}});
+        let mut object =
+            serde_json::json!({"replicas": null, "extra": null, "note": null, "labels": {"a": null, "b": "x"}});
         apply_defaults(&node, &mut object);
         assert_eq!(object, serde_json::json!({"replicas": 3, "note": null, "labels": {"b": "x"}}));
     }
