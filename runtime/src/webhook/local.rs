@@ -141,13 +141,21 @@ impl Plan {
         self.mutating.is_empty() && self.validating.is_empty() && self.conversions.is_empty()
     }
 
+    /// Every admission webhook's name and client config, mutating and validating.
+    fn calls(&self) -> Vec<(&str, &WebhookClientConfig)> {
+        self.mutating
+            .iter()
+            .flat_map(Configuration::calls)
+            .chain(self.validating.iter().flat_map(Configuration::calls))
+            .collect()
+    }
+
     /// The paths the API server will call, for the message that says what is served.
     pub fn paths(&self) -> Vec<String> {
-        let admission = self.mutating.iter().flat_map(|c| c.webhooks.iter().flatten().map(|w| &w.client_config));
-        let validating = self.validating.iter().flat_map(|c| c.webhooks.iter().flatten().map(|w| &w.client_config));
-        let mut paths: Vec<String> = admission
-            .chain(validating)
-            .filter_map(|c| c.service.as_ref().map(|s| s.path.clone().unwrap_or_else(|| "/".into())))
+        let mut paths: Vec<String> = self
+            .calls()
+            .into_iter()
+            .filter_map(|(_, c)| c.service.as_ref().map(|s| s.path.clone().unwrap_or_else(|| "/".into())))
             .chain(self.conversions.iter().map(|c| c.path.clone()))
             .collect();
         paths.sort();
@@ -283,7 +291,7 @@ async fn write_all<K: Configuration>(
         *c.meta_mut() = kube::api::ObjectMeta { name: Some(name.clone()), ..Default::default() };
         labelled(c.meta_mut());
         c.client_configs().into_iter().for_each(|config| pointed(config, base, ca));
-        put(api, c, K::KIND, K::RESOURCE).await?;
+        put(api, c).await?;
         written.push(name);
     }
     Ok(())
@@ -302,10 +310,8 @@ async fn delete_ours<K: Configuration>(api: &Api<K>, names: &[String], first_err
 }
 
 /// Creates `object` or replaces the one of its name that is ours; refuses one that is not.
-async fn put<K>(api: &Api<K>, mut object: K, kind: &'static str, resource: &'static str) -> Result<(), LocalError>
-where
-    K: Resource + Clone + Serialize + serde::de::DeserializeOwned + std::fmt::Debug,
-{
+async fn put<K: Configuration>(api: &Api<K>, mut object: K) -> Result<(), LocalError> {
+    let (kind, resource) = (K::KIND, K::RESOURCE);
     let name = object.name_any();
     match api.get_opt(&name).await.map_err(kube_err(format!("reading {kind} {name}")))? {
         Some(existing) if !ours(existing.meta()) => Err(LocalError::Foreign { kind, resource, name }),
@@ -334,12 +340,7 @@ pub async fn install(client: &Client, plan: &Plan, base: &str, ca_pem: &str) -> 
     let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
 
     // Whatever else calls these webhooks at a Service.
-    let names: std::collections::BTreeSet<&str> = plan
-        .mutating
-        .iter()
-        .flat_map(|c| c.webhooks.iter().flatten().map(|w| w.name.as_str()))
-        .chain(plan.validating.iter().flat_map(|c| c.webhooks.iter().flatten().map(|w| w.name.as_str())))
-        .collect();
+    let names: std::collections::BTreeSet<&str> = plan.calls().into_iter().map(|(name, _)| name).collect();
     check(&mutating_api, &plan.mutating, &names).await?;
     check(&validating_api, &plan.validating, &names).await?;
     let mut before = Vec::new();
