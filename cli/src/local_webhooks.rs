@@ -120,9 +120,7 @@ async fn take_over(client: &kube::Client, dir: &Path) -> Result<()> {
                     log(note);
                 }
             }
-            for file in CERTS {
-                let _ = std::fs::remove_file(dir.join(file));
-            }
+            remove_certs(dir);
             std::fs::remove_file(&record_path).with_context(|| format!("removing {}", record_path.display()))?;
             Ok(())
         }
@@ -146,12 +144,18 @@ fn write_record(dir: &Path, record: &Record) -> Result<()> {
     std::fs::write(dir.join(RECORD), text).with_context(|| format!("writing {}", dir.join(RECORD).display()))
 }
 
+/// Removes the certificates a run wrote in `dir`.
+fn remove_certs(dir: &Path) {
+    for file in CERTS {
+        let _ = std::fs::remove_file(dir.join(file));
+    }
+}
+
 /// Removes what a run wrote in `dir` (the certificates, the record), then `dir` when
 /// nothing else is left.
 fn remove_files(dir: &Path) {
-    for file in CERTS.iter().chain([&RECORD]) {
-        let _ = std::fs::remove_file(dir.join(file));
-    }
+    remove_certs(dir);
+    let _ = std::fs::remove_file(dir.join(RECORD));
     let _ = std::fs::remove_dir(dir);
 }
 
@@ -232,11 +236,7 @@ async fn serve(args: LocalWebhooksArgs) -> Result<ExitCode> {
     match &undone {
         Ok(()) => remove_files(&dir),
         // The record stays, so the next run (or --undo) undoes what is left.
-        Err(_) => {
-            for file in CERTS {
-                let _ = std::fs::remove_file(dir.join(file));
-            }
-        }
+        Err(_) => remove_certs(&dir),
     }
     let status = outcome?;
     undone.with_context(|| {
