@@ -61,7 +61,20 @@ fn rows() -> Vec<Row> {
                 "+kubebuilder:validation:ExclusiveMaximum=true",
             ],
             ts: &["Minimum: 1. Maximum: 10 (exclusive).", "bounded?: number;"],
-            py: &["_pd.StrictInt, _pd.Field(ge=1, lt=10)"],
+            py: &["_Int32, _pd.Field(ge=1, lt=10)"],
+            python: Refuses,
+        },
+        // issue 28, found by the generated kinds tier: the server does not check a format's
+        // range, so the CRD carries an int32's as bounds; Go's and Rust's int32 hold it.
+        Row {
+            field: "replicas",
+            family: "integer format's range (int32)",
+            crd: json!({"type": "integer", "format": "int32", "minimum": -2147483648, "maximum": 2147483647}),
+            inside: vec![json!(-2147483648), json!(2147483647)],
+            outside: vec![json!(2147483648u32), json!(-2147483649i64), json!(1099511627776u64)],
+            go: &[],
+            ts: &["Format: int32.", "replicas?: number;"],
+            py: &["_t.Optional[_Int32]"],
             python: Refuses,
         },
         Row {
@@ -151,7 +164,7 @@ fn rows() -> Vec<Row> {
             outside: vec![json!([]), json!([1, 2, 3])],
             go: &["+kubebuilder:validation:MinItems=1", "+kubebuilder:validation:MaxItems=2"],
             ts: &["Min items: 1. Max items: 2.", "sizes?: Array<number>;"],
-            py: &["_t.Annotated[list[_pd.StrictInt], _pd.Field(min_length=1, max_length=2)]"],
+            py: &["_t.Annotated[list[_Int32], _pd.Field(min_length=1, max_length=2)]"],
             python: Refuses,
         },
         Row {
@@ -195,7 +208,7 @@ fn rows() -> Vec<Row> {
             outside: vec![json!("3")],
             go: &["+default=3"],
             ts: &["Default: `3`.", "replicas?: number;"],
-            py: &["_t.Optional[_pd.StrictInt] = _pd.Field(default=3, alias=\"replicas\")"],
+            py: &["_t.Optional[_Int32] = _pd.Field(default=3, alias=\"replicas\")"],
             python: Refuses,
         },
         Row {

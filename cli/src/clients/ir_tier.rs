@@ -470,7 +470,11 @@ fn fits(
         ("integer" | "number", "typescript") => {
             text == "number" || text.chars().next().is_some_and(|c| c == '-' || c.is_ascii_digit())
         }
-        ("integer", _) => text == "_pd.StrictInt" || text.starts_with("_t.Literal["),
+        ("integer", _) => {
+            // `_Int32` holds what the CRD's bounds for the format hold (formats::range).
+            let int32 = node.format.as_deref() == Some("int32");
+            text == "_pd.StrictInt" || (int32 && text == "_Int32") || text.starts_with("_t.Literal[")
+        }
         ("number", "go") => text == "float64",
         ("number", _) => text == "_pd.StrictFloat" || text.starts_with("_t.Literal["),
         ("boolean", "go") => text == "bool",

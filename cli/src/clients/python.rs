@@ -395,6 +395,8 @@ impl Writer<'_> {
             // Strict scalars: pydantic's lax mode would turn `"5"` into 5 or `1` into
             // True, sending what the API server refuses for the value written.
             Shape::String { .. } => "_pd.StrictStr".into(),
+            // Python's int holds any integer; `_Int32` the format's range (the CRD's bounds).
+            Shape::Integer { format: Some("int32"), .. } => "_Int32".into(),
             Shape::Integer { .. } => "_pd.StrictInt".into(),
             Shape::Number { .. } => "_pd.StrictFloat".into(),
             Shape::Boolean => "_pd.StrictBool".into(),

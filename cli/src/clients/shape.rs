@@ -136,7 +136,29 @@ pub struct Bounds<'n> {
 }
 
 impl<'n> Bounds<'n> {
+    /// What the node bounds beyond its format: a `minimum`/`maximum` that is exactly its
+    /// integer format's range (`formats::range`, which kubegen's CRDs carry because the
+    /// server does not check formats) goes unsaid where the format is said — Go's
+    /// `int32`, a reference's "integer (int32)", TypeScript's `Format: int32.`. A
+    /// language whose type does not hold the format (Python's `int`) reads [`Bounds::all`].
     pub fn of(node: &'n Node) -> Self {
+        let mut out = Self::all(node);
+        if let Some((min, max)) = node.format.as_deref().and_then(kubegen_core::schema::formats::range) {
+            let edge = |limit: &Option<Limit>, edge: i64| {
+                limit.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(edge))
+            };
+            if edge(&out.minimum, min) {
+                out.minimum = None;
+            }
+            if edge(&out.maximum, max) {
+                out.maximum = None;
+            }
+        }
+        out
+    }
+
+    /// Every bound the node sets, a format's range included.
+    pub fn all(node: &'n Node) -> Self {
         let number = |n: &Option<serde_json::Number>| n.clone().map(Value::Number);
         let limit = |n: &Option<serde_json::Number>, exclusive: Option<bool>| {
             number(n).map(|value| Limit { value, exclusive: is(exclusive) })
@@ -153,7 +175,7 @@ impl<'n> Bounds<'n> {
             min_properties: count(node.min_properties),
             max_properties: count(node.max_properties),
             pattern: node.pattern.as_deref(),
-            all_of: node.all_of.iter().flatten().map(Bounds::of).collect(),
+            all_of: node.all_of.iter().flatten().map(Bounds::all).collect(),
         }
     }
 
@@ -217,5 +239,19 @@ mod tests {
         assert_eq!(b.patterns().collect::<Vec<_>>(), ["^a", "b$"]);
         assert!(b.maximum.is_some_and(|m| m.exclusive && m.value == json!(3)));
         assert!(b.minimum.is_none());
+    }
+
+    /// issue 28: an int32's range is in the CRD (the server does not check formats); where
+    /// the format is said it goes unsaid, and a bound inside it stays.
+    #[test]
+    fn a_formats_range_goes_unsaid_beside_the_format() {
+        let n = node(json!({"type": "integer", "format": "int32", "minimum": -2147483648, "maximum": 2147483647}));
+        assert!(Bounds::of(&n).minimum.is_none() && Bounds::of(&n).maximum.is_none());
+        assert!(Bounds::all(&n).minimum.is_some() && Bounds::all(&n).maximum.is_some());
+        let n = node(json!({"type": "integer", "format": "int32", "minimum": 0, "maximum": 2147483647}));
+        assert_eq!(Bounds::of(&n).minimum.map(|l| l.value), Some(json!(0)));
+        assert!(Bounds::of(&n).maximum.is_none());
+        let n = node(json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32}));
+        assert!(Bounds::of(&n).maximum.is_some(), "no format to say it");
     }
 }

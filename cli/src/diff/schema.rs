@@ -183,6 +183,10 @@ impl Walk<'_> {
     }
 
     fn bounds(&mut self, path: &str, old: &Node, new: &Node) {
+        // A node without bounds is bounded by its integer format's range
+        // (`formats::range`): a CRD that takes the range up (kubegen writes it since the
+        // server does not check formats) tightens nothing a typed client could hold.
+        let ((old_min, old_max), (new_min, new_max)) = (format_bounded(old), format_bounded(new));
         let mut tightened = Vec::new();
         let lower = |a: &Option<Number>, ax: Option<bool>, b: &Option<Number>, bx: Option<bool>| -> bool {
             match (a.as_ref().and_then(Number::as_f64), b.as_ref().and_then(Number::as_f64)) {
@@ -191,12 +195,12 @@ impl Walk<'_> {
                 (Some(a), Some(b)) => b > a || (b == a && bx == Some(true) && ax != Some(true)),
             }
         };
-        if lower(&old.minimum, old.exclusive_minimum, &new.minimum, new.exclusive_minimum) {
-            tightened.push(format!("minimum {} → {}", num(&old.minimum), num(&new.minimum)));
+        if lower(&old_min, old.exclusive_minimum, &new_min, new.exclusive_minimum) {
+            tightened.push(format!("minimum {} → {}", num(&old_min), num(&new_min)));
         }
         let neg = |n: &Option<Number>| n.as_ref().and_then(Number::as_f64).and_then(|f| Number::from_f64(-f));
-        if lower(&neg(&old.maximum), old.exclusive_maximum, &neg(&new.maximum), new.exclusive_maximum) {
-            tightened.push(format!("maximum {} → {}", num(&old.maximum), num(&new.maximum)));
+        if lower(&neg(&old_max), old.exclusive_maximum, &neg(&new_max), new.exclusive_maximum) {
+            tightened.push(format!("maximum {} → {}", num(&old_max), num(&new_max)));
         }
         let counts = [
             ("minLength", old.min_length, new.min_length, true),
@@ -435,6 +439,15 @@ fn values(values: &[Value]) -> String {
 }
 
 /// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
+/// `node`'s minimum and maximum, its integer format's range where it sets none.
+fn format_bounded(node: &Node) -> (Option<Number>, Option<Number>) {
+    let range = node.format.as_deref().and_then(kubegen_core::schema::formats::range);
+    (
+        node.minimum.clone().or_else(|| range.map(|(min, _)| min.into())),
+        node.maximum.clone().or_else(|| range.map(|(_, max)| max.into())),
+    )
+}
+
 fn num(n: &Option<Number>) -> String {
     match n.as_ref().map(|n| (n, n.as_f64())) {
         None => "none".into(),

@@ -1209,3 +1209,28 @@ fn bounds_read_as_written_and_a_rename_is_named() {
     let removed = message("field-removed");
     assert!(removed.contains("spec.items is gone") && removed.contains("(renamed to `entries`?"), "{removed}");
 }
+
+/// issue 28, found by the generated kinds tier: the server stores 2^40 in a `format:
+/// int32` field, which the operator's `i32` cannot read, so a CRD carries the format's
+/// range as bounds. A CRD an older kubegen wrote (the format alone) against one that
+/// takes the range up tightens nothing; a bound inside the range still does, against the
+/// format's edge.
+#[test]
+fn an_integer_formats_range_taken_up_as_bounds_is_no_tightening() {
+    let int32 = |extra: &str| {
+        BASE.replace(
+            "              replicas:\n                type: integer\n",
+            &format!("              replicas:\n                format: int32\n{extra}                type: integer\n"),
+        )
+    };
+    let found = |old: &str, new: &str| -> Vec<(&'static str, String)> {
+        compare(&crds(old), &crds(new), &Options::default()).into_iter().map(|f| (f.check, f.message)).collect()
+    };
+    let ranged = int32("                maximum: 2147483647\n                minimum: -2147483648\n");
+    assert_eq!(found(&int32(""), &ranged), []);
+    assert_eq!(found(&ranged, &int32("")), []);
+    let found = found(&int32(""), &int32("                maximum: 10\n                minimum: -2147483648\n"));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "bounds-tightened");
+    assert!(found[0].1.contains("maximum 2147483647 → 10"), "{}", found[0].1);
+}

@@ -1,6 +1,30 @@
 //! The string formats the API server checks in a structural schema, as go-openapi's
 //! strfmt reads them (`IsDate`, `IsDateTime`): one reading for `Validate`, the CRD lint
-//! and the CEL evaluator's `format` checks.
+//! and the CEL evaluator's `format` checks; and the integer formats' ranges, which the
+//! server does not check ([`range`]).
+
+/// The range of an integer format whose every value a JSON number holds exactly, as
+/// `(minimum, maximum)`: `int32` and `uint32` (what Rust's `i32`/`u32`, Go's
+/// `int32`/`uint32` and k8s.io/api's fields hold), and schemars' 8- and 16-bit ones.
+///
+/// The API server never checks a format's range: it stores 2^40 in a `format: int32`
+/// field, which no typed client of that field (Go's `int32`, the operator's own `i32`) can
+/// read back. A CRD therefore carries the range as `minimum`/`maximum` (the structural pass
+/// writes them where the schema sets no tighter bound), and `diff` reads a node without
+/// them as bounded by its format, so taking up the range is no tightening. `int64` and
+/// `uint64` are left out: the server compares bounds as float64, which cannot hold their
+/// edges.
+pub fn range(format: &str) -> Option<(i64, i64)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        _ => return None,
+    })
+}
 
 /// strfmt's `IsDate`: `YYYY-MM-DD`, a day that exists.
 pub fn is_date(s: &str) -> bool {

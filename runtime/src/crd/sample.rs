@@ -298,8 +298,11 @@ fn string_for(s: &Node) -> Value {
 }
 
 fn number_for(s: &Node) -> f64 {
+    // 0 where the bounds take it (an int32's range is bounds too), else the edge nearest.
     let mut n = 0.0f64;
-    if let Some(min) = s.minimum.as_ref().and_then(serde_json::Number::as_f64) {
+    if let Some(min) = s.minimum.as_ref().and_then(serde_json::Number::as_f64)
+        && (min > n || (min == n && s.exclusive_minimum == Some(true)))
+    {
         n = if s.exclusive_minimum == Some(true) { min + 1.0 } else { min };
     }
     if let Some(max) = s.maximum.as_ref().and_then(serde_json::Number::as_f64)

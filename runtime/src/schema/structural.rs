@@ -363,6 +363,21 @@ fn own_facts(obj: &mut Map<String, Value>) -> Map<String, Value> {
             own.insert(flag.into(), true.into());
         }
     }
+    // An integer format's range, which the server does not check, as bounds it does
+    // (`formats::range`): where the schema sets none, or a wider one.
+    if let Some(Value::String(format)) = own.get("format")
+        && let Some((min, max)) = kubegen_core::schema::formats::range(format)
+    {
+        for (key, flag, edge, low) in
+            [("minimum", "exclusiveMinimum", min, true), ("maximum", "exclusiveMaximum", max, false)]
+        {
+            let set = own.get(key).and_then(Value::as_f64);
+            if set.is_none_or(|v| if low { v < edge as f64 } else { v > edge as f64 }) {
+                own.insert(key.into(), edge.into());
+                own.remove(flag);
+            }
+        }
+    }
     if let Some(Value::String(format)) = own.get("format")
         && !KNOWN_FORMATS.contains(&format.as_str())
     {
@@ -683,10 +698,43 @@ mod tests {
             s,
             json!({
                 "type": "object",
-                "properties": {"a": {"type": "integer", "format": "int32"}, "b": {"type": "string"}},
+                "properties": {
+                    "a": {"type": "integer", "format": "int32", "minimum": -2147483648, "maximum": 2147483647},
+                    "b": {"type": "string"}
+                },
                 "required": ["b"]
             })
         );
+    }
+
+    /// issue 28, found by the generated kinds tier: the API server does not check a
+    /// format's range (it stores 2^40 in a `format: int32` field, which Go's `int32` and
+    /// the operator's own `i32` cannot read back), so the range is written as bounds; a
+    /// tighter bound of the schema stays, a wider one is replaced (its exclusivity too).
+    #[test]
+    fn an_integer_formats_range_is_written_as_bounds() {
+        let s = value(json!({
+            "type": "object",
+            "properties": {
+                "i32": {"type": "integer", "format": "int32"},
+                "u32": {"type": "integer", "format": "uint32", "minimum": 0},
+                "tight": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 10},
+                "wide": {"type": "integer", "format": "int32", "exclusiveMaximum": 1e12},
+                "i64": {"type": "integer", "format": "int64"}
+            }
+        }));
+        let p = &s["properties"];
+        assert_eq!(
+            p["i32"],
+            json!({"type": "integer", "format": "int32", "minimum": -2147483648, "maximum": 2147483647})
+        );
+        assert_eq!(p["u32"], json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32}));
+        assert_eq!(p["tight"], json!({"type": "integer", "format": "int32", "minimum": 1, "maximum": 10}));
+        assert_eq!(
+            p["wide"],
+            json!({"type": "integer", "format": "int32", "minimum": -2147483648, "maximum": 2147483647})
+        );
+        assert_eq!(p["i64"], json!({"type": "integer", "format": "int64"}));
     }
 
     #[test]

@@ -11,6 +11,7 @@ import pydantic as _pd
 from kubernetes import client as _k8s
 
 from .._runtime import DateTime as _DateTime
+from .._runtime import Int32 as _Int32
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 

@@ -11,6 +11,7 @@ import pydantic as _pd
 from kubernetes import client as _k8s
 
 from .._runtime import DateTime as _DateTime
+from .._runtime import Int32 as _Int32
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 
@@ -39,7 +40,7 @@ class FooSpec(_pd.BaseModel):
     deployment_name: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=1, max_length=253)] = _pd.Field(alias="deploymentName")
     """Name of the Deployment this Foo owns."""
 
-    replicas: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=10)]] = _pd.Field(default=1, alias="replicas")
+    replicas: _t.Optional[_t.Annotated[_Int32, _pd.Field(ge=1, le=10)]] = _pd.Field(default=1, alias="replicas")
     """Number of replicas the Deployment runs."""
 
 
@@ -48,7 +49,7 @@ class FooStatus(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    available_replicas: _pd.StrictInt = _pd.Field(alias="availableReplicas")
+    available_replicas: _Int32 = _pd.Field(alias="availableReplicas")
     """Replicas of the owned Deployment that are available."""
 
 for _model in (Foo, FooSpec, FooStatus, ):

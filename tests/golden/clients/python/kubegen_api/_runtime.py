@@ -15,9 +15,13 @@ from typing import Annotated, Any, Callable, Generator, Generic, Optional, TypeA
 from kubernetes import client as k8s
 from kubernetes import watch as k8s_watch
 from kubernetes.client.exceptions import ApiException
-from pydantic import BaseModel, BeforeValidator, StrictInt, StringConstraints
+from pydantic import BaseModel, BeforeValidator, Field, StrictInt, StringConstraints
 
 M = TypeVar("M", bound=BaseModel)
+
+# An integer of `format: int32` (what Go's int32 and Rust's i32 hold): Python's int holds
+# any, and the CRD bounds the field to the format's range, as this does.
+Int32: TypeAlias = Annotated[StrictInt, Field(ge=-2147483648, le=2147483647)]
 
 # Kubernetes' resource.Quantity: an integer, or a string in its notation ("500m", "1Gi").
 Quantity: TypeAlias = Union[StrictInt, Annotated[str, StringConstraints(strict=True, pattern="^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$")]]

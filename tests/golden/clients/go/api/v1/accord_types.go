@@ -140,6 +140,7 @@ type AccordSpec struct {
 type Cage struct {
 	// +required
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=4294967295
 	Bars int `json:"bars"`
 }
 
@@ -158,6 +159,7 @@ type Enclosure struct {
 type EnclosureOpen struct {
 	// +required
 	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=4294967295
 	AreaM2 int `json:"area_m2"`
 }
 

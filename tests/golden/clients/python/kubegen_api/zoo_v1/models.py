@@ -11,6 +11,7 @@ import pydantic as _pd
 from kubernetes import client as _k8s
 
 from .._runtime import DateTime as _DateTime
+from .._runtime import Int32 as _Int32
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 
@@ -42,7 +43,7 @@ class Aviary(_pd.BaseModel):
 
     birds: _t.Optional[list[Bird]] = _pd.Field(default=[], alias="birds")
 
-    capacity: _pd.StrictInt = _pd.Field(alias="capacity")
+    capacity: _Int32 = _pd.Field(alias="capacity")
 
     species: _pd.StrictStr = _pd.Field(alias="species")
 
@@ -128,7 +129,7 @@ class AccordSpec(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    bounded: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, lt=10)]] = _pd.Field(default=None, alias="bounded")
+    bounded: _t.Optional[_t.Annotated[_Int32, _pd.Field(ge=1, lt=10)]] = _pd.Field(default=None, alias="bounded")
     """From 1 up to, not including, 10."""
 
     due: _t.Optional[_DateTime] = _pd.Field(default=None, alias="due")
@@ -161,9 +162,9 @@ class AccordSpec(_pd.BaseModel):
     ratio: _t.Optional[_t.Annotated[_pd.StrictFloat, _pd.Field(gt=0, le=1)]] = _pd.Field(default=None, alias="ratio")
     """A ratio in (0, 1]."""
 
-    replicas: _t.Optional[_pd.StrictInt] = _pd.Field(default=3, alias="replicas")
+    replicas: _t.Optional[_Int32] = _pd.Field(default=3, alias="replicas")
 
-    sizes: _t.Optional[_t.Annotated[list[_pd.StrictInt], _pd.Field(min_length=1, max_length=2)]] = _pd.Field(default=None, alias="sizes")
+    sizes: _t.Optional[_t.Annotated[list[_Int32], _pd.Field(min_length=1, max_length=2)]] = _pd.Field(default=None, alias="sizes")
 
     span: _t.Optional[Span] = _pd.Field(default=None, alias="span")
 
@@ -206,7 +207,7 @@ class Cage(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    bars: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0)] = _pd.Field(alias="bars")
+    bars: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=4294967295)] = _pd.Field(alias="bars")
 
 
 class Check(_pd.BaseModel):
@@ -224,7 +225,7 @@ class EnclosureOpen(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    area_m2: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0)] = _pd.Field(alias="area_m2")
+    area_m2: _t.Annotated[_pd.StrictInt, _pd.Field(ge=0, le=4294967295)] = _pd.Field(alias="area_m2")
 
 
 class Enclosure(_pd.BaseModel):
@@ -305,7 +306,7 @@ class InspectionSpec(_pd.BaseModel):
     open_window: _t.Optional[Window] = _pd.Field(default=None, alias="openWindow")
     """A Window that keeps the keys it does not name (`window` prunes them)."""
 
-    ports: _t.Annotated[list[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
+    ports: _t.Annotated[list[_t.Annotated[_Int32, _pd.Field(ge=1, le=65535)]], _pd.Field(min_length=1, max_length=4)] = _pd.Field(alias="ports")
 
     quick_depth: _t.Optional[Depth] = _pd.Field(default=None, alias="quickDepth")
     """How deep a quick inspection may go: the type's values, narrowed by the field."""
@@ -316,12 +317,12 @@ class InspectionSpec(_pd.BaseModel):
     raw: _t.Optional[_t.Any] = _pd.Field(default=None, alias="raw")
     """Kept as sent."""
 
-    replicas: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=1, le=10)]] = _pd.Field(default=3, alias="replicas")
+    replicas: _t.Optional[_t.Annotated[_Int32, _pd.Field(ge=1, le=10)]] = _pd.Field(default=3, alias="replicas")
 
     reviewer: _pd.StrictStr = _pd.Field(alias="reviewer")
     """An Option the API insists on."""
 
-    step: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(multiple_of=5)]] = _pd.Field(default=None, alias="step")
+    step: _t.Optional[_t.Annotated[_Int32, _pd.Field(multiple_of=5)]] = _pd.Field(default=None, alias="step")
     """In steps of five. (A fractional multipleOf makes 1.20's validator divide by zero
     on whole numbers: kube-openapi's MultipleOfInt.)"""
 
@@ -391,7 +392,7 @@ class MenagerieSpec(_pd.BaseModel):
     coordinates: _t.Optional[_t.Annotated[list[_pd.StrictInt], _pd.Field(min_length=2, max_length=2)]] = _pd.Field(default=None, alias="coordinates")
     """A pair of the same type is a two-item array."""
 
-    count: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="count")
+    count: _t.Optional[_Int32] = _pd.Field(default=0, alias="count")
     """How many animals there should be."""
 
     diet: Diet = _pd.Field(alias="diet")
@@ -451,7 +452,7 @@ class MenagerieStatus(_pd.BaseModel):
 
     conditions: _t.Optional[list[_k8s.V1Condition]] = _pd.Field(default=[], alias="conditions")
 
-    count: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="count")
+    count: _t.Optional[_Int32] = _pd.Field(default=0, alias="count")
 
     selector: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="selector")
 
@@ -469,7 +470,7 @@ class PavilionSpec(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    replicas: _pd.StrictInt = _pd.Field(alias="replicas")
+    replicas: _Int32 = _pd.Field(alias="replicas")
     """Desired replicas."""
 
 
@@ -481,7 +482,7 @@ class PavilionStatus(_pd.BaseModel):
     ready: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="ready")
     """Deprecated: a Ready condition is to come; kept for the printer column."""
 
-    replicas: _t.Optional[_pd.StrictInt] = _pd.Field(default=0, alias="replicas")
+    replicas: _t.Optional[_Int32] = _pd.Field(default=0, alias="replicas")
 
     selector: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="selector")
 
@@ -511,9 +512,9 @@ class Span(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    high: _pd.StrictInt = _pd.Field(alias="high")
+    high: _Int32 = _pd.Field(alias="high")
 
-    low: _pd.StrictInt = _pd.Field(alias="low")
+    low: _Int32 = _pd.Field(alias="low")
 
 
 class TransportDetails(_pd.BaseModel):

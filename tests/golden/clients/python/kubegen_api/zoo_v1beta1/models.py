@@ -11,6 +11,7 @@ import pydantic as _pd
 from kubernetes import client as _k8s
 
 from .._runtime import DateTime as _DateTime
+from .._runtime import Int32 as _Int32
 from .._runtime import Quantity as _Quantity
 from .._runtime import also as _also
 
@@ -26,7 +27,7 @@ class Pavilion(_pd.BaseModel):
 
     metadata: _k8s.V1ObjectMeta = _pd.Field(default_factory=_k8s.V1ObjectMeta)
 
-    size: _pd.StrictInt = _pd.Field(alias="size")
+    size: _Int32 = _pd.Field(alias="size")
 
 for _model in (Pavilion, ):
     _model.model_rebuild()

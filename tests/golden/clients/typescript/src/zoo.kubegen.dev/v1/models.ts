@@ -194,7 +194,7 @@ export interface Budget {
  */
 export interface Cage {
   /**
-   * Minimum: 0.
+   * Minimum: 0. Maximum: 4294967295.
    */
   bars: number;
 }
@@ -228,7 +228,7 @@ export interface Enclosure {
   empty?: Record<string, unknown>;
   open?: {
     /**
-     * Minimum: 0.
+     * Minimum: 0. Maximum: 4294967295.
      */
     area_m2: number;
   };
