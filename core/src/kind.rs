@@ -51,6 +51,11 @@ pub struct Model {
     pub types: BTreeMap<String, Node>,
     /// Kubernetes' own types it uses (k8s-openapi's `io.k8s.*` names), not expanded.
     pub external: BTreeMap<String, External>,
+    /// The Kubernetes types it reaches, by name, as the CRD carries them (the release's
+    /// markers applied): what a client generates its own types from where the upstream
+    /// library's lag the server or type a value narrower than the server takes.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub kubernetes: BTreeMap<String, Node>,
 }
 
 /// What the model says of a Kubernetes type it uses.

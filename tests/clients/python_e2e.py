@@ -88,7 +88,7 @@ def test_every_verb_against_the_api_server() -> None:
                  "lastTransitionTime": datetime(2026, 1, 1, tzinfo=timezone.utc).isoformat()}
     with_status = fleets.patch_status(namespace, "one", {"status": {"conditions": [condition]}})
     assert with_status.status is not None and with_status.status.conditions is not None
-    assert with_status.status.conditions[0].type == "Ready"
+    assert with_status.status.conditions[0].type_ == "Ready"
     assert fleets.get_status(namespace, "one").status is not None
     try:
         fleets.patch_status(namespace, "one", {"status": {"conditions": [{**condition, "status": "Maybe"}]}})
@@ -103,7 +103,7 @@ def test_every_verb_against_the_api_server() -> None:
         force=True,
     )
     status = fleets.get_status(namespace, "one").status
-    assert status is not None and status.conditions is not None and any(c.type == "Synced" for c in status.conditions)
+    assert status is not None and status.conditions is not None and any(c.type_ == "Synced" for c in status.conditions)
 
     fleets.create(namespace, Fleet.model_validate({**fleet.model_dump(by_alias=True, exclude_none=True), "metadata": {"name": "two", "labels": {"team": "py"}}}))
     fleets.delete(namespace, "one")

@@ -67,12 +67,15 @@ await assert.rejects(
 await fleets.apply(namespace, takeover, { fieldManager: "ts-other", force: true });
 
 // Status: through the status subresource; an invalid condition is refused with the server's words.
-const condition = { type: "Ready", status: "True", reason: "Checked", message: "", lastTransitionTime: new Date("2026-01-01T00:00:00Z") };
+// The package's own V1Condition: a time is its RFC 3339 string (as a read returns it), and
+// the status one of the values the server takes.
+const condition: zooV1.V1Condition = { type: "Ready", status: "True", reason: "Checked", message: "", lastTransitionTime: "2026-01-01T00:00:00Z" };
 const withStatus = await fleets.patchStatus(namespace, "one", { status: { conditions: [condition] } });
 assert.equal(withStatus.status?.conditions?.[0]?.type, "Ready");
 assert.equal((await fleets.getStatus(namespace, "one")).status?.conditions?.length, 1);
 await assert.rejects(
-  fleets.patchStatus(namespace, "one", { status: { conditions: [{ ...condition, status: "Maybe" }] } }),
+  // The type refuses "Maybe" as the server does; cast past it to hear the server's words.
+  fleets.patchStatus(namespace, "one", { status: { conditions: [{ ...condition, status: "Maybe" as "True" }] } }),
   (e: unknown) => e instanceof KubeApiError && e.code === 422 && e.message.includes("Unsupported value: \"Maybe\""),
 );
 await fleets.applyStatus(

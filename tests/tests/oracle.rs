@@ -57,7 +57,7 @@ fn schema_leaves(file: &Path) -> BTreeMap<(String, String), Value> {
     out
 }
 
-use kubegen_core::schema::formats::range as format_range;
+use kubegen_core::schema::formats::implied_range;
 
 fn allowed() -> BTreeSet<(String, String, String)> {
     let list = std::env::var("KUBEGEN_ORACLE_ALLOWED").unwrap_or_else(|_| "tests/oracle/allowed.txt".into());
@@ -136,7 +136,10 @@ fn kubegen_crds_match_controller_gen() {
             }
             // An integer format's range as bounds (kubegen_core::schema::formats::range):
             // the API server does not check formats, controller-gen writes none.
-            let range = ours.get(&(key.0.clone(), "format".into())).and_then(Value::as_str).and_then(format_range);
+            let format = ours.get(&(key.0.clone(), "format".into())).and_then(Value::as_str);
+            let int_or_string =
+                ours.get(&(key.0.clone(), "x-kubernetes-int-or-string".into())) == Some(&Value::Bool(true));
+            let range = implied_range(format, int_or_string);
             let edge = match (key.1.as_str(), range) {
                 ("minimum", Some((min, _))) => Some(min),
                 ("maximum", Some((_, max))) => Some(max),
@@ -170,7 +173,7 @@ fn kubegen_crds_match_controller_gen() {
     }
     let stale: Vec<_> = allowed.difference(&seen).collect();
     println!(
-        "{} CRDs, {compared} nodes compared, {equal} equal, {format_ranges} bounds that are an integer format's range \
+        "{} CRDs, {compared} nodes compared, {equal} equal, {format_ranges} bounds that are an integer format's range or an int-or-string's int32 \
          (kubegen writes them, controller-gen does not), {allowed_nodes} different as {} entries of tests/oracle/allowed.txt allow",
         files.len(),
         seen.len()

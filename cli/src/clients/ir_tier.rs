@@ -482,7 +482,10 @@ fn fits(
         ("boolean", _) => text == "_pd.StrictBool",
         ("int-or-string", "go") => matches!(text, "intstr.IntOrString" | "Quantity" | "resource.Quantity"),
         ("int-or-string", "typescript") => text == "number | string",
-        ("int-or-string", _) => text == "_Quantity" || (text.contains("StrictInt") && text.contains("StrictStr")),
+        ("int-or-string", _) => {
+            text == "_Quantity"
+                || ((text.contains("StrictInt") || text.contains("_Int32")) && text.contains("StrictStr"))
+        }
         ("any" | "open object", "go") => text == "runtime.RawExtension",
         ("any", "typescript") => text == "unknown",
         ("open object", "typescript") => text == "Record<string, unknown>",

@@ -75,6 +75,9 @@ pub struct Package {
     pub types: BTreeMap<String, Node>,
     /// Kubernetes' types the kinds use, with what the model says of them.
     pub external: BTreeMap<String, External>,
+    /// The Kubernetes types the kinds reach, as their CRDs carry them
+    /// ([`Package::generated_kubernetes`]).
+    pub kubernetes: BTreeMap<String, Node>,
     /// Named types the server keeps unknown keys in at some use though their own schema
     /// does not say so: a field's `preserve_unknown_fields` over a named type
     /// ([`open_types`]).
@@ -82,6 +85,22 @@ pub struct Package {
 }
 
 impl Package {
+    /// The Kubernetes types the TypeScript and Python packages declare themselves, by
+    /// definition name, each with its client name (`io.k8s.api.core.v1.PodSpec` →
+    /// `V1PodSpec`, the upstream libraries' name): every one the kinds reach but
+    /// `ObjectMeta` (kept as sent, the upstream type) and those with a wire form of their
+    /// own ([`shape::wire_form`]). The upstream libraries lag the API server (client-node's
+    /// `V1PodSpec` had no 1.37 fields) and type a Quantity inside them as a string, where
+    /// the server takes an integer too: a client typed by them refused what the server
+    /// admitted (issue 28's generated kinds tier).
+    pub fn generated_kubernetes(&self) -> BTreeMap<&str, String> {
+        self.kubernetes
+            .keys()
+            .filter(|name| name.as_str() != OBJECT_META && shape::wire_form(name).is_none())
+            .map(|name| (name.as_str(), kubernetes_name(name)))
+            .collect()
+    }
+
     /// The API server keeps keys `name`'s schema does not name, at some use of it: the
     /// type's own `x-kubernetes-preserve-unknown-fields`, or a field's over it. One type
     /// per named type in every language, so it keeps them wherever it is used (where the
@@ -90,6 +109,19 @@ impl Package {
     pub fn keeps_unknown(&self, name: &str) -> bool {
         self.open.contains(name) || self.types.get(name).is_some_and(|def| shape::is(def.preserve_unknown_fields))
     }
+}
+
+/// Kubernetes' `ObjectMeta`: a kind's metadata and an embedded template's, typed by the
+/// upstream library in every language.
+pub const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+
+/// The upstream client libraries' name of a Kubernetes definition:
+/// `io.k8s.api.core.v1.PodSpec` → `V1PodSpec`.
+pub fn kubernetes_name(definition: &str) -> String {
+    let mut parts: Vec<&str> = definition.split('.').collect();
+    let name = parts.pop().unwrap_or_default();
+    let version = parts.pop().unwrap_or_default();
+    format!("{}{name}", upper_first(version))
 }
 
 // The languages `clients` writes: a setting (`[workspace.metadata.kubegen.clients]
@@ -203,11 +235,18 @@ pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
             kinds: Vec::new(),
             types: BTreeMap::new(),
             external: BTreeMap::new(),
+            kubernetes: BTreeMap::new(),
             open: BTreeSet::new(),
         });
         let Some(data) = kind.types.data.clone() else { continue };
         for part in [Some(&data), kind.types.status.as_ref()].into_iter().flatten() {
             pkg.external.extend(part.external.clone());
+            // One release's types per workspace; a second kind's node of the same name is
+            // the same unless its options differ (an embedded ObjectMeta's form), and
+            // the first one read serves the package.
+            for (name, node) in &part.kubernetes {
+                pkg.kubernetes.entry(name.clone()).or_insert_with(|| node.clone());
+            }
             for (name, schema) in &part.types {
                 match pkg.types.get(name) {
                     Some(existing) if existing != schema => bail!(

@@ -2,7 +2,7 @@
 //! names as aliases, the schema's bounds as field constraints, defaults as in the
 //! schema) and a client class per kind with client-go's verbs in snake_case.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use askama::Template;
 use serde_json::Value;
@@ -140,7 +140,7 @@ pub fn files(
     ];
     for pkg in packages {
         let module = format!("{}_{}", snake(&pkg.short), pkg.version);
-        let (classes, aliases) = models(pkg);
+        let (classes, aliases) = models(pkg)?;
         let kinds: Vec<String> = pkg.kinds.iter().map(|k| k.kind.clone()).collect();
         let clients: Vec<String> = kinds.iter().map(|k| format!("{k}Client")).collect();
         let mut model_names: Vec<String> = classes.iter().map(|c| c.name.clone()).collect();
@@ -318,10 +318,23 @@ fn all_of(bounds: &Bounds) -> Vec<String> {
         .collect()
 }
 
-/// An int-or-string: a strict int, or a strict string with the node's string
-/// constraints (its pattern, lengths) — pydantic cannot put them on the union.
-fn int_or_string(node: &Node) -> String {
-    let bounds = Bounds::of(node);
+/// An int-or-string: a strict int (in its bounds: `_Int32` for Kubernetes' IntOrString,
+/// `int32`), or a strict string with the node's string constraints (its pattern, lengths)
+/// — pydantic cannot put them on the union.
+fn int_or_string(node: &Node, int32: bool) -> String {
+    let bounds = Bounds::all(node);
+    let edge = |l: &Option<super::shape::Limit>, e: i32| {
+        l.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(e.into()))
+    };
+    let int = if int32 || (edge(&bounds.minimum, i32::MIN) && edge(&bounds.maximum, i32::MAX)) {
+        "_Int32".to_string()
+    } else {
+        let limits = Bounds { minimum: bounds.minimum.clone(), maximum: bounds.maximum.clone(), ..Bounds::default() };
+        match constraints(&limits) {
+            c if c.is_empty() => "_pd.StrictInt".to_string(),
+            c => format!("_t.Annotated[_pd.StrictInt, _pd.Field({})]", c.join(", ")),
+        }
+    };
     let mut string = vec!["strict=True".to_string()];
     for (arg, v) in [("min_length", &bounds.min_length), ("max_length", &bounds.max_length)] {
         if let Some(v) = v {
@@ -332,9 +345,9 @@ fn int_or_string(node: &Node) -> String {
         string.push(format!("pattern={}", py_string(p)));
     }
     if string.len() == 1 {
-        return "_pd.StrictInt | _pd.StrictStr".into();
+        return format!("{int} | _pd.StrictStr");
     }
-    format!("_pd.StrictInt | _t.Annotated[str, _pd.StringConstraints({})]", string.join(", "))
+    format!("{int} | _t.Annotated[str, _pd.StringConstraints({})]", string.join(", "))
 }
 
 /// The pydantic constraints of a node's own bounds, as `Field(...)` arguments.
@@ -365,6 +378,8 @@ struct Writer<'a> {
     pkg: &'a Package,
     classes: Vec<Class>,
     emitted: BTreeSet<String>,
+    /// The Kubernetes types the package declares: definition name → class name.
+    generated: BTreeMap<String, String>,
 }
 
 impl Writer<'_> {
@@ -375,17 +390,18 @@ impl Writer<'_> {
             Shape::Named(name) => name.to_string(),
             Shape::Kubernetes { wire: Some(WireForm::Quantity), .. } => "_Quantity".into(),
             // Its string constraints apply to the string branch alone.
-            Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. } | Shape::IntOrString => {
-                return int_or_string(node);
-            }
+            // Kubernetes' IntOrString holds an int32 (its schema's bounds), an inline one
+            // what its node bounds.
+            Shape::Kubernetes { wire: Some(WireForm::IntOrString), .. } => return int_or_string(node, true),
+            Shape::IntOrString => return int_or_string(node, false),
             Shape::Kubernetes { wire: Some(WireForm::Time), .. } => "_DateTime".into(),
             Shape::Kubernetes { wire: Some(WireForm::Raw), .. } => "dict[str, _t.Any]".into(),
-            Shape::Kubernetes { name, wire: None } => {
-                let mut parts: Vec<&str> = name.split('.').collect();
-                let ty = parts.pop().unwrap_or_default();
-                let version = parts.pop().unwrap_or_default();
-                format!("_k8s.{}{ty}", upper_first(version))
-            }
+            // The package's own class where it declares the type (`models`), else the
+            // kubernetes client's.
+            Shape::Kubernetes { name, wire: None } => match self.generated.get(name) {
+                Some(local) => local.clone(),
+                None => format!("_k8s.{}", super::kubernetes_name(name)),
+            },
             Shape::String { values: Some(values), .. }
             | Shape::Integer { values: Some(values), .. }
             | Shape::Number { values: Some(values) } => {
@@ -491,9 +507,12 @@ fn docstring(node: &Node, indent: &str) -> String {
     if body.ends_with('"') { format!("\"\"\"{body} \"\"\"") } else { format!("\"\"\"{body}\"\"\"") }
 }
 
-/// The classes and aliases of one group/version: each kind's root, then every named type.
-fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
-    let mut w = Writer { pkg, classes: Vec::new(), emitted: BTreeSet::new() };
+/// The classes and aliases of one group/version: each kind's root, then every named type,
+/// then the Kubernetes types the package declares.
+fn models(pkg: &Package) -> Result<(Vec<Class>, Vec<String>), ModelError> {
+    let generated: BTreeMap<String, String> =
+        pkg.generated_kubernetes().into_iter().map(|(d, n)| (d.to_string(), n)).collect();
+    let mut w = Writer { pkg, classes: Vec::new(), emitted: BTreeSet::new(), generated };
     let mut aliases = Vec::new();
     let mut flat_roots = BTreeSet::new();
     for kind in &pkg.kinds {
@@ -549,12 +568,31 @@ fn models(pkg: &Package) -> (Vec<Class>, Vec<String>) {
             aliases.push(format!("{name} = {ty}"));
         }
     }
+    // Kubernetes' types as the server of this release takes them (a Quantity an integer or
+    // a string, every field of the release), not the kubernetes client's: classes here,
+    // under its names. A type of the API of the same name is refused by name.
+    let generated: Vec<(String, String)> = w.generated.iter().map(|(d, n)| (d.clone(), n.clone())).collect();
+    for (definition, name) in generated {
+        let Some(def) = pkg.kubernetes.get(&definition) else { continue };
+        if pkg.types.contains_key(&name) || pkg.kinds.iter().any(|k| k.kind == name) {
+            return Err(ModelError(format!(
+                "a type used by {}/{}: the type name `{name}` is the name of Kubernetes' {definition}, which the package declares; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it",
+                pkg.group, pkg.version
+            )));
+        }
+        if matches!(shape(def), Shape::Struct) {
+            w.class(&name, def, is(def.preserve_unknown_fields));
+        } else {
+            let ty = w.py_type(def, &name, "");
+            aliases.push(format!("{name} = {ty}"));
+        }
+    }
     for class in &mut w.classes {
         if class.doc.is_empty() {
             class.doc = format!("\"\"\"{}.\"\"\"", class.name);
         }
     }
-    (w.classes, aliases)
+    Ok((w.classes, aliases))
 }
 
 #[cfg(test)]
@@ -611,6 +649,7 @@ mod tests {
             }],
             types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
+            kubernetes: BTreeMap::new(),
             open: Default::default(),
         };
         let files: BTreeMap<String, String> = files(&[pkg], "api", "0.1.0", "").unwrap().into_iter().collect();

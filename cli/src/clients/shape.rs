@@ -67,22 +67,26 @@ fn empty() -> &'static Node {
     EMPTY.get_or_init(Node::default)
 }
 
+/// The wire form of a Kubernetes definition, where it is not what its Go struct suggests.
+pub fn wire_form(definition: &str) -> Option<WireForm> {
+    match definition {
+        "io.k8s.apimachinery.pkg.api.resource.Quantity" => Some(WireForm::Quantity),
+        "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => Some(WireForm::IntOrString),
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
+            Some(WireForm::Time)
+        }
+        "io.k8s.apimachinery.pkg.runtime.RawExtension" => Some(WireForm::Raw),
+        _ => None,
+    }
+}
+
 /// The shape of `node`: a reference first, then int-or-string, then its type.
 pub fn shape(node: &Node) -> Shape<'_> {
     if let Some(name) = node.reference.as_deref() {
         if !name.starts_with("io.k8s.") {
             return Shape::Named(name);
         }
-        let wire = match name {
-            "io.k8s.apimachinery.pkg.api.resource.Quantity" => Some(WireForm::Quantity),
-            "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => Some(WireForm::IntOrString),
-            "io.k8s.apimachinery.pkg.apis.meta.v1.Time" | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
-                Some(WireForm::Time)
-            }
-            "io.k8s.apimachinery.pkg.runtime.RawExtension" => Some(WireForm::Raw),
-            _ => None,
-        };
-        return Shape::Kubernetes { name, wire };
+        return Shape::Kubernetes { name, wire: wire_form(name) };
     }
     if is(node.int_or_string) {
         return Shape::IntOrString;
@@ -143,7 +147,9 @@ impl<'n> Bounds<'n> {
     /// language whose type does not hold the format (Python's `int`) reads [`Bounds::all`].
     pub fn of(node: &'n Node) -> Self {
         let mut out = Self::all(node);
-        if let Some((min, max)) = node.format.as_deref().and_then(kubegen_core::schema::formats::range) {
+        if let Some((min, max)) =
+            kubegen_core::schema::formats::implied_range(node.format.as_deref(), is(node.int_or_string))
+        {
             let edge = |limit: &Option<Limit>, edge: i64| {
                 limit.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(edge))
             };

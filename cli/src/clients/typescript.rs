@@ -163,8 +163,8 @@ fn camel(s: &str) -> String {
     s.split(|c: char| !c.is_ascii_alphanumeric()).map(upper_first).collect()
 }
 
-/// The @kubernetes/client-node type of a Kubernetes definition (`V1PodTemplateSpec`),
-/// or the TypeScript type it is written as.
+/// The type of a Kubernetes definition by client-node's name (`V1PodTemplateSpec`), or the
+/// TypeScript type it is written as.
 fn k8s_type(definition: &str, imports: &mut BTreeSet<String>) -> String {
     match definition {
         // An integer or a string in Quantity's notation, as the API server takes it.
@@ -178,10 +178,9 @@ fn k8s_type(definition: &str, imports: &mut BTreeSet<String>) -> String {
         "io.k8s.apimachinery.pkg.runtime.RawExtension" => return "Record<string, unknown>".into(),
         _ => {}
     }
-    let mut parts: Vec<&str> = definition.split('.').collect();
-    let name = parts.pop().unwrap_or_default();
-    let version = parts.pop().unwrap_or_default();
-    let ty = format!("{}{name}", upper_first(version));
+    // Imported from client-node, unless the package declares it (`models` drops the
+    // import then).
+    let ty = super::kubernetes_name(definition);
     imports.insert(ty.clone());
     ty
 }
@@ -455,6 +454,27 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
         };
         decls.push(Decl { doc: jsdoc(def, ""), decl });
     }
+    // Kubernetes' types as the server of this release takes them (a Quantity an integer or
+    // a string, every field of the release), not client-node's: declared here, under
+    // client-node's names, in place of its import.
+    let generated = pkg.generated_kubernetes();
+    for (definition, name) in &generated {
+        let Some(def) = pkg.kubernetes.get(*definition) else { continue };
+        if pkg.types.contains_key(name) {
+            return Err(ModelError(format!(
+                "a type used by {}/{}: the type name `{name}` is the name of Kubernetes' {definition}, which the package declares; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it",
+                pkg.group, pkg.version
+            )));
+        }
+        let decl = if matches!(shape(def), Shape::Struct) {
+            format!("interface {name} {{\n{}}}", fields(def, is(def.preserve_unknown_fields), &mut imports, "  "))
+        } else {
+            format!("type {name} = {};", ts_type(def, &mut imports, ""))
+        };
+        decls.push(Decl { doc: jsdoc(def, ""), decl });
+    }
+    let local: BTreeSet<&String> = generated.values().collect();
+    imports.retain(|name| !local.contains(name));
     check_names(pkg, &imports)?;
     Ok((imports.into_iter().collect(), decls))
 }
@@ -492,8 +512,56 @@ mod tests {
             kinds,
             types: types.iter().map(|(k, v)| (k.clone(), Node::from_value(v).expect("a schema"))).collect(),
             external: BTreeMap::new(),
+            kubernetes: BTreeMap::new(),
             open: Default::default(),
         }
+    }
+
+    /// issue 28, found by the generated kinds tier: client-node types a Quantity inside
+    /// `V1ResourceRequirements` as a string (the server takes `cpu: 1` too) and lags the
+    /// server's fields; the package declares Kubernetes' types from the schema instead,
+    /// under client-node's names, and keeps `ObjectMeta` upstream. A type of the API with
+    /// the name of one it declares is refused by name.
+    #[test]
+    fn kubernetes_types_are_declared_from_the_schema_the_server_has() {
+        let quantity = json!({"x-kubegen-ref": "io.k8s.apimachinery.pkg.api.resource.Quantity"});
+        let mut pkg = package(
+            "a.example.com",
+            vec![kind("Widget", "WidgetSpec")],
+            [(
+                "WidgetSpec".to_string(),
+                json!({"type": "object", "properties": {
+                    "resources": {"x-kubegen-ref": "io.k8s.api.core.v1.ResourceRequirements"},
+                    "meta": {"x-kubegen-ref": "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}}}),
+            )]
+            .into(),
+        );
+        pkg.kubernetes = [
+            (
+                "io.k8s.api.core.v1.ResourceRequirements".to_string(),
+                json!({"type": "object", "properties": {
+                    "limits": {"type": "object", "additionalProperties": quantity},
+                    "evictionResponders": {"type": "array", "items": {"type": "string"}}}}),
+            ),
+            ("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta".to_string(), json!({"type": "object"})),
+            ("io.k8s.apimachinery.pkg.api.resource.Quantity".to_string(), json!({"x-kubernetes-int-or-string": true})),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k, Node::from_value(&v).expect("a schema")))
+        .collect();
+        let (imports, decls) = models(&pkg).expect("models");
+        assert_eq!(imports, ["V1ObjectMeta"]);
+        let text: Vec<&str> = decls.iter().map(|d| d.decl.as_str()).collect();
+        let own = text.iter().find(|d| d.starts_with("interface V1ResourceRequirements")).expect("declared");
+        assert!(own.contains("limits?: Record<string, number | string>;"), "{own}");
+        assert!(own.contains("evictionResponders?: Array<string>;"), "{own}");
+        assert!(!text.iter().any(|d| d.contains("interface V1ObjectMeta")), "{text:?}");
+        pkg.types.insert("V1ResourceRequirements".into(), Node::from_value(&json!({"type": "string"})).expect("node"));
+        let err = models(&pkg).err().expect("a clash").0;
+        assert!(
+            err.contains("`V1ResourceRequirements`") && err.contains("io.k8s.api.core.v1.ResourceRequirements"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -439,9 +439,10 @@ fn values(values: &[Value]) -> String {
 }
 
 /// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
-/// `node`'s minimum and maximum, its integer format's range where it sets none.
+/// `node`'s minimum and maximum, the range its format (or int-or-string) implies where it
+/// sets none (`formats::implied_range`).
 fn format_bounded(node: &Node) -> (Option<Number>, Option<Number>) {
-    let range = node.format.as_deref().and_then(kubegen_core::schema::formats::range);
+    let range = kubegen_core::schema::formats::implied_range(node.format.as_deref(), node.int_or_string == Some(true));
     (
         node.minimum.clone().or_else(|| range.map(|(min, _)| min.into())),
         node.maximum.clone().or_else(|| range.map(|(_, max)| max.into())),

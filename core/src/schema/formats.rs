@@ -14,6 +14,14 @@
 /// them as bounded by its format, so taking up the range is no tightening. `int64` and
 /// `uint64` are left out: the server compares bounds as float64, which cannot hold their
 /// edges.
+/// The range a node's integers are bounded to without a bound of its own: its format's
+/// ([`range`]), or, on an int-or-string, `int32`'s — `x-kubernetes-int-or-string` is
+/// Kubernetes' `intstr.IntOrString`, whose integer is an int32 in Go and in k8s-openapi
+/// (whose schema kubegen bounds so; the server took 2^52 in one, issue 28's objects tier).
+pub fn implied_range(format: Option<&str>, int_or_string: bool) -> Option<(i64, i64)> {
+    format.and_then(range).or_else(|| int_or_string.then(|| (i32::MIN.into(), i32::MAX.into())))
+}
+
 pub fn range(format: &str) -> Option<(i64, i64)> {
     Some(match format {
         "int8" => (i8::MIN.into(), i8::MAX.into()),

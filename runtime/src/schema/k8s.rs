@@ -94,7 +94,14 @@ fn known_type(name: &str, options: &Options) -> Option<Value> {
     let int_or_string =
         || json!({ "x-kubernetes-int-or-string": true, "anyOf": [{ "type": "integer" }, { "type": "string" }] });
     Some(match name.strip_prefix("io.k8s.apimachinery.pkg.")? {
-        "util.intstr.IntOrString" => int_or_string(),
+        // Its integer is an int32 (Go's and k8s-openapi's `Int(i32)`), which the server does
+        // not hold it to: bounded, as the format of an `i32` is (`formats::range`).
+        "util.intstr.IntOrString" => {
+            let mut v = int_or_string();
+            v["minimum"] = i32::MIN.into();
+            v["maximum"] = i32::MAX.into();
+            v
+        }
         "api.resource.Quantity" => {
             let mut q = int_or_string();
             q["pattern"] = QUANTITY_PATTERN.into();

@@ -8,8 +8,6 @@ mod structural;
 pub use k8s::{K8S_MODULE_VERSION, Options, QUANTITY_PATTERN};
 pub use structural::structural;
 
-use std::collections::BTreeMap;
-
 use kubegen_core::kind::{External, Model};
 use kubegen_core::schema::node::Node;
 use schemars::JsonSchema;
@@ -23,11 +21,9 @@ pub fn schema_for<T: JsonSchema + ?Sized>(options: &Options) -> Node {
 }
 
 /// `T`'s types, each through the structural pass once, with references to each other by
-/// name: the client model, and Kubernetes' own types (patched as `options` say), which
-/// the model names but does not expand.
+/// name: the client model, Kubernetes' own types (patched as `options` say) among them.
 pub struct Typed {
     pub model: Model,
-    pub kubernetes: BTreeMap<String, Node>,
 }
 
 /// `T`'s [`Typed`] types.
@@ -51,7 +47,7 @@ pub fn schemars_for<T: JsonSchema + ?Sized>() -> (Value, Map<String, Value>) {
 #[doc(hidden)]
 pub fn typed_from(root: Value, mut definitions: Map<String, Value>, options: &Options) -> Typed {
     k8s::patch_definitions(&mut definitions, options);
-    let mut typed = Typed { model: Model::default(), kubernetes: BTreeMap::new() };
+    let mut typed = Typed { model: Model::default() };
     // Kubernetes' types are converted where the schema reaches them once patched (an
     // embedded ObjectMeta is `type: object`, and what it holds goes unused).
     let reached = reachable(&root, &definitions);
@@ -69,7 +65,7 @@ pub fn typed_from(root: Value, mut definitions: Map<String, Value>, options: &Op
     for (name, definition) in prepared {
         let node = structural(references(definition));
         if name.starts_with("io.k8s.") {
-            typed.kubernetes.insert(name, node);
+            typed.model.kubernetes.insert(name, node);
         } else {
             typed.model.types.insert(name, node);
         }
@@ -92,7 +88,7 @@ impl Typed {
             return out;
         };
         let field = node.field.as_deref().cloned().unwrap_or_default();
-        let named = self.model.types.get(name).or_else(|| self.kubernetes.get(name));
+        let named = self.model.types.get(name).or_else(|| self.model.kubernetes.get(name));
         let mut out = match named {
             Some(named) if !stack.contains(name) => {
                 stack.push(name.clone());

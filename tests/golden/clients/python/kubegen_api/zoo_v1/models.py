@@ -145,7 +145,7 @@ class AccordSpec(_pd.BaseModel):
     lead: _t.Optional[Member] = _pd.Field(default=_t.cast(_t.Any, {"name": "owner"}), alias="lead")
     """An object default, on a field of a named type."""
 
-    limits: _t.Optional[dict[str, _pd.StrictInt | _pd.StrictStr]] = _pd.Field(default=None, alias="limits")
+    limits: _t.Optional[dict[str, _Int32 | _pd.StrictStr]] = _pd.Field(default=None, alias="limits")
     """Counts or percentages by name."""
 
     members: _t.Optional[list[Member]] = _pd.Field(default=None, alias="members")
@@ -174,7 +174,7 @@ class AccordSpec(_pd.BaseModel):
     subject: _t.Optional[dict[str, _t.Any]] = _pd.Field(default=None, alias="subject")
     """A whole Kubernetes object."""
 
-    surge: _t.Optional[_pd.StrictInt | _t.Annotated[str, _pd.StringConstraints(strict=True, pattern="^[0-9]+%$")]] = _pd.Field(default=None, alias="surge")
+    surge: _t.Optional[_Int32 | _t.Annotated[str, _pd.StringConstraints(strict=True, pattern="^[0-9]+%$")]] = _pd.Field(default=None, alias="surge")
     """A count or a percentage."""
 
     tags: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="tags")
@@ -245,18 +245,18 @@ class FleetSpec(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    ports: _t.Optional[list[_k8s.V1ServicePort]] = _pd.Field(default=None, alias="ports")
+    ports: _t.Optional[list[V1ServicePort]] = _pd.Field(default=None, alias="ports")
     """Ports of the fleet's service."""
 
-    provisioner: _t.Optional[_k8s.V1JobTemplateSpec] = _pd.Field(default=None, alias="provisioner")
+    provisioner: _t.Optional[V1JobTemplateSpec] = _pd.Field(default=None, alias="provisioner")
 
-    resources: _t.Optional[_k8s.V1ResourceRequirements] = _pd.Field(default=None, alias="resources")
+    resources: _t.Optional[V1ResourceRequirements] = _pd.Field(default=None, alias="resources")
     """What each member may use."""
 
-    target: _t.Optional[_k8s.V1ObjectReference] = _pd.Field(default=None, alias="target")
+    target: _t.Optional[V1ObjectReference] = _pd.Field(default=None, alias="target")
     """The object this fleet serves."""
 
-    template: _k8s.V1PodTemplateSpec = _pd.Field(alias="template")
+    template: V1PodTemplateSpec = _pd.Field(alias="template")
     """The pods every member of the fleet runs."""
 
 
@@ -265,7 +265,7 @@ class FleetStatus(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    conditions: _t.Optional[list[_k8s.V1Condition]] = _pd.Field(default=None, alias="conditions")
+    conditions: _t.Optional[list[V1Condition]] = _pd.Field(default=None, alias="conditions")
     """The latest observations of the fleet's state."""
 
 
@@ -329,7 +329,7 @@ class InspectionSpec(_pd.BaseModel):
     subject: _t.Optional[dict[str, _t.Any]] = _pd.Field(default=None, alias="subject")
     """A whole Kubernetes object."""
 
-    target: _t.Optional[_pd.StrictInt | _pd.StrictStr] = _pd.Field(default=None, alias="target")
+    target: _t.Optional[_Int32 | _pd.StrictStr] = _pd.Field(default=None, alias="target")
     """A port by number or name."""
 
     window: _t.Optional[Window] = _pd.Field(default=None, alias="window")
@@ -405,7 +405,7 @@ class MenagerieSpec(_pd.BaseModel):
     food_stock: _t.Optional[_Quantity] = _pd.Field(default=None, alias="foodStock")
     """Kubernetes types keep their official schemas."""
 
-    gate_port: _t.Optional[_pd.StrictInt | _pd.StrictStr] = _pd.Field(default=None, alias="gatePort")
+    gate_port: _t.Optional[_Int32 | _pd.StrictStr] = _pd.Field(default=None, alias="gatePort")
 
     habitat_name: _pd.StrictStr = _pd.Field(alias="habitat-name")
     """Renamed on the wire."""
@@ -423,7 +423,7 @@ class MenagerieSpec(_pd.BaseModel):
 
     schedule: _t.Optional[Schedule] = _pd.Field(default=None, alias="schedule")
 
-    selector: _t.Optional[_k8s.V1LabelSelector] = _pd.Field(default=None, alias="selector")
+    selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="selector")
 
     size: _t.Optional[Size] = _pd.Field(default=None, alias="size")
 
@@ -433,11 +433,11 @@ class MenagerieSpec(_pd.BaseModel):
     tags: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="tags")
     """Optional, omitted when empty."""
 
-    template: _t.Optional[_k8s.V1PodTemplateSpec] = _pd.Field(default=None, alias="template")
+    template: _t.Optional[V1PodTemplateSpec] = _pd.Field(default=None, alias="template")
 
     transport: _t.Optional[Transport] = _pd.Field(default=None, alias="transport")
 
-    vet: _t.Optional[_k8s.V1ObjectReference] = _pd.Field(default=None, alias="vet")
+    vet: _t.Optional[V1ObjectReference] = _pd.Field(default=None, alias="vet")
 
     visitors: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="visitors")
     """A set of scalars is a list-type set."""
@@ -450,7 +450,7 @@ class MenagerieStatus(_pd.BaseModel):
 
     model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
 
-    conditions: _t.Optional[list[_k8s.V1Condition]] = _pd.Field(default=[], alias="conditions")
+    conditions: _t.Optional[list[V1Condition]] = _pd.Field(default=[], alias="conditions")
 
     count: _t.Optional[_Int32] = _pd.Field(default=0, alias="count")
 
@@ -548,6 +548,2687 @@ class Window(_pd.BaseModel):
 
     start: _pd.StrictStr = _pd.Field(alias="start")
 
+
+class V1JobSchedulingConfiguration(_pd.BaseModel):
+    """JobSchedulingConfiguration composes the reusable workload-aware scheduling building blocks."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    disruption_mode: _t.Optional[V1alpha3WorkloadPodGroupDisruptionMode] = _pd.Field(default=None, alias="disruptionMode")
+    """DisruptionMode defines the mode in which the Job's pods can be disrupted. One of Single, All. This field is immutable after creation: it may not be added or removed, and the selected mode may not be changed."""
+
+    resource_claims: _t.Optional[_t.Annotated[list[V1alpha3WorkloadPodGroupResourceClaim], _pd.Field(max_length=4)]] = _pd.Field(default=None, alias="resourceClaims")
+    """ResourceClaims defines which ResourceClaims may be shared among Pods in the Job. Pods consume the devices allocated to a PodGroup's claim by defining a claim in its own Spec.ResourceClaims that matches the PodGroup's claim exactly. The claim must have the same name and refer to the same ResourceClaim or ResourceClaimTemplate. At most 4 claims may be set, matching the limit on the resulting PodGroup. This list is immutable after creation: entries may neither be added, removed, nor modified."""
+
+    scheduling_constraints: _t.Optional[V1alpha3WorkloadPodGroupSchedulingConstraints] = _pd.Field(default=None, alias="schedulingConstraints")
+    """SchedulingConstraints defines scheduling constraints (e.g. topology) for the Job's pods. This field is immutable after creation."""
+
+    scheduling_policy: _t.Optional[V1alpha3WorkloadPodGroupSchedulingPolicy] = _pd.Field(default=None, alias="schedulingPolicy")
+    """SchedulingPolicy defines the scheduling policy for this Job. Exactly one of Basic or Gang must be set. This field is immutable after creation: the policy may not be added or removed. The policy variant (basic/gang) is frozen by hand-written validation; only schedulingPolicy.gang.minCount may be changed."""
+
+
+class V1JobSpec(_pd.BaseModel):
+    """JobSpec describes how the job execution will look like."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    active_deadline_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="activeDeadlineSeconds")
+    """Specifies the duration in seconds relative to the startTime that the job may be continuously active before the system tries to terminate it; value must be positive integer. If a Job is suspended (at creation or through an update), this timer will effectively be stopped and reset when the Job is resumed again."""
+
+    backoff_limit: _t.Optional[_Int32] = _pd.Field(default=None, alias="backoffLimit")
+    """Specifies the number of retries before marking this job failed. Defaults to 6, unless backoffLimitPerIndex (only Indexed Job) is specified. When backoffLimitPerIndex is specified, backoffLimit defaults to 2147483647."""
+
+    backoff_limit_per_index: _t.Optional[_Int32] = _pd.Field(default=None, alias="backoffLimitPerIndex")
+    """Specifies the limit for the number of retries within an index before marking this index as failed. When enabled the number of failures per index is kept in the pod's batch.kubernetes.io/job-index-failure-count annotation. It can only be set when Job's completionMode=Indexed, and the Pod's restart policy is Never. The field is immutable."""
+
+    completion_mode: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="completionMode")
+    """completionMode specifies how Pod completions are tracked. It can be `NonIndexed` (default) or `Indexed`.
+    
+    `NonIndexed` means that the Job is considered complete when there have been .spec.completions successfully completed Pods. Each Pod completion is homologous to each other.
+    
+    `Indexed` means that the Pods of a Job get an associated completion index from 0 to (.spec.completions - 1), available in the annotation batch.kubernetes.io/job-completion-index. The Job is considered complete when there is one successfully completed Pod for each index. When value is `Indexed`, .spec.completions must be specified and `.spec.parallelism` must be less than or equal to 10^5. In addition, The Pod name takes the form `$(job-name)-$(index)-$(random-string)`, the Pod hostname takes the form `$(job-name)-$(index)`.
+    
+    More completion modes can be added in the future. If the Job controller observes a mode that it doesn't recognize, which is possible during upgrades due to version skew, the controller skips updates for the Job."""
+
+    completions: _t.Optional[_Int32] = _pd.Field(default=None, alias="completions")
+    """Specifies the desired number of successfully finished pods the job should be run with.  Setting to null means that the success of any pod signals the success of all pods, and allows parallelism to have any positive value.  Setting to 1 means that parallelism is limited to 1 and the success of that pod signals the success of the job. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
+
+    managed_by: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="managedBy")
+    """ManagedBy field indicates the controller that manages a Job. The k8s Job controller reconciles jobs which don't have this field at all or the field value is the reserved string `kubernetes.io/job-controller`, but skips reconciling Jobs with a custom value for this field. The value must be a valid domain-prefixed path (e.g. acme.io/foo) - all characters before the first "/" must be a valid subdomain as defined by RFC 1123. All characters trailing the first "/" must be valid HTTP Path characters as defined by RFC 3986. The value cannot exceed 63 characters. This field is immutable."""
+
+    manual_selector: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="manualSelector")
+    """manualSelector controls generation of pod labels and pod selectors. Leave `manualSelector` unset unless you are certain what you are doing. When false or unset, the system pick labels unique to this job and appends those labels to the pod template.  When true, the user is responsible for picking unique labels and specifying the selector.  Failure to pick a unique label may cause this and other jobs to not function correctly.  However, You may see `manualSelector=true` in jobs that were created with the old `extensions/v1beta1` API. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/#specifying-your-own-pod-selector"""
+
+    max_failed_indexes: _t.Optional[_Int32] = _pd.Field(default=None, alias="maxFailedIndexes")
+    """Specifies the maximal number of failed indexes before marking the Job as failed, when backoffLimitPerIndex is set. Once the number of failed indexes exceeds this number the entire Job is marked as Failed and its execution is terminated. When left as null the job continues execution of all of its indexes and is marked with the `Complete` Job condition. It can only be specified when backoffLimitPerIndex is set. It can be null or up to completions. It is required and must be less than or equal to 10^4 when is completions greater than 10^5."""
+
+    parallelism: _t.Optional[_Int32] = _pd.Field(default=None, alias="parallelism")
+    """Specifies the maximum desired number of pods the job should run at any given time. The actual number of pods running in steady state will be less than this number when ((.spec.completions - .status.successful) < .spec.parallelism), i.e. when the work left to do is less than max parallelism. More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
+
+    pod_failure_policy: _t.Optional[V1PodFailurePolicy] = _pd.Field(default=None, alias="podFailurePolicy")
+    """Specifies the policy of handling failed pods. In particular, it allows to specify the set of actions and conditions which need to be satisfied to take the associated action. If empty, the default behaviour applies - the counter of failed pods, represented by the jobs's .status.failed field, is incremented and it is checked against the backoffLimit. This field cannot be used in combination with restartPolicy=OnFailure."""
+
+    pod_replacement_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="podReplacementPolicy")
+    """podReplacementPolicy specifies when to create replacement Pods. Possible values are: - TerminatingOrFailed means that we recreate pods
+      when they are terminating (has a metadata.deletionTimestamp) or failed.
+    - Failed means to wait until a previously created Pod is fully terminated (has phase
+      Failed or Succeeded) before creating a replacement Pod.
+    
+    When using podFailurePolicy, Failed is the the only allowed value. TerminatingOrFailed and Failed are allowed values when podFailurePolicy is not in use."""
+
+    scheduling: _t.Optional[V1JobSchedulingConfiguration] = _pd.Field(default=None, alias="scheduling")
+    """scheduling defines the Workload-aware Scheduling configuration for this Job. When set, it specifies the scheduling policy (basic or gang), topology constraints, disruption mode, and shared resource claims. When omitted, the Job defaults to the basic scheduling policy, which behaves as standard pod-by-pod scheduling. This field is alpha-level and requires the WorkloadWithJob feature gate. This field is immutable, including whether it is set at all, only policy.gang.minCount may be changed after creation."""
+
+    selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="selector")
+    """A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors"""
+
+    success_policy: _t.Optional[V1SuccessPolicy] = _pd.Field(default=None, alias="successPolicy")
+    """successPolicy specifies the policy when the Job can be declared as succeeded. If empty, the default behavior applies - the Job is declared as succeeded only when the number of succeeded pods equals to the completions. When the field is specified, it must be immutable and works only for the Indexed Jobs. Once the Job meets the SuccessPolicy, the lingering pods are terminated."""
+
+    suspend: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="suspend")
+    """suspend specifies whether the Job controller should create Pods or not. If a Job is created with suspend set to true, no Pods are created by the Job controller. If a Job is suspended after creation (i.e. the flag goes from false to true), the Job controller will delete all active Pods associated with this Job. Users must design their workload to gracefully handle this. Suspending a Job will reset the StartTime field of the Job, effectively resetting the ActiveDeadlineSeconds timer too. Defaults to false."""
+
+    template: V1PodTemplateSpec = _pd.Field(alias="template")
+    """Describes the pod that will be created when executing a job. The only allowed template.spec.restartPolicy values are "Never" or "OnFailure". More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/"""
+
+    ttl_seconds_after_finished: _t.Optional[_Int32] = _pd.Field(default=None, alias="ttlSecondsAfterFinished")
+    """ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution (either Complete or Failed). If this field is set, ttlSecondsAfterFinished after the Job finishes, it is eligible to be automatically deleted. When the Job is being deleted, its lifecycle guarantees (e.g. finalizers) will be honored. If this field is unset, the Job won't be automatically deleted. If this field is set to zero, the Job becomes eligible to be deleted immediately after it finishes."""
+
+
+class V1JobTemplateSpec(_pd.BaseModel):
+    """JobTemplateSpec describes the data a Job should have when created from a template"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    metadata: _t.Optional[_k8s.V1ObjectMeta] = _pd.Field(default=None, alias="metadata")
+    """Standard object's metadata of the jobs created from this template. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
+
+    spec: _t.Optional[V1JobSpec] = _pd.Field(default=None, alias="spec")
+    """Specification of the desired behavior of the job. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"""
+
+
+class V1PodFailurePolicy(_pd.BaseModel):
+    """PodFailurePolicy describes how failed pods influence the backoffLimit."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    rules: list[V1PodFailurePolicyRule] = _pd.Field(alias="rules")
+    """A list of pod failure policy rules. The rules are evaluated in order. Once a rule matches a Pod failure, the remaining of the rules are ignored. When no rule matches the Pod failure, the default handling applies - the counter of pod failures is incremented and it is checked against the backoffLimit. At most 20 elements are allowed."""
+
+
+class V1PodFailurePolicyOnExitCodesRequirement(_pd.BaseModel):
+    """PodFailurePolicyOnExitCodesRequirement describes the requirement for handling a failed pod based on its container exit codes. In particular, it lookups the .state.terminated.exitCode for each app container and init container status, represented by the .status.containerStatuses and .status.initContainerStatuses fields in the Pod status, respectively. Containers completed with success (exit code 0) are excluded from the requirement check."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    container_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="containerName")
+    """Restricts the check for exit codes to the container with the specified name. When null, the rule applies to all containers. When specified, it should match one the container or initContainer names in the pod template."""
+
+    operator: _pd.StrictStr = _pd.Field(alias="operator")
+    """Represents the relationship between the container exit code(s) and the specified values. Containers completed with success (exit code 0) are excluded from the requirement check. Possible values are:
+    
+    - In: the requirement is satisfied if at least one container exit code
+      (might be multiple if there are multiple containers not restricted
+      by the 'containerName' field) is in the set of specified values.
+    - NotIn: the requirement is satisfied if at least one container exit code
+      (might be multiple if there are multiple containers not restricted
+      by the 'containerName' field) is not in the set of specified values.
+    Additional values are considered to be added in the future. Clients should react to an unknown operator by assuming the requirement is not satisfied."""
+
+    values: list[_Int32] = _pd.Field(alias="values")
+    """Specifies the set of values. Each returned container exit code (might be multiple in case of multiple containers) is checked against this set of values with respect to the operator. The list of values must be ordered and must not contain duplicates. Value '0' cannot be used for the In operator. At least one element is required. At most 255 elements are allowed."""
+
+
+class V1PodFailurePolicyOnPodConditionsPattern(_pd.BaseModel):
+    """PodFailurePolicyOnPodConditionsPattern describes a pattern for matching an actual pod condition type."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    status: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="status")
+    """Specifies the required Pod condition status. To match a pod condition it is required that the specified status equals the pod condition status. Defaults to True."""
+
+    type_: _pd.StrictStr = _pd.Field(alias="type")
+    """Specifies the required Pod condition type. To match a pod condition it is required that specified type equals the pod condition type."""
+
+
+class V1PodFailurePolicyRule(_pd.BaseModel):
+    """PodFailurePolicyRule describes how a pod failure is handled when the requirements are met. One of onExitCodes and onPodConditions, but not both, can be used in each rule."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    action: _pd.StrictStr = _pd.Field(alias="action")
+    """Specifies the action taken on a pod failure when the requirements are satisfied. Possible values are:
+    
+    - FailJob: indicates that the pod's job is marked as Failed and all
+      running pods are terminated.
+    - FailIndex: indicates that the pod's index is marked as Failed and will
+      not be restarted.
+    - Ignore: indicates that the counter towards the .backoffLimit is not
+      incremented and a replacement pod is created.
+    - Count: indicates that the pod is handled in the default way - the
+      counter towards the .backoffLimit is incremented.
+    Additional values are considered to be added in the future. Clients should react to an unknown action by skipping the rule."""
+
+    on_exit_codes: _t.Optional[V1PodFailurePolicyOnExitCodesRequirement] = _pd.Field(default=None, alias="onExitCodes")
+    """Represents the requirement on the container exit codes."""
+
+    on_pod_conditions: _t.Optional[list[V1PodFailurePolicyOnPodConditionsPattern]] = _pd.Field(default=None, alias="onPodConditions")
+    """Represents the requirement on the pod conditions. The requirement is represented as a list of pod condition patterns. The requirement is satisfied if at least one pattern matches an actual pod condition. At most 20 elements are allowed."""
+
+
+class V1SuccessPolicy(_pd.BaseModel):
+    """SuccessPolicy describes when a Job can be declared as succeeded based on the success of some indexes."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    rules: list[V1SuccessPolicyRule] = _pd.Field(alias="rules")
+    """rules represents the list of alternative rules for the declaring the Jobs as successful before `.status.succeeded >= .spec.completions`. Once any of the rules are met, the "SuccessCriteriaMet" condition is added, and the lingering pods are removed. The terminal state for such a Job has the "Complete" condition. Additionally, these rules are evaluated in order; Once the Job meets one of the rules, other rules are ignored. At most 20 elements are allowed."""
+
+
+class V1SuccessPolicyRule(_pd.BaseModel):
+    """SuccessPolicyRule describes rule for declaring a Job as succeeded. Each rule must have at least one of the "succeededIndexes" or "succeededCount" specified."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    succeeded_count: _t.Optional[_Int32] = _pd.Field(default=None, alias="succeededCount")
+    """succeededCount specifies the minimal required size of the actual set of the succeeded indexes for the Job. When succeededCount is used along with succeededIndexes, the check is constrained only to the set of indexes specified by succeededIndexes. For example, given that succeededIndexes is "1-4", succeededCount is "3", and completed indexes are "1", "3", and "5", the Job isn't declared as succeeded because only "1" and "3" indexes are considered in that rules. When this field is null, this doesn't default to any value and is never evaluated at any time. When specified it needs to be a positive integer."""
+
+    succeeded_indexes: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="succeededIndexes")
+    """succeededIndexes specifies the set of indexes which need to be contained in the actual set of the succeeded indexes for the Job. The list of indexes must be within 0 to ".spec.completions-1" and must not contain duplicates. At least one element is required. The indexes are represented as intervals separated by commas. The intervals can be a decimal integer or a pair of decimal integers separated by a hyphen. The number are listed in represented by the first and last element of the series, separated by a hyphen. For example, if the completed indexes are 1, 3, 4, 5 and 7, they are represented as "1,3-5,7". When this field is null, this field doesn't default to any value and is never evaluated at any time."""
+
+
+class V1AWSElasticBlockStoreVolumeSource(_pd.BaseModel):
+    """Represents a Persistent Disk resource in AWS.
+    
+    An AWS EBS disk must exist before mounting to a container. The disk must also be in the same AWS zone as the kubelet. An AWS EBS disk can only be mounted as read/write once. AWS EBS volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+
+    partition: _t.Optional[_Int32] = _pd.Field(default=None, alias="partition")
+    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty)."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly value true will force the readOnly setting in VolumeMounts. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+
+    volume_id: _pd.StrictStr = _pd.Field(alias="volumeID")
+    """volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume). More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+
+
+class V1Affinity(_pd.BaseModel):
+    """Affinity is a group of affinity scheduling rules."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    node_affinity: _t.Optional[V1NodeAffinity] = _pd.Field(default=None, alias="nodeAffinity")
+    """Describes node affinity scheduling rules for the pod."""
+
+    pod_affinity: _t.Optional[V1PodAffinity] = _pd.Field(default=None, alias="podAffinity")
+    """Describes pod affinity scheduling rules (e.g. co-locate this pod in the same node, zone, etc. as some other pod(s))."""
+
+    pod_anti_affinity: _t.Optional[V1PodAntiAffinity] = _pd.Field(default=None, alias="podAntiAffinity")
+    """Describes pod anti-affinity scheduling rules (e.g. avoid putting this pod in the same node, zone, etc. as some other pod(s))."""
+
+
+class V1AppArmorProfile(_pd.BaseModel):
+    """AppArmorProfile defines a pod or container's AppArmor settings."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    localhost_profile: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="localhostProfile")
+    """localhostProfile indicates a profile loaded on the node that should be used. The profile must be preconfigured on the node to work. Must match the loaded name of the profile. Must be set if and only if type is "Localhost"."""
+
+    type_: _pd.StrictStr = _pd.Field(alias="type")
+    """type indicates which kind of AppArmor profile will be applied. Valid options are:
+      Localhost - a profile pre-loaded on the node.
+      RuntimeDefault - the container runtime's default profile.
+      Unconfined - no AppArmor enforcement."""
+
+
+class V1AzureDiskVolumeSource(_pd.BaseModel):
+    """AzureDisk represents an Azure Data Disk mount on the host and bind mount to the pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    caching_mode: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="cachingMode")
+    """cachingMode is the Host Caching mode: None, Read Only, Read Write."""
+
+    disk_name: _pd.StrictStr = _pd.Field(alias="diskName")
+    """diskName is the Name of the data disk in the blob storage"""
+
+    disk_uri: _pd.StrictStr = _pd.Field(alias="diskURI")
+    """diskURI is the URI of data disk in the blob storage"""
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default="ext4", alias="fsType")
+    """fsType is Filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    kind: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="kind")
+    """kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=False, alias="readOnly")
+    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+
+class V1AzureFileVolumeSource(_pd.BaseModel):
+    """AzureFile represents an Azure File Service mount on the host and bind mount to the pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    secret_name: _pd.StrictStr = _pd.Field(alias="secretName")
+    """secretName is the  name of secret that contains Azure Storage Account Name and Key"""
+
+    share_name: _pd.StrictStr = _pd.Field(alias="shareName")
+    """shareName is the azure share Name"""
+
+
+class V1CSIVolumeSource(_pd.BaseModel):
+    """Represents a source location of a volume to mount, managed by an external CSI driver"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    driver: _pd.StrictStr = _pd.Field(alias="driver")
+    """driver is the name of the CSI driver that handles this volume. Consult with your admin for the correct name as registered in the cluster."""
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to the associated CSI driver which will determine the default filesystem to apply."""
+
+    node_publish_secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="nodePublishSecretRef")
+    """nodePublishSecretRef is a reference to the secret object containing sensitive information to pass to the CSI driver to complete the CSI NodePublishVolume and NodeUnpublishVolume calls. This field is optional, and  may be empty if no secret is required. If the secret object contains more than one secret, all secret references are passed."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."""
+
+    volume_attributes: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="volumeAttributes")
+    """volumeAttributes stores driver-specific properties that are passed to the CSI driver. Consult your driver's documentation for supported values."""
+
+
+class V1Capabilities(_pd.BaseModel):
+    """Adds and removes POSIX capabilities from running containers."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    add: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="add")
+    """Added capabilities"""
+
+    drop: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="drop")
+    """Removed capabilities"""
+
+
+class V1CephFSVolumeSource(_pd.BaseModel):
+    """Represents a Ceph Filesystem mount that lasts the lifetime of a pod Cephfs volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    monitors: list[_pd.StrictStr] = _pd.Field(alias="monitors")
+    """monitors is Required: Monitors is a collection of Ceph monitors More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+
+    path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="path")
+    """path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+
+    secret_file: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="secretFile")
+    """secretFile is Optional: SecretFile is the path to key ring for User, default is /etc/ceph/user.secret More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef is Optional: SecretRef is reference to the authentication secret for User, default is empty. More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+
+    user: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="user")
+    """user is optional: User is the rados user name, default is admin More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it"""
+
+
+class V1CinderVolumeSource(_pd.BaseModel):
+    """Represents a cinder volume resource in Openstack. A Cinder volume must exist before mounting to a container. The volume must also be in the same region as the kubelet. Cinder volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef is optional: points to a secret object containing parameters used to connect to OpenStack."""
+
+    volume_id: _pd.StrictStr = _pd.Field(alias="volumeID")
+    """volumeID used to identify the volume in cinder. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+
+
+class V1ClusterTrustBundleProjection(_pd.BaseModel):
+    """ClusterTrustBundleProjection describes how to select a set of ClusterTrustBundle objects and project their contents into the pod filesystem."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    label_selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="labelSelector")
+    """Select all ClusterTrustBundles that match this label selector.  Only has effect if signerName is set.  Mutually-exclusive with name.  If unset, interpreted as "match nothing".  If set but empty, interpreted as "match everything"."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="name")
+    """Select a single ClusterTrustBundle by object name.  Mutually-exclusive with signerName and labelSelector."""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available.  If using name, then the named ClusterTrustBundle is allowed not to exist.  If using signerName, then the combination of signerName and labelSelector is allowed to match zero ClusterTrustBundles."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """Relative path from the volume root to write the bundle."""
+
+    signer_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="signerName")
+    """Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.  The contents of all selected ClusterTrustBundles will be unified and deduplicated."""
+
+    user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="user")
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+
+class V1ConfigMapEnvSource(_pd.BaseModel):
+    """ConfigMapEnvSource selects a ConfigMap to populate the environment variables with.
+    
+    The contents of the target ConfigMap's Data field will represent the key-value pairs as environment variables. Keys in the BinaryData field are not currently propagated to container env vars."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """Specify whether the ConfigMap must be defined"""
+
+
+class V1ConfigMapKeySelector(_pd.BaseModel):
+    """Selects a key from a ConfigMap."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """The key to select from the ConfigMap's Data field. Keys in the BinaryData field are not currently propagated to container env vars."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """Specify whether the ConfigMap or its key must be defined"""
+
+
+class V1ConfigMapProjection(_pd.BaseModel):
+    """Adapts a ConfigMap into a projected volume.
+    
+    The contents of the target ConfigMap's Data field will be presented in a projected volume as files using the keys in the Data field as the file names, unless the items element is populated with specific mappings of keys to paths. Note that this is identical to a configmap volume source without the default mode."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    items: _t.Optional[list[V1KeyToPath]] = _pd.Field(default=None, alias="items")
+    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """optional specify whether the ConfigMap or its keys must be defined"""
+
+
+class V1ConfigMapVolumeSource(_pd.BaseModel):
+    """Adapts a ConfigMap into a volume.
+    
+    The contents of the target ConfigMap's Data field will be presented in a volume as files using the keys in the Data field as the file names, unless the items element is populated with specific mappings of keys to paths. ConfigMap volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    default_mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="defaultMode")
+    """defaultMode is optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    default_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+    items: _t.Optional[list[V1KeyToPath]] = _pd.Field(default=None, alias="items")
+    """items if unspecified, each key-value pair in the Data field of the referenced ConfigMap will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the ConfigMap, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """optional specify whether the ConfigMap or its keys must be defined"""
+
+
+class V1Container(_pd.BaseModel):
+    """A single application container that you want to run within a pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    args: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="args")
+    """Arguments to the entrypoint. The container image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+
+    command: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="command")
+    """Entrypoint array. Not executed within a shell. The container image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+
+    env: _t.Optional[list[V1EnvVar]] = _pd.Field(default=None, alias="env")
+    """List of environment variables to set in the container. Cannot be updated."""
+
+    env_from: _t.Optional[list[V1EnvFromSource]] = _pd.Field(default=None, alias="envFrom")
+    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
+
+    image: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="image")
+    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
+
+    image_pull_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="imagePullPolicy")
+    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images"""
+
+    lifecycle: _t.Optional[V1Lifecycle] = _pd.Field(default=None, alias="lifecycle")
+    """Actions that the management system should take in response to container lifecycle events. Cannot be updated."""
+
+    liveness_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="livenessProbe")
+    """Periodic probe of container liveness. Container will be restarted if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name of the container specified as a DNS_LABEL. Each container in a pod must have a unique name (DNS_LABEL). Cannot be updated."""
+
+    ports: _t.Optional[list[V1ContainerPort]] = _pd.Field(default=None, alias="ports")
+    """List of ports to expose from the container. Not specifying a port here DOES NOT prevent that port from being exposed. Any port which is listening on the default "0.0.0.0" address inside a container will be accessible from the network. Modifying this array with strategic merge patch may corrupt the data. For more information See https://github.com/kubernetes/kubernetes/issues/108255. Cannot be updated."""
+
+    readiness_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="readinessProbe")
+    """Periodic probe of container service readiness. Container will be removed from service endpoints if the probe fails. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+
+    resize_policy: _t.Optional[list[V1ContainerResizePolicy]] = _pd.Field(default=None, alias="resizePolicy")
+    """Resources resize policy for the container. This field cannot be set on ephemeral containers."""
+
+    resources: _t.Optional[V1ResourceRequirements] = _pd.Field(default=None, alias="resources")
+    """Compute Resources required by this container. Cannot be updated. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+
+    restart_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="restartPolicy")
+    """RestartPolicy defines the restart behavior of individual containers in a pod. This overrides the pod-level restart policy. When this field is not specified, the restart behavior is defined by the Pod's restart policy and the container type. Additionally, setting the RestartPolicy as "Always" for the init container will have the following effect: this init container will be continually restarted on exit until all regular containers have terminated. Once all regular containers have completed, all init containers with restartPolicy "Always" will be shut down. This lifecycle differs from normal init containers and is often referred to as a "sidecar" container. Although this init container still starts in the init container sequence, it does not wait for the container to complete before proceeding to the next init container. Instead, the next init container starts immediately after this init container is started, or after any startupProbe has successfully completed."""
+
+    restart_policy_rules: _t.Optional[list[V1ContainerRestartRule]] = _pd.Field(default=None, alias="restartPolicyRules")
+    """Represents a list of rules to be checked to determine if the container should be restarted on exit. The rules are evaluated in order. Once a rule matches a container exit condition, the remaining rules are ignored. If no rule matches the container exit condition, the Container-level restart policy determines the whether the container is restarted or not. Constraints on the rules: - At most 20 rules are allowed. - Rules can have the same action. - Identical rules are not forbidden in validations. When rules are specified, container MUST set RestartPolicy explicitly even it if matches the Pod's RestartPolicy."""
+
+    security_context: _t.Optional[V1SecurityContext] = _pd.Field(default=None, alias="securityContext")
+    """SecurityContext defines the security options the container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext. More info: https://kubernetes.io/docs/tasks/configure-pod-container/security-context/"""
+
+    startup_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="startupProbe")
+    """StartupProbe indicates that the Pod has successfully initialized. If specified, no other probes are executed until this completes successfully. If this probe fails, the Pod will be restarted, just as if the livenessProbe failed. This can be used to provide different probe parameters at the beginning of a Pod's lifecycle, when it might take a long time to load data or warm a cache, than during steady-state operation. This cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+
+    stdin: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="stdin")
+    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
+
+    stdin_once: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="stdinOnce")
+    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
+
+    termination_message_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="terminationMessagePath")
+    """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
+
+    termination_message_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="terminationMessagePolicy")
+    """Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated."""
+
+    tty: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="tty")
+    """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
+
+    volume_devices: _t.Optional[list[V1VolumeDevice]] = _pd.Field(default=None, alias="volumeDevices")
+    """volumeDevices is the list of block devices to be used by the container."""
+
+    volume_mounts: _t.Optional[list[V1VolumeMount]] = _pd.Field(default=None, alias="volumeMounts")
+    """Pod volumes to mount into the container's filesystem. Cannot be updated."""
+
+    working_dir: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="workingDir")
+    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
+
+
+class V1ContainerPort(_pd.BaseModel):
+    """ContainerPort represents a network port in a single container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    container_port: _Int32 = _pd.Field(alias="containerPort")
+    """Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536."""
+
+    host_ip: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="hostIP")
+    """What host IP to bind the external port to."""
+
+    host_port: _t.Optional[_Int32] = _pd.Field(default=None, alias="hostPort")
+    """Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536. If HostNetwork is specified, this must match ContainerPort. Most containers do not need this."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="name")
+    """If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name. Name for the port that can be referred to by services."""
+
+    protocol: _t.Optional[_pd.StrictStr] = _pd.Field(default="TCP", alias="protocol")
+    """Protocol for port. Must be UDP, TCP, or SCTP. Defaults to "TCP"."""
+
+
+class V1ContainerResizePolicy(_pd.BaseModel):
+    """ContainerResizePolicy represents resource resize policy for the container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    resource_name: _pd.StrictStr = _pd.Field(alias="resourceName")
+    """Name of the resource to which this resource resize policy applies. Supported values: cpu, memory."""
+
+    restart_policy: _pd.StrictStr = _pd.Field(alias="restartPolicy")
+    """Restart policy to apply when specified resource is resized. If not specified, it defaults to NotRequired."""
+
+
+class V1ContainerRestartRule(_pd.BaseModel):
+    """ContainerRestartRule describes how a container exit is handled."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    action: _pd.StrictStr = _pd.Field(alias="action")
+    """Specifies the action taken on a container exit if the requirements are satisfied. The only possible value is "Restart" to restart the container."""
+
+    exit_codes: _t.Optional[V1ContainerRestartRuleOnExitCodes] = _pd.Field(default=None, alias="exitCodes")
+    """Represents the exit codes to check on container exits."""
+
+
+class V1ContainerRestartRuleOnExitCodes(_pd.BaseModel):
+    """ContainerRestartRuleOnExitCodes describes the condition for handling an exited container based on its exit codes."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    operator: _pd.StrictStr = _pd.Field(alias="operator")
+    """Represents the relationship between the container exit code(s) and the specified values. Possible values are: - In: the requirement is satisfied if the container exit code is in the
+      set of specified values.
+    - NotIn: the requirement is satisfied if the container exit code is
+      not in the set of specified values."""
+
+    values: _t.Optional[list[_Int32]] = _pd.Field(default=None, alias="values")
+    """Specifies the set of values to check for container exit codes. At most 255 elements are allowed."""
+
+
+class V1DownwardAPIProjection(_pd.BaseModel):
+    """Represents downward API info for projecting into a projected volume. Note that this is identical to a downwardAPI volume source without the default mode."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    items: _t.Optional[list[V1DownwardAPIVolumeFile]] = _pd.Field(default=None, alias="items")
+    """Items is a list of DownwardAPIVolume file"""
+
+
+class V1DownwardAPIVolumeFile(_pd.BaseModel):
+    """DownwardAPIVolumeFile represents information to create the file containing the pod field"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    field_ref: _t.Optional[V1ObjectFieldSelector] = _pd.Field(default=None, alias="fieldRef")
+    """Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported."""
+
+    mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="mode")
+    """Optional: mode bits used to set permissions on this file, must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'"""
+
+    resource_field_ref: _t.Optional[V1ResourceFieldSelector] = _pd.Field(default=None, alias="resourceFieldRef")
+    """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, requests.cpu and requests.memory) are currently supported."""
+
+    user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="user")
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+
+class V1DownwardAPIVolumeSource(_pd.BaseModel):
+    """DownwardAPIVolumeSource represents a volume containing downward API info. Downward API volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    default_mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="defaultMode")
+    """Optional: mode bits to use on created files by default. Must be a Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    default_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+    items: _t.Optional[list[V1DownwardAPIVolumeFile]] = _pd.Field(default=None, alias="items")
+    """Items is a list of downward API volume file"""
+
+
+class V1EmptyDirVolumeSource(_pd.BaseModel):
+    """Represents an empty directory for a pod. Empty directory volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    medium: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="medium")
+    """medium represents what type of storage medium should back this directory. The default is "" which means to use the node's default medium. Must be an empty string (default) or Memory. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+
+    mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="mode")
+    """mode specifies the permission bits for the emptyDir directory, in numeric notation (e.g., 0755, 01777). Must be a value between 0000 and 01777. If not specified, defaults to 0777. This might be in conflict with other options that affect the file mode, like fsGroup. If fsGroup is specified, the fsGroup permissions will override the mode specified here. This field has no effect on Windows. This field is alpha and requires EmptyDirVolumeMode featuregate to be enabled."""
+
+    size_limit: _t.Optional[_Quantity] = _pd.Field(default=None, alias="sizeLimit")
+    """sizeLimit is the total amount of local storage required for this EmptyDir volume. The size limit is also applicable for memory medium. The maximum usage on memory medium EmptyDir would be the minimum value between the SizeLimit specified here and the sum of memory limits of all containers in a pod. The default is nil which means that the limit is undefined. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+
+
+class V1EnvFromSource(_pd.BaseModel):
+    """EnvFromSource represents the source of a set of ConfigMaps or Secrets"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    config_map_ref: _t.Optional[V1ConfigMapEnvSource] = _pd.Field(default=None, alias="configMapRef")
+    """The ConfigMap to select from"""
+
+    prefix: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="prefix")
+    """Optional text to prepend to the name of each environment variable. May consist of any printable ASCII characters except '='."""
+
+    secret_ref: _t.Optional[V1SecretEnvSource] = _pd.Field(default=None, alias="secretRef")
+    """The Secret to select from"""
+
+
+class V1EnvVar(_pd.BaseModel):
+    """EnvVar represents an environment variable present in a Container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name of the environment variable. May consist of any printable ASCII characters except '='."""
+
+    value: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="value")
+    """Variable references $(VAR_NAME) are expanded using the previously defined environment variables in the container and any service environment variables. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Defaults to ""."""
+
+    value_from: _t.Optional[V1EnvVarSource] = _pd.Field(default=None, alias="valueFrom")
+    """Source for the environment variable's value. Cannot be used if value is not empty."""
+
+
+class V1EnvVarSource(_pd.BaseModel):
+    """EnvVarSource represents a source for the value of an EnvVar."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    config_map_key_ref: _t.Optional[V1ConfigMapKeySelector] = _pd.Field(default=None, alias="configMapKeyRef")
+    """Selects a key of a ConfigMap."""
+
+    field_ref: _t.Optional[V1ObjectFieldSelector] = _pd.Field(default=None, alias="fieldRef")
+    """Selects a field of the pod: supports metadata.name, metadata.namespace, `metadata.labels['<KEY>']`, `metadata.annotations['<KEY>']`, spec.nodeName, spec.serviceAccountName, status.hostIP, status.podIP, status.podIPs."""
+
+    file_key_ref: _t.Optional[V1FileKeySelector] = _pd.Field(default=None, alias="fileKeyRef")
+    """FileKeyRef selects a key of the env file. Requires the EnvFiles feature gate to be enabled."""
+
+    resource_field_ref: _t.Optional[V1ResourceFieldSelector] = _pd.Field(default=None, alias="resourceFieldRef")
+    """Selects a resource of the container: only resources limits and requests (limits.cpu, limits.memory, limits.ephemeral-storage, requests.cpu, requests.memory and requests.ephemeral-storage) are currently supported."""
+
+    secret_key_ref: _t.Optional[V1SecretKeySelector] = _pd.Field(default=None, alias="secretKeyRef")
+    """Selects a key of a secret in the pod's namespace"""
+
+
+class V1EphemeralContainer(_pd.BaseModel):
+    """An EphemeralContainer is a temporary container that you may add to an existing Pod for user-initiated activities such as debugging. Ephemeral containers have no resource or scheduling guarantees, and they will not be restarted when they exit or when a Pod is removed or restarted. The kubelet may evict a Pod if an ephemeral container causes the Pod to exceed its resource allocation.
+    
+    To add an ephemeral container, use the ephemeralcontainers subresource of an existing Pod. Ephemeral containers may not be removed or restarted."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    args: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="args")
+    """Arguments to the entrypoint. The image's CMD is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+
+    command: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="command")
+    """Entrypoint array. Not executed within a shell. The image's ENTRYPOINT is used if this is not provided. Variable references $(VAR_NAME) are expanded using the container's environment. If a variable cannot be resolved, the reference in the input string will be unchanged. Double $$ are reduced to a single $, which allows for escaping the $(VAR_NAME) syntax: i.e. "$$(VAR_NAME)" will produce the string literal "$(VAR_NAME)". Escaped references will never be expanded, regardless of whether the variable exists or not. Cannot be updated. More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell"""
+
+    env: _t.Optional[list[V1EnvVar]] = _pd.Field(default=None, alias="env")
+    """List of environment variables to set in the container. Cannot be updated."""
+
+    env_from: _t.Optional[list[V1EnvFromSource]] = _pd.Field(default=None, alias="envFrom")
+    """List of sources to populate environment variables in the container. The keys defined within a source may consist of any printable ASCII characters except '='. When a key exists in multiple sources, the value associated with the last source will take precedence. Values defined by an Env with a duplicate key will take precedence. Cannot be updated."""
+
+    image: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="image")
+    """Container image name. More info: https://kubernetes.io/docs/concepts/containers/images"""
+
+    image_pull_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="imagePullPolicy")
+    """Image pull policy. One of Always, Never, IfNotPresent. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise. Cannot be updated. More info: https://kubernetes.io/docs/concepts/containers/images#updating-images"""
+
+    lifecycle: _t.Optional[V1Lifecycle] = _pd.Field(default=None, alias="lifecycle")
+    """Lifecycle is not allowed for ephemeral containers."""
+
+    liveness_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="livenessProbe")
+    """Probes are not allowed for ephemeral containers."""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name of the ephemeral container specified as a DNS_LABEL. This name must be unique among all containers, init containers and ephemeral containers."""
+
+    ports: _t.Optional[list[V1ContainerPort]] = _pd.Field(default=None, alias="ports")
+    """Ports are not allowed for ephemeral containers."""
+
+    readiness_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="readinessProbe")
+    """Probes are not allowed for ephemeral containers."""
+
+    resize_policy: _t.Optional[list[V1ContainerResizePolicy]] = _pd.Field(default=None, alias="resizePolicy")
+    """Resources resize policy for the container."""
+
+    resources: _t.Optional[V1ResourceRequirements] = _pd.Field(default=None, alias="resources")
+    """Resources are not allowed for ephemeral containers. Ephemeral containers use spare resources already allocated to the pod."""
+
+    restart_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="restartPolicy")
+    """Restart policy for the container to manage the restart behavior of each container within a pod. You cannot set this field on ephemeral containers."""
+
+    restart_policy_rules: _t.Optional[list[V1ContainerRestartRule]] = _pd.Field(default=None, alias="restartPolicyRules")
+    """Represents a list of rules to be checked to determine if the container should be restarted on exit. You cannot set this field on ephemeral containers."""
+
+    security_context: _t.Optional[V1SecurityContext] = _pd.Field(default=None, alias="securityContext")
+    """Optional: SecurityContext defines the security options the ephemeral container should be run with. If set, the fields of SecurityContext override the equivalent fields of PodSecurityContext."""
+
+    startup_probe: _t.Optional[V1Probe] = _pd.Field(default=None, alias="startupProbe")
+    """Probes are not allowed for ephemeral containers."""
+
+    stdin: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="stdin")
+    """Whether this container should allocate a buffer for stdin in the container runtime. If this is not set, reads from stdin in the container will always result in EOF. Default is false."""
+
+    stdin_once: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="stdinOnce")
+    """Whether the container runtime should close the stdin channel after it has been opened by a single attach. When stdin is true the stdin stream will remain open across multiple attach sessions. If stdinOnce is set to true, stdin is opened on container start, is empty until the first client attaches to stdin, and then remains open and accepts data until the client disconnects, at which time stdin is closed and remains closed until the container is restarted. If this flag is false, a container processes that reads from stdin will never receive an EOF. Default is false"""
+
+    target_container_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="targetContainerName")
+    """If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container. If not set then the ephemeral container uses the namespaces configured in the Pod spec.
+    
+    The container runtime must implement support for this feature. If the runtime does not support namespace targeting then the result of setting this field is undefined."""
+
+    termination_message_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="terminationMessagePath")
+    """Optional: Path at which the file to which the container's termination message will be written is mounted into the container's filesystem. Message written is intended to be brief final status, such as an assertion failure message. Will be truncated by the node if greater than 4096 bytes. The total message length across all containers will be limited to 12kb. Defaults to /dev/termination-log. Cannot be updated."""
+
+    termination_message_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="terminationMessagePolicy")
+    """Indicate how the termination message should be populated. File will use the contents of terminationMessagePath to populate the container status message on both success and failure. FallbackToLogsOnError will use the last chunk of container log output if the termination message file is empty and the container exited with an error. The log output is limited to 2048 bytes or 80 lines, whichever is smaller. Defaults to File. Cannot be updated."""
+
+    tty: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="tty")
+    """Whether this container should allocate a TTY for itself, also requires 'stdin' to be true. Default is false."""
+
+    volume_devices: _t.Optional[list[V1VolumeDevice]] = _pd.Field(default=None, alias="volumeDevices")
+    """volumeDevices is the list of block devices to be used by the container."""
+
+    volume_mounts: _t.Optional[list[V1VolumeMount]] = _pd.Field(default=None, alias="volumeMounts")
+    """Pod volumes to mount into the container's filesystem. Subpath mounts are not allowed for ephemeral containers. Cannot be updated."""
+
+    working_dir: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="workingDir")
+    """Container's working directory. If not specified, the container runtime's default will be used, which might be configured in the container image. Cannot be updated."""
+
+
+class V1EphemeralVolumeSource(_pd.BaseModel):
+    """Represents an ephemeral volume that is handled by a normal storage driver."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    volume_claim_template: _t.Optional[V1PersistentVolumeClaimTemplate] = _pd.Field(default=None, alias="volumeClaimTemplate")
+    """Will be used to create a stand-alone PVC to provision the volume. The pod in which this EphemeralVolumeSource is embedded will be the owner of the PVC, i.e. the PVC will be deleted together with the pod.  The name of the PVC will be `<pod name>-<volume name>` where `<volume name>` is the name from the `PodSpec.Volumes` array entry. Pod validation will reject the pod if the concatenated name is not valid for a PVC (for example, too long).
+    
+    An existing PVC with that name that is not owned by the pod will *not* be used for the pod to avoid using an unrelated volume by mistake. Starting the pod is then blocked until the unrelated PVC is removed. If such a pre-created PVC is meant to be used by the pod, the PVC has to updated with an owner reference to the pod once the pod exists. Normally this should not be necessary, but it may be useful when manually reconstructing a broken cluster.
+    
+    This field is read-only and no changes will be made by Kubernetes to the PVC after it has been created.
+    
+    Required, must not be nil."""
+
+
+class V1EvictionResponder(_pd.BaseModel):
+    """EvictionResponder allows you to specify the responder reacting to an Eviction. Responders should observe and communicate through the Eviction Resource API to help with the graceful eviction of a target (e.g. termination of a pod)."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=1)] = _pd.Field(alias="name")
+    """name allows you to identify the responder responding to the Eviction.
+    
+    It must be a valid domain-prefixed key (such as "acme.io/foo"). Domain names *.k8s.io and *.kubernetes.io are reserved. This field must be unique for each responder. This field is required."""
+
+    priority: _t.Annotated[_Int32, _pd.Field(ge=0, le=100000)] = _pd.Field(alias="priority")
+    """priority for this responder. Higher priorities are selected first by the evictionrequest-controller. If there are responders with the same priority, the responder whose domain name comes first in the alphabetical higher domain order, will be picked. This means that the top domain labels are compared alphabetically first, followed by the lower domain labels. The key is compared last.
+    
+    The responder that is the managing controller of the pod should set the value of this field to 10000 to allow both for preemption or fallback registration by other responders.
+    
+    The minimum value is 0 and the maximum value is 100000. The interval 0-999 is reserved for responders with *.k8s.io suffix. This field is required."""
+
+
+class V1ExecAction(_pd.BaseModel):
+    """ExecAction describes a "run in container" action."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    command: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="command")
+    """Command is the command line to execute inside the container, the working directory for the command  is root ('/') in the container's filesystem. The command is simply exec'd, it is not run inside a shell, so traditional shell instructions ('|', etc) won't work. To use a shell, you need to explicitly call out to that shell. Exit status of 0 is treated as live/healthy and non-zero is unhealthy."""
+
+
+class V1FCVolumeSource(_pd.BaseModel):
+    """Represents a Fibre Channel volume. Fibre Channel volumes can only be mounted as read/write once. Fibre Channel volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    lun: _t.Optional[_Int32] = _pd.Field(default=None, alias="lun")
+    """lun is Optional: FC target lun number"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly is Optional: Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    target_ww_ns: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="targetWWNs")
+    """targetWWNs is Optional: FC target worldwide names (WWNs)"""
+
+    wwids: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="wwids")
+    """wwids Optional: FC volume world wide identifiers (wwids) Either wwids or combination of targetWWNs and lun must be set, but not both simultaneously."""
+
+
+class V1FileKeySelector(_pd.BaseModel):
+    """FileKeySelector selects a key of the env file."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """The key within the env file. An invalid key will prevent the pod from starting. The keys defined within a source may consist of any printable ASCII characters except '='. During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters."""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=False, alias="optional")
+    """Specify whether the file or its key must be defined. If the file or key does not exist, then the env var is not published. If optional is set to true and the specified key does not exist, the environment variable will not be set in the Pod's containers.
+    
+    If optional is set to false and the specified key does not exist, an error will be returned during Pod creation."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """The path within the volume from which to select the file. Must be relative and may not contain the '..' path or start with '..'."""
+
+    volume_name: _pd.StrictStr = _pd.Field(alias="volumeName")
+    """The name of the volume mount containing the env file."""
+
+
+class V1FlexVolumeSource(_pd.BaseModel):
+    """FlexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    driver: _pd.StrictStr = _pd.Field(alias="driver")
+    """driver is the name of the driver to use for this volume."""
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". The default filesystem depends on FlexVolume script."""
+
+    options: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="options")
+    """options is Optional: this field holds extra command options if any."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly is Optional: defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef is Optional: secretRef is reference to the secret object containing sensitive information to pass to the plugin scripts. This may be empty if no secret object is specified. If the secret object contains more than one secret, all secrets are passed to the plugin scripts."""
+
+
+class V1FlockerVolumeSource(_pd.BaseModel):
+    """Represents a Flocker volume mounted by the Flocker agent. One and only one of datasetName and datasetUUID should be set. Flocker volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    dataset_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="datasetName")
+    """datasetName is Name of the dataset stored as metadata -> name on the dataset for Flocker should be considered as deprecated"""
+
+    dataset_uuid: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="datasetUUID")
+    """datasetUUID is the UUID of the dataset. This is unique identifier of a Flocker dataset"""
+
+
+class V1GCEPersistentDiskVolumeSource(_pd.BaseModel):
+    """Represents a Persistent Disk resource in Google Compute Engine.
+    
+    A GCE PD must exist before mounting to a container. The disk must also be in the same GCE project and zone as the kubelet. A GCE PD can only be mounted as read/write once or read-only many times. GCE PDs support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+
+    partition: _t.Optional[_Int32] = _pd.Field(default=None, alias="partition")
+    """partition is the partition in the volume that you want to mount. If omitted, the default is to mount by volume name. Examples: For volume /dev/sda1, you specify the partition as "1". Similarly, the volume partition for /dev/sda is "0" (or you can leave the property empty). More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+
+    pd_name: _pd.StrictStr = _pd.Field(alias="pdName")
+    """pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+
+
+class V1GRPCAction(_pd.BaseModel):
+    """GRPCAction specifies an action involving a GRPC service."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    mode: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="mode")
+    """mode specifies the connection mode for the gRPC health probe. Set to "TLS" to use TLS without certificate verification. Set to "Plaintext" to use a plaintext (insecure) connection explicitly. If not specified, the probe uses a plaintext (insecure) connection."""
+
+    port: _Int32 = _pd.Field(alias="port")
+    """Port number of the gRPC service. Number must be in the range 1 to 65535."""
+
+    service: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="service")
+    """Service is the name of the service to place in the gRPC HealthCheckRequest (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
+    
+    If this is not specified, the default behavior is defined by gRPC."""
+
+
+class V1GitRepoVolumeSource(_pd.BaseModel):
+    """Represents a volume that is populated with the contents of a git repository. Git repo volumes do not support ownership management. Git repo volumes support SELinux relabeling.
+    
+    DEPRECATED: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    directory: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="directory")
+    """directory is the target directory name. Must not contain or start with '..'.  If '.' is supplied, the volume directory will be the git repository.  Otherwise, if specified, the volume will contain the git repository in the subdirectory with the given name."""
+
+    repository: _pd.StrictStr = _pd.Field(alias="repository")
+    """repository is the URL"""
+
+    revision: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="revision")
+    """revision is the commit hash for the specified revision."""
+
+
+class V1GlusterfsVolumeSource(_pd.BaseModel):
+    """Represents a Glusterfs mount that lasts the lifetime of a pod. Glusterfs volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    endpoints: _pd.StrictStr = _pd.Field(alias="endpoints")
+    """endpoints is the endpoint name that details Glusterfs topology."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """path is the Glusterfs volume path. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the Glusterfs volume to be mounted with read-only permissions. Defaults to false. More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod"""
+
+
+class V1HTTPGetAction(_pd.BaseModel):
+    """HTTPGetAction describes an action based on HTTP Get requests."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    host: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="host")
+    """Host name to connect to, defaults to the pod IP. You probably want to set "Host" in httpHeaders instead."""
+
+    http_headers: _t.Optional[list[V1HTTPHeader]] = _pd.Field(default=None, alias="httpHeaders")
+    """Custom headers to set in the request. HTTP allows repeated headers."""
+
+    path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="path")
+    """Path to access on the HTTP server."""
+
+    port: _Int32 | _pd.StrictStr = _pd.Field(alias="port")
+    """Name or number of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME."""
+
+    protocol: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="protocol")
+    """Protocol selects the wire protocol for the probe connection. Nil defaults to HTTP/1.1."""
+
+    scheme: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="scheme")
+    """Scheme to use for connecting to the host. Defaults to HTTP."""
+
+
+class V1HTTPHeader(_pd.BaseModel):
+    """HTTPHeader describes a custom header to be used in HTTP probes"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """The header field name. This will be canonicalized upon output, so case-variant names will be understood as the same header."""
+
+    value: _pd.StrictStr = _pd.Field(alias="value")
+    """The header field value"""
+
+
+class V1HostAlias(_pd.BaseModel):
+    """HostAlias holds the mapping between IP and hostnames that will be injected as an entry in the pod's hosts file."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    hostnames: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="hostnames")
+    """Hostnames for the above IP address."""
+
+    ip: _pd.StrictStr = _pd.Field(alias="ip")
+    """IP address of the host file entry."""
+
+
+class V1HostPathVolumeSource(_pd.BaseModel):
+    """Represents a host path mapped into a pod. Host path volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """path of the directory on the host. If the path is a symlink, it will follow the link to the real path. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
+
+    type_: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="type")
+    """type for HostPath Volume Defaults to "" More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
+
+
+class V1ISCSIVolumeSource(_pd.BaseModel):
+    """Represents an ISCSI disk. ISCSI volumes can only be mounted as read/write once. ISCSI volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    chap_auth_discovery: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="chapAuthDiscovery")
+    """chapAuthDiscovery defines whether support iSCSI Discovery CHAP authentication"""
+
+    chap_auth_session: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="chapAuthSession")
+    """chapAuthSession defines whether support iSCSI Session CHAP authentication"""
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#iscsi"""
+
+    initiator_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="initiatorName")
+    """initiatorName is the custom iSCSI Initiator Name. If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface <target portal>:<volume name> will be created for the connection."""
+
+    iqn: _pd.StrictStr = _pd.Field(alias="iqn")
+    """iqn is the target iSCSI Qualified Name."""
+
+    iscsi_interface: _t.Optional[_pd.StrictStr] = _pd.Field(default="default", alias="iscsiInterface")
+    """iscsiInterface is the interface Name that uses an iSCSI transport. Defaults to 'default' (tcp)."""
+
+    lun: _Int32 = _pd.Field(alias="lun")
+    """lun represents iSCSI Target Lun number."""
+
+    portals: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="portals")
+    """portals is the iSCSI Target Portal List. The portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false."""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef is the CHAP Secret for iSCSI target and initiator authentication"""
+
+    target_portal: _pd.StrictStr = _pd.Field(alias="targetPortal")
+    """targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port is other than default (typically TCP ports 860 and 3260)."""
+
+
+class V1ImageVolumeSource(_pd.BaseModel):
+    """ImageVolumeSource represents a image volume resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    pull_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="pullPolicy")
+    """Policy for pulling OCI objects. Possible values are: Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails. Defaults to Always if :latest tag is specified, or IfNotPresent otherwise."""
+
+    reference: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="reference")
+    """Required: Image or artifact reference to be used. Behaves in the same way as pod.spec.containers[*].image. Pull secrets will be assembled in the same way as for the container image by looking up node credentials, SA image pull secrets, and pod spec image pull secrets. More info: https://kubernetes.io/docs/concepts/containers/images This field is optional to allow higher level config management to default or override container images in workload controllers like Deployments and StatefulSets."""
+
+
+class V1KeyToPath(_pd.BaseModel):
+    """Maps a string key to a path within a volume."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """key is the key to project."""
+
+    mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="mode")
+    """mode is Optional: mode bits used to set permissions on this file. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. If not specified, the volume defaultMode will be used. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """path is the relative path of the file to map the key to. May not be an absolute path. May not contain the path element '..'. May not start with the string '..'."""
+
+    user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="user")
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+
+class V1Lifecycle(_pd.BaseModel):
+    """Lifecycle describes actions that the management system should take in response to container lifecycle events. For the PostStart and PreStop lifecycle handlers, management of the container blocks until the action is complete, unless the container process fails, in which case the handler is aborted."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    post_start: _t.Optional[V1LifecycleHandler] = _pd.Field(default=None, alias="postStart")
+    """PostStart is called immediately after a container is created. If the handler fails, the container is terminated and restarted according to its restart policy. Other management of the container blocks until the hook completes. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"""
+
+    pre_stop: _t.Optional[V1LifecycleHandler] = _pd.Field(default=None, alias="preStop")
+    """PreStop is called immediately before a container is terminated due to an API request or management event such as liveness/startup probe failure, preemption, resource contention, etc. The handler is not called if the container crashes or exits. The Pod's termination grace period countdown begins before the PreStop hook is executed. Regardless of the outcome of the handler, the container will eventually terminate within the Pod's termination grace period (unless delayed by finalizers). Other management of the container blocks until the hook completes or until the termination grace period is reached. More info: https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#container-hooks"""
+
+    stop_signal: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="stopSignal")
+    """StopSignal defines which signal will be sent to a container when it is being stopped. If not specified, the default is defined by the container runtime in use. StopSignal can only be set for Pods with a non-empty .spec.os.name"""
+
+
+class V1LifecycleHandler(_pd.BaseModel):
+    """LifecycleHandler defines a specific action that should be taken in a lifecycle hook. One and only one of the fields, except TCPSocket must be specified."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    exec: _t.Optional[V1ExecAction] = _pd.Field(default=None, alias="exec")
+    """Exec specifies a command to execute in the container."""
+
+    http_get: _t.Optional[V1HTTPGetAction] = _pd.Field(default=None, alias="httpGet")
+    """HTTPGet specifies an HTTP GET request to perform."""
+
+    sleep: _t.Optional[V1SleepAction] = _pd.Field(default=None, alias="sleep")
+    """Sleep represents a duration that the container should sleep."""
+
+    tcp_socket: _t.Optional[V1TCPSocketAction] = _pd.Field(default=None, alias="tcpSocket")
+    """Deprecated. TCPSocket is NOT supported as a LifecycleHandler and kept for backward compatibility. There is no validation of this field and lifecycle hooks will fail at runtime when it is specified."""
+
+
+class V1LocalObjectReference(_pd.BaseModel):
+    """LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+
+class V1NFSVolumeSource(_pd.BaseModel):
+    """Represents an NFS mount that lasts the lifetime of a pod. NFS volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """path that is exported by the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the NFS export to be mounted with read-only permissions. Defaults to false. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+
+    server: _pd.StrictStr = _pd.Field(alias="server")
+    """server is the hostname or IP address of the NFS server. More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+
+
+class V1NodeAffinity(_pd.BaseModel):
+    """Node affinity is a group of node affinity scheduling rules."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    preferred_during_scheduling_ignored_during_execution: _t.Optional[list[V1PreferredSchedulingTerm]] = _pd.Field(default=None, alias="preferredDuringSchedulingIgnoredDuringExecution")
+    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node matches the corresponding matchExpressions; the node(s) with the highest sum are the most preferred."""
+
+    required_during_scheduling_ignored_during_execution: _t.Optional[V1NodeSelector] = _pd.Field(default=None, alias="requiredDuringSchedulingIgnoredDuringExecution")
+    """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to an update), the system may or may not try to eventually evict the pod from its node."""
+
+
+class V1NodeSelector(_pd.BaseModel):
+    """A node selector represents the union of the results of one or more label queries over a set of nodes; that is, it represents the OR of the selectors represented by the node selector terms."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    node_selector_terms: list[V1NodeSelectorTerm] = _pd.Field(alias="nodeSelectorTerms")
+    """Required. A list of node selector terms. The terms are ORed."""
+
+
+class V1NodeSelectorRequirement(_pd.BaseModel):
+    """A node selector requirement is a selector that contains values, a key, and an operator that relates the key and values."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """The label key that the selector applies to."""
+
+    operator: _pd.StrictStr = _pd.Field(alias="operator")
+    """Represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt."""
+
+    values: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="values")
+    """An array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. If the operator is Gt or Lt, the values array must have a single element, which will be interpreted as an integer. This array is replaced during a strategic merge patch."""
+
+
+class V1NodeSelectorTerm(_pd.BaseModel):
+    """A null or empty node selector term matches no objects. The requirements of them are ANDed. The TopologySelectorTerm type implements a subset of the NodeSelectorTerm."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    match_expressions: _t.Optional[list[V1NodeSelectorRequirement]] = _pd.Field(default=None, alias="matchExpressions")
+    """A list of node selector requirements by node's labels."""
+
+    match_fields: _t.Optional[list[V1NodeSelectorRequirement]] = _pd.Field(default=None, alias="matchFields")
+    """A list of node selector requirements by node's fields."""
+
+
+class V1ObjectFieldSelector(_pd.BaseModel):
+    """ObjectFieldSelector selects an APIVersioned field of an object."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    api_version: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="apiVersion")
+    """Version of the schema the FieldPath is written in terms of, defaults to "v1"."""
+
+    field_path: _pd.StrictStr = _pd.Field(alias="fieldPath")
+    """Path of the field to select in the specified API version."""
+
+
+class V1ObjectReference(_pd.BaseModel):
+    """ObjectReference contains enough information to let you inspect or modify the referred object."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    api_version: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="apiVersion")
+    """API version of the referent."""
+
+    field_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fieldPath")
+    """If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: "spec.containers{name}" (where "name" refers to the name of the container that triggered the event) or if no container name is specified "spec.containers[2]" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object."""
+
+    kind: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="kind")
+    """Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds"""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="name")
+    """Name of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    namespace: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="namespace")
+    """Namespace of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/"""
+
+    resource_version: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="resourceVersion")
+    """Specific resourceVersion to which this reference is made, if any. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"""
+
+    uid: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="uid")
+    """UID of the referent. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#uids"""
+
+
+class V1PersistentVolumeClaimSpec(_pd.BaseModel):
+    """PersistentVolumeClaimSpec describes the common attributes of storage devices and allows a Source for provider-specific attributes"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    access_modes: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="accessModes")
+    """accessModes contains the desired access modes the volume should have. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1"""
+
+    data_source: _t.Optional[V1TypedLocalObjectReference] = _pd.Field(default=None, alias="dataSource")
+    """dataSource field can be used to specify either: * An existing VolumeSnapshot object (snapshot.storage.k8s.io/VolumeSnapshot) * An existing PVC (PersistentVolumeClaim) If the provisioner or an external controller can support the specified data source, it will create a new volume based on the contents of the specified data source. dataSource contents will be copied to dataSourceRef, and dataSourceRef contents will be copied to dataSource when dataSourceRef.namespace is not specified. If the namespace is specified, then dataSourceRef will not be copied to dataSource."""
+
+    data_source_ref: _t.Optional[V1TypedObjectReference] = _pd.Field(default=None, alias="dataSourceRef")
+    """dataSourceRef specifies the object from which to populate the volume with data, if a non-empty volume is desired. This may be any object from a non-empty API group (non core object) or a PersistentVolumeClaim object. When this field is specified, volume binding will only succeed if the type of the specified object matches some installed volume populator or dynamic provisioner. This field will replace the functionality of the dataSource field and as such if both fields are non-empty, they must have the same value. For backwards compatibility, when namespace isn't specified in dataSourceRef, both fields (dataSource and dataSourceRef) will be set to the same value automatically if one of them is empty and the other is non-empty. When namespace is specified in dataSourceRef, dataSource isn't set to the same value and must be empty. There are three important differences between dataSource and dataSourceRef: * While dataSource only allows two specific types of objects, dataSourceRef
+      allows any non-core object, as well as PersistentVolumeClaim objects.
+    * While dataSource ignores disallowed values (dropping them), dataSourceRef
+      preserves all values, and generates an error if a disallowed value is
+      specified.
+    * While dataSource only allows local objects, dataSourceRef allows objects
+      in any namespaces.
+    (Alpha) Using the namespace field of dataSourceRef requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
+
+    resources: _t.Optional[V1VolumeResourceRequirements] = _pd.Field(default=None, alias="resources")
+    """resources represents the minimum resources the volume should have. Users are allowed to specify resource requirements that are lower than previous value but must still be higher than capacity recorded in the status field of the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#resources"""
+
+    selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="selector")
+    """selector is a label query over volumes to consider for binding."""
+
+    storage_class_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="storageClassName")
+    """storageClassName is the name of the StorageClass required by the claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1"""
+
+    volume_attributes_class_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeAttributesClassName")
+    """volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim. If specified, the CSI driver will create or update the volume with the attributes defined in the corresponding VolumeAttributesClass. This has a different purpose than storageClassName, it can be changed after the claim is created. An empty string or nil value indicates that no VolumeAttributesClass will be applied to the claim. If the claim enters an Infeasible error state, this field can be reset to its previous value (including nil) to cancel the modification. If the resource referred to by volumeAttributesClass does not exist, this PersistentVolumeClaim will be set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource exists. More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/"""
+
+    volume_mode: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeMode")
+    """volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec."""
+
+    volume_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeName")
+    """volumeName is the binding reference to the PersistentVolume backing this claim."""
+
+
+class V1PersistentVolumeClaimTemplate(_pd.BaseModel):
+    """PersistentVolumeClaimTemplate is used to produce PersistentVolumeClaim objects as part of an EphemeralVolumeSource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    metadata: _t.Optional[_k8s.V1ObjectMeta] = _pd.Field(default=None, alias="metadata")
+    """May contain labels and annotations that will be copied into the PVC when creating it. No other fields are allowed and will be rejected during validation."""
+
+    spec: V1PersistentVolumeClaimSpec = _pd.Field(alias="spec")
+    """The specification for the PersistentVolumeClaim. The entire content is copied unchanged into the PVC that gets created from this template. The same fields as in a PersistentVolumeClaim are also valid here."""
+
+
+class V1PersistentVolumeClaimVolumeSource(_pd.BaseModel):
+    """PersistentVolumeClaimVolumeSource references the user's PVC in the same namespace. This volume finds the bound PV and mounts that volume for the pod. A PersistentVolumeClaimVolumeSource is, essentially, a wrapper around another type of volume that is owned by someone else (the system)."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    claim_name: _pd.StrictStr = _pd.Field(alias="claimName")
+    """claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly Will force the ReadOnly setting in VolumeMounts. Default false."""
+
+
+class V1PhotonPersistentDiskVolumeSource(_pd.BaseModel):
+    """Represents a Photon Controller persistent disk resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    pd_id: _pd.StrictStr = _pd.Field(alias="pdID")
+    """pdID is the ID that identifies Photon Controller persistent disk"""
+
+
+class V1PodAffinity(_pd.BaseModel):
+    """Pod affinity is a group of inter pod affinity scheduling rules."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    preferred_during_scheduling_ignored_during_execution: _t.Optional[list[V1WeightedPodAffinityTerm]] = _pd.Field(default=None, alias="preferredDuringSchedulingIgnoredDuringExecution")
+    """The scheduler will prefer to schedule pods to nodes that satisfy the affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling affinity expressions, etc.), compute a sum by iterating through the elements of this field and adding "weight" to the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
+
+    required_during_scheduling_ignored_during_execution: _t.Optional[list[V1PodAffinityTerm]] = _pd.Field(default=None, alias="requiredDuringSchedulingIgnoredDuringExecution")
+    """If the affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
+
+
+class V1PodAffinityTerm(_pd.BaseModel):
+    """Defines a set of pods (namely those matching the labelSelector relative to the given namespace(s)) that this pod should be co-located (affinity) or not co-located (anti-affinity) with, where co-located is defined as running on a node whose value of the label with key <topologyKey> matches that of any node on which a pod of the set of pods is running"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    label_selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="labelSelector")
+    """A label query over a set of resources, in this case pods. If it's null, this PodAffinityTerm matches with no Pods."""
+
+    match_label_keys: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="matchLabelKeys")
+    """MatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key in (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both matchLabelKeys and labelSelector. Also, matchLabelKeys cannot be set when labelSelector isn't set."""
+
+    mismatch_label_keys: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="mismatchLabelKeys")
+    """MismatchLabelKeys is a set of pod label keys to select which pods will be taken into consideration. The keys are used to lookup values from the incoming pod labels, those key-value labels are merged with `labelSelector` as `key notin (value)` to select the group of existing pods which pods will be taken into consideration for the incoming pod's pod (anti) affinity. Keys that don't exist in the incoming pod labels will be ignored. The default value is empty. The same key is forbidden to exist in both mismatchLabelKeys and labelSelector. Also, mismatchLabelKeys cannot be set when labelSelector isn't set."""
+
+    namespace_selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="namespaceSelector")
+    """A label query over the set of namespaces that the term applies to. The term is applied to the union of the namespaces selected by this field and the ones listed in the namespaces field. null selector and null or empty namespaces list means "this pod's namespace". An empty selector ({}) matches all namespaces."""
+
+    namespaces: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="namespaces")
+    """namespaces specifies a static list of namespace names that the term applies to. The term is applied to the union of the namespaces listed in this field and the ones selected by namespaceSelector. null or empty namespaces list and null namespaceSelector means "this pod's namespace"."""
+
+    topology_key: _pd.StrictStr = _pd.Field(alias="topologyKey")
+    """This pod should be co-located (affinity) or not co-located (anti-affinity) with the pods matching the labelSelector in the specified namespaces, where co-located is defined as running on a node whose value of the label with key topologyKey matches that of any node on which any of the selected pods is running. Empty topologyKey is not allowed."""
+
+
+class V1PodAntiAffinity(_pd.BaseModel):
+    """Pod anti affinity is a group of inter pod anti affinity scheduling rules."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    preferred_during_scheduling_ignored_during_execution: _t.Optional[list[V1WeightedPodAffinityTerm]] = _pd.Field(default=None, alias="preferredDuringSchedulingIgnoredDuringExecution")
+    """The scheduler will prefer to schedule pods to nodes that satisfy the anti-affinity expressions specified by this field, but it may choose a node that violates one or more of the expressions. The node that is most preferred is the one with the greatest sum of weights, i.e. for each node that meets all of the scheduling requirements (resource request, requiredDuringScheduling anti-affinity expressions, etc.), compute a sum by iterating through the elements of this field and subtracting "weight" from the sum if the node has pods which matches the corresponding podAffinityTerm; the node(s) with the highest sum are the most preferred."""
+
+    required_during_scheduling_ignored_during_execution: _t.Optional[list[V1PodAffinityTerm]] = _pd.Field(default=None, alias="requiredDuringSchedulingIgnoredDuringExecution")
+    """If the anti-affinity requirements specified by this field are not met at scheduling time, the pod will not be scheduled onto the node. If the anti-affinity requirements specified by this field cease to be met at some point during pod execution (e.g. due to a pod label update), the system may or may not try to eventually evict the pod from its node. When there are multiple elements, the lists of nodes corresponding to each podAffinityTerm are intersected, i.e. all terms must be satisfied."""
+
+
+class V1PodCertificateProjection(_pd.BaseModel):
+    """PodCertificateProjection provides a private key and X.509 certificate in the pod filesystem."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    certificate_chain_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="certificateChainPath")
+    """Write the certificate chain at this path in the projected volume.
+    
+    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
+
+    credential_bundle_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="credentialBundlePath")
+    """Write the credential bundle at this path in the projected volume.
+    
+    The credential bundle is a single file that contains multiple PEM blocks. The first PEM block is a PRIVATE KEY block, containing a PKCS#8 private key.
+    
+    The remaining blocks are CERTIFICATE blocks, containing the issued certificate chain from the signer (leaf and any intermediates).
+    
+    Using credentialBundlePath lets your Pod's application code make a single atomic read that retrieves a consistent key and certificate chain.  If you project them to separate files, your application code will need to additionally check that the leaf certificate was issued to the key."""
+
+    key_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="keyPath")
+    """Write the key at this path in the projected volume.
+    
+    Most applications should use credentialBundlePath.  When using keyPath and certificateChainPath, your application needs to check that the key and leaf certificate are consistent, because it is possible to read the files mid-rotation."""
+
+    key_type: _pd.StrictStr = _pd.Field(alias="keyType")
+    """The type of keypair Kubelet will generate for the pod.
+    
+    Valid values are "RSA3072", "RSA4096", "ECDSAP256", "ECDSAP384", "ECDSAP521", and "ED25519"."""
+
+    max_expiration_seconds: _t.Optional[_Int32] = _pd.Field(default=None, alias="maxExpirationSeconds")
+    """maxExpirationSeconds is the maximum lifetime permitted for the certificate.
+    
+    Kubelet copies this value verbatim into the PodCertificateRequests it generates for this projection.
+    
+    If omitted, kube-apiserver will set it to 86400(24 hours). kube-apiserver will reject values shorter than 3600 (1 hour).  The maximum allowable value is 7862400 (91 days).
+    
+    The signer implementation is then free to issue a certificate with any lifetime *shorter* than MaxExpirationSeconds, but no shorter than 3600 seconds (1 hour).  This constraint is enforced by kube-apiserver. `kubernetes.io` signers will never issue certificates with a lifetime longer than 24 hours."""
+
+    signer_name: _pd.StrictStr = _pd.Field(alias="signerName")
+    """Kubelet's generated CSRs will be addressed to this signer."""
+
+    user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="user")
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+    user_annotations: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="userAnnotations")
+    """userAnnotations allow pod authors to pass additional information to the signer implementation.  Kubernetes does not restrict or validate this metadata in any way.
+    
+    These values are copied verbatim into the `spec.unverifiedUserAnnotations` field of the PodCertificateRequest objects that Kubelet creates.
+    
+    Entries are subject to the same validation as object metadata annotations, with the addition that all keys must be domain-prefixed. No restrictions are placed on values, except an overall size limitation on the entire field.
+    
+    Signers should document the keys and values they support. Signers should deny requests that contain keys they do not recognize."""
+
+
+class V1PodDNSConfig(_pd.BaseModel):
+    """PodDNSConfig defines the DNS parameters of a pod in addition to those generated from DNSPolicy."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    nameservers: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="nameservers")
+    """A list of DNS name server IP addresses. This will be appended to the base nameservers generated from DNSPolicy. Duplicated nameservers will be removed."""
+
+    options: _t.Optional[list[V1PodDNSConfigOption]] = _pd.Field(default=None, alias="options")
+    """A list of DNS resolver options. This will be merged with the base options generated from DNSPolicy. Duplicated entries will be removed. Resolution options given in Options will override those that appear in the base DNSPolicy."""
+
+    searches: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="searches")
+    """A list of DNS search domains for host-name lookup. This will be appended to the base search paths generated from DNSPolicy. Duplicated search paths will be removed."""
+
+
+class V1PodDNSConfigOption(_pd.BaseModel):
+    """PodDNSConfigOption defines DNS resolver options of a pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="name")
+    """Name is this DNS resolver option's name. Required."""
+
+    value: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="value")
+    """Value is this DNS resolver option's value."""
+
+
+class V1PodOS(_pd.BaseModel):
+    """PodOS defines the OS parameters of a pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name is the name of the operating system. The currently supported values are linux and windows. Additional value may be defined in future and can be one of: https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration Clients should expect to handle additional values and treat unrecognized values in this field as os: null"""
+
+
+class V1PodReadinessGate(_pd.BaseModel):
+    """PodReadinessGate contains the reference to a pod condition"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    condition_type: _pd.StrictStr = _pd.Field(alias="conditionType")
+    """ConditionType refers to a condition in the pod's condition list with matching type."""
+
+
+class V1PodResourceClaim(_pd.BaseModel):
+    """PodResourceClaim references exactly one ResourceClaim, either directly or by naming a ResourceClaimTemplate which is then turned into a ResourceClaim for the pod.
+    
+    It adds a name to it that uniquely identifies the ResourceClaim inside the Pod. Containers that need access to the ResourceClaim reference it with this name.
+    
+    When the DRAWorkloadResourceClaims feature gate is enabled and this Pod belongs to a PodGroup, a PodResourceClaim is matched to a PodGroupResourceClaim if all of their fields are equal (Name, ResourceClaimName, and ResourceClaimTemplateName). A matched claim references a single ResourceClaim shared across all Pods in the PodGroup, reserved for the PodGroup in ResourceClaimStatus.ReservedFor rather than for individual Pods."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name uniquely identifies this resource claim inside the pod. This must be a DNS_LABEL."""
+
+    resource_claim_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="resourceClaimName")
+    """ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.
+    
+    Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set."""
+
+    resource_claim_template_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="resourceClaimTemplateName")
+    """ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod.
+    
+    The template will be used to create a new ResourceClaim, which will be bound to this pod. When this pod is deleted, the ResourceClaim will also be deleted. The pod name and resource name, along with a generated component, will be used to form a unique name for the ResourceClaim, which will be recorded in pod.status.resourceClaimStatuses.
+    
+    When the DRAWorkloadResourceClaims feature gate is enabled and the pod belongs to a PodGroup that defines a PodGroupResourceClaim with the same Name and ResourceClaimTemplateName, this PodResourceClaim resolves to the ResourceClaim generated for the PodGroup. All pods in the group that define an equivalent PodResourceClaim matching the PodGroupResourceClaim's Name and ResourceClaimTemplateName share the same generated ResourceClaim. ResourceClaims generated for a PodGroup are owned by the PodGroup and their lifecycles are tied to the PodGroup instead of any individual pod.
+    
+    This field is immutable and no changes will be made to the corresponding ResourceClaim by the control plane after creating the ResourceClaim.
+    
+    Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set."""
+
+
+class V1PodSchedulingGate(_pd.BaseModel):
+    """PodSchedulingGate is associated to a Pod to guard its scheduling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name of the scheduling gate. Each scheduling gate must have a unique name field."""
+
+
+class V1PodSchedulingGroup(_pd.BaseModel):
+    """PodSchedulingGroup identifies the runtime scheduling group instance that a Pod belongs to. The scheduler uses this information to apply workload-aware scheduling semantics. Exactly one field must be specified."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    pod_group_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="podGroupName")
+    """PodGroupName specifies the name of the standalone PodGroup object that represents the runtime instance of this group. Must be a DNS subdomain."""
+
+
+class V1PodSecurityContext(_pd.BaseModel):
+    """PodSecurityContext holds pod-level security attributes and common container settings. Some fields are also present in container.securityContext.  Field values of container.securityContext take precedence over field values of PodSecurityContext."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    app_armor_profile: _t.Optional[V1AppArmorProfile] = _pd.Field(default=None, alias="appArmorProfile")
+    """appArmorProfile is the AppArmor options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
+
+    fs_group: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="fsGroup")
+    """A special supplemental group that applies to all containers in a pod. Some volume types allow the Kubelet to change the ownership of that volume to be owned by the pod:
+    
+    1. The owning GID will be the FSGroup 2. The setgid bit is set (new files created in the volume will be owned by FSGroup) 3. The permission bits are OR'd with rw-rw----
+    
+    If unset, the Kubelet will not modify the ownership and permissions of any volume. Note that this field cannot be set when spec.os.name is windows."""
+
+    fs_group_change_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsGroupChangePolicy")
+    """fsGroupChangePolicy defines behavior of changing ownership and permission of the volume before being exposed inside Pod. This field will only apply to volume types which support fsGroup based ownership(and permissions). It will have no effect on ephemeral volume types such as: secret, configmaps and emptydir. Valid values are "OnRootMismatch" and "Always". If not specified, "Always" is used. Note that this field cannot be set when spec.os.name is windows."""
+
+    run_as_group: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="runAsGroup")
+    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+
+    run_as_non_root: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="runAsNonRoot")
+    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+
+    run_as_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="runAsUser")
+    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+
+    se_linux_change_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="seLinuxChangePolicy")
+    """seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes used by the Pod. It has no effect on nodes that do not support SELinux or to volumes does not support SELinux. Valid values are "MountOption" and "Recursive".
+    
+    "Recursive" means relabeling of all files on all Pod volumes by the container runtime. This may be slow for large volumes, but allows mixing privileged and unprivileged Pods sharing the same volume on the same node.
+    
+    "MountOption" mounts all eligible Pod volumes with `-o context` mount option. This requires all Pods that share the same volume to use the same SELinux label. It is not possible to share the same volume among privileged and unprivileged Pods. Eligible volumes are in-tree FibreChannel and iSCSI volumes, and all CSI volumes whose CSI driver announces SELinux support by setting spec.seLinuxMount: true in their CSIDriver instance. Other volumes are always re-labelled recursively.
+    
+    If not specified, "MountOption" is used.
+    
+    This field affects only Pods that have SELinux label set, either in PodSecurityContext or in SecurityContext of all containers.
+    
+    All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state. Note that this field cannot be set when spec.os.name is windows."""
+
+    se_linux_options: _t.Optional[V1SELinuxOptions] = _pd.Field(default=None, alias="seLinuxOptions")
+    """The SELinux context to be applied to all containers. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in SecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence for that container. Note that this field cannot be set when spec.os.name is windows."""
+
+    seccomp_profile: _t.Optional[V1SeccompProfile] = _pd.Field(default=None, alias="seccompProfile")
+    """The seccomp options to use by the containers in this pod. Note that this field cannot be set when spec.os.name is windows."""
+
+    supplemental_groups: _t.Optional[list[_pd.StrictInt]] = _pd.Field(default=None, alias="supplementalGroups")
+    """A list of groups applied to the first process run in each container, in addition to the container's primary GID and fsGroup (if specified).  If the SupplementalGroupsPolicy feature is enabled, the supplementalGroupsPolicy field determines whether these are in addition to or instead of any group memberships defined in the container image. If unspecified, no additional groups are added, though group memberships defined in the container image may still be used, depending on the supplementalGroupsPolicy field. Note that this field cannot be set when spec.os.name is windows."""
+
+    supplemental_groups_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="supplementalGroupsPolicy")
+    """Defines how supplemental groups of the first container processes are calculated. Valid values are "Merge" and "Strict". If not specified, "Merge" is used. (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled and the container runtime must implement support for this feature. Note that this field cannot be set when spec.os.name is windows."""
+
+    sysctls: _t.Optional[list[V1Sysctl]] = _pd.Field(default=None, alias="sysctls")
+    """Sysctls hold a list of namespaced sysctls used for the pod. Pods with unsupported sysctls (by the container runtime) might fail to launch. Note that this field cannot be set when spec.os.name is windows."""
+
+    windows_options: _t.Optional[V1WindowsSecurityContextOptions] = _pd.Field(default=None, alias="windowsOptions")
+    """The Windows specific settings applied to all containers. If unspecified, the options within a container's SecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
+
+
+class V1PodSpec(_pd.BaseModel):
+    """PodSpec is a description of a pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    active_deadline_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="activeDeadlineSeconds")
+    """Optional duration in seconds the pod may be active on the node relative to StartTime before the system will actively try to mark it failed and kill associated containers. Value must be a positive integer."""
+
+    affinity: _t.Optional[V1Affinity] = _pd.Field(default=None, alias="affinity")
+    """If specified, the pod's scheduling constraints"""
+
+    automount_service_account_token: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="automountServiceAccountToken")
+    """AutomountServiceAccountToken indicates whether a service account token should be automatically mounted."""
+
+    containers: list[V1Container] = _pd.Field(alias="containers")
+    """List of containers belonging to the pod. Containers cannot currently be added or removed. There must be at least one container in a Pod. Cannot be updated."""
+
+    dns_config: _t.Optional[V1PodDNSConfig] = _pd.Field(default=None, alias="dnsConfig")
+    """Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy."""
+
+    dns_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="dnsPolicy")
+    """Set DNS policy for the pod. Defaults to "ClusterFirst". Valid values are 'ClusterFirstWithHostNet', 'ClusterFirst', 'Default' or 'None'. DNS parameters given in DNSConfig will be merged with the policy selected with DNSPolicy. To have DNS options set along with hostNetwork, you have to specify DNS policy explicitly to 'ClusterFirstWithHostNet'."""
+
+    enable_service_links: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="enableServiceLinks")
+    """EnableServiceLinks indicates whether information about services should be injected into pod's environment variables, matching the syntax of Docker links. Optional: Defaults to true."""
+
+    ephemeral_containers: _t.Optional[list[V1EphemeralContainer]] = _pd.Field(default=None, alias="ephemeralContainers")
+    """List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing pod to perform user-initiated actions such as debugging. This list cannot be specified when creating a pod, and it cannot be modified by updating the pod spec. In order to add an ephemeral container to an existing pod, use the pod's ephemeralcontainers subresource."""
+
+    eviction_responders: _t.Optional[_t.Annotated[list[V1EvictionResponder], _pd.Field(max_length=10)]] = _pd.Field(default=None, alias="evictionResponders")
+    """evictionResponders reference responders that react to Evictions based on EvictionRequests. Responders should observe and communicate through the Eviction Resource API to help with the graceful termination of a pod. The responders are selected sequentially, according to their specified priority.
+    
+    Responders should periodically report on an eviction progress by updating the .status.responders[].heartbeatTime field of the Eviction object. If this field is not updated within the heartbeat deadline defined by the Eviction API (currently 20 minutes), the eviction is passed over to the next responder with a lower priority. If there is no other responder, the last default imperative-eviction.k8s.io/evictor responder with a priority of 100 will evict the pod using the imperative Eviction API (pods/<name>/eviction subresource).
+    
+    The maximum length of the responders list is 10. Responders are not supported when the pod is part of a PodGroup (.spec.schedulingGroup is set). This field can only be set on creation and is immutable afterwards."""
+
+    host_aliases: _t.Optional[list[V1HostAlias]] = _pd.Field(default=None, alias="hostAliases")
+    """HostAliases is an optional list of hosts and IPs that will be injected into the pod's hosts file if specified."""
+
+    host_ipc: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="hostIPC")
+    """Use the host's ipc namespace. Optional: Default to false."""
+
+    host_network: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="hostNetwork")
+    """Host networking requested for this pod. Use the host's network namespace. When using HostNetwork you should specify ports so the scheduler is aware. When `hostNetwork` is true, specified `hostPort` fields in port definitions must match `containerPort`, and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`. Default to false."""
+
+    host_pid: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="hostPID")
+    """Use the host's pid namespace. Optional: Default to false."""
+
+    host_users: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="hostUsers")
+    """Use the host's user namespace. Optional: Default to true. If set to true or not present, the pod will be run in the host user namespace, useful for when the pod needs a feature only available to the host user namespace, such as loading a kernel module with CAP_SYS_MODULE. When set to false, a new userns is created for the pod. Setting false is useful for mitigating container breakout vulnerabilities even allowing users to run their containers as root without actually having root privileges on the host."""
+
+    hostname: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="hostname")
+    """Specifies the hostname of the Pod If not specified, the pod's hostname will be set to a system-defined value."""
+
+    hostname_override: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="hostnameOverride")
+    """HostnameOverride specifies an explicit override for the pod's hostname as perceived by the pod. This field only specifies the pod's hostname and does not affect its DNS records. When this field is set to a non-empty string: - It takes precedence over the values set in `hostname` and `subdomain`. - The Pod's hostname will be set to this value. - `setHostnameAsFQDN` must be nil or set to false. - `hostNetwork` must be set to false.
+    
+    This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters."""
+
+    image_pull_secrets: _t.Optional[list[V1LocalObjectReference]] = _pd.Field(default=None, alias="imagePullSecrets")
+    """ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec. If specified, these secrets will be passed to individual puller implementations for them to use. More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod"""
+
+    init_containers: _t.Optional[list[V1Container]] = _pd.Field(default=None, alias="initContainers")
+    """List of initialization containers belonging to the pod. Init containers are executed in order prior to containers being started. If any init container fails, the pod is considered to have failed and is handled according to its restartPolicy. The name for an init container or normal container must be unique among all containers. Init containers may not have Lifecycle actions, Readiness probes, Liveness probes, or Startup probes. The resourceRequirements of an init container are taken into account during scheduling by finding the highest request/limit for each resource type, and then using the max of that value or the sum of the normal containers. Limits are applied to init containers in a similar fashion. Init containers cannot currently be added or removed. Cannot be updated. More info: https://kubernetes.io/docs/concepts/workloads/pods/init-containers/"""
+
+    node_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="nodeName")
+    """NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"""
+
+    node_selector: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="nodeSelector")
+    """NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/"""
+
+    os: _t.Optional[V1PodOS] = _pd.Field(default=None, alias="os")
+    """Specifies the OS of the containers in the pod. Some pod and container fields are restricted if this is set.
+    
+    If the OS field is set to linux, the following fields must be unset: -securityContext.windowsOptions
+    
+    If the OS field is set to windows, following fields must be unset: - spec.hostPID - spec.hostIPC - spec.hostUsers - spec.resources - spec.securityContext.appArmorProfile - spec.securityContext.seLinuxOptions - spec.securityContext.seccompProfile - spec.securityContext.fsGroup - spec.securityContext.fsGroupChangePolicy - spec.securityContext.sysctls - spec.shareProcessNamespace - spec.securityContext.runAsUser - spec.securityContext.runAsGroup - spec.securityContext.supplementalGroups - spec.securityContext.supplementalGroupsPolicy - spec.containers[*].securityContext.appArmorProfile - spec.containers[*].securityContext.seLinuxOptions - spec.containers[*].securityContext.seccompProfile - spec.containers[*].securityContext.capabilities - spec.containers[*].securityContext.readOnlyRootFilesystem - spec.containers[*].securityContext.privileged - spec.containers[*].securityContext.allowPrivilegeEscalation - spec.containers[*].securityContext.procMount - spec.containers[*].securityContext.runAsUser - spec.containers[*].securityContext.runAsGroup"""
+
+    overhead: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="overhead")
+    """Overhead represents the resource overhead associated with running a pod for a given RuntimeClass. This field will be autopopulated at admission time by the RuntimeClass admission controller. If the RuntimeClass admission controller is enabled, overhead must not be set in Pod create requests. The RuntimeClass admission controller will reject Pod create requests which have the overhead already set. If RuntimeClass is configured and selected in the PodSpec, Overhead will be set to the value defined in the corresponding RuntimeClass, otherwise it will remain unset and treated as zero. More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md"""
+
+    preemption_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="preemptionPolicy")
+    """PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. Defaults to PreemptLowerPriority if unset."""
+
+    priority: _t.Optional[_Int32] = _pd.Field(default=None, alias="priority")
+    """The priority value. Various system components use this field to find the priority of the pod. When Priority Admission Controller is enabled, it prevents users from setting this field. The admission controller populates this field from PriorityClassName. The higher the value, the higher the priority."""
+
+    priority_class_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="priorityClassName")
+    """If specified, indicates the pod's priority. "system-node-critical" and "system-cluster-critical" are two special keywords which indicate the highest priorities with the former being the highest priority. Any other name must be defined by creating a PriorityClass object with that name. If not specified, the pod priority will be default or zero if there is no default."""
+
+    readiness_gates: _t.Optional[list[V1PodReadinessGate]] = _pd.Field(default=None, alias="readinessGates")
+    """If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates"""
+
+    resource_claims: _t.Optional[list[V1PodResourceClaim]] = _pd.Field(default=None, alias="resourceClaims")
+    """ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start. The resources will be made available to those containers which consume them by name.
+    
+    This is a stable field but requires that the DynamicResourceAllocation feature gate is enabled.
+    
+    This field is immutable."""
+
+    resources: _t.Optional[V1ResourceRequirements] = _pd.Field(default=None, alias="resources")
+    """Resources is the total amount of CPU and Memory resources required by all containers in the pod. It supports specifying Requests and Limits for "cpu", "memory" and "hugepages-" resource names only. ResourceClaims are not supported.
+    
+    This field enables fine-grained control over resource allocation for the entire pod, allowing resource sharing among containers in a pod.
+    
+    This is an alpha field and requires enabling the PodLevelResources feature gate."""
+
+    restart_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="restartPolicy")
+    """Restart policy for all containers within the pod. One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted. Default to Always. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy"""
+
+    runtime_class_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="runtimeClassName")
+    """RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be used to run this pod.  If no RuntimeClass resource matches the named class, the pod will not be run. If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an empty definition that uses the default runtime handler. More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class"""
+
+    scheduler_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="schedulerName")
+    """If specified, the pod will be dispatched by specified scheduler. If not specified, the pod will be dispatched by default scheduler."""
+
+    scheduling_gates: _t.Optional[list[V1PodSchedulingGate]] = _pd.Field(default=None, alias="schedulingGates")
+    """SchedulingGates is an opaque list of values that if specified will block scheduling the pod. If schedulingGates is not empty, the pod will stay in the SchedulingGated state and the scheduler will not attempt to schedule the pod.
+    
+    SchedulingGates can only be set at pod creation time, and be removed only afterwards."""
+
+    scheduling_group: _t.Optional[V1PodSchedulingGroup] = _pd.Field(default=None, alias="schedulingGroup")
+    """SchedulingGroup provides a reference to the immediate scheduling runtime grouping object that this Pod belongs to. This field is used by the scheduler to identify the group and apply the correct group scheduling policies. The association with a group also impacts other lifecycle aspects of a Pod that are relevant in a wider context of scheduling like preemption, resource attachment, etc. If not specified, the Pod is treated as a single unit in all of these aspects. The group object referenced by this field may not exist at the time the Pod is created. This field is immutable, but a group object with the same name may be recreated with different policies. Doing this during pod scheduling may result in the placement not conforming to the expected policies."""
+
+    security_context: _t.Optional[V1PodSecurityContext] = _pd.Field(default=None, alias="securityContext")
+    """SecurityContext holds pod-level security attributes and common container settings. Optional: Defaults to empty.  See type description for default values of each field."""
+
+    service_account: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="serviceAccount")
+    """DeprecatedServiceAccount is a deprecated alias for ServiceAccountName. Deprecated: Use serviceAccountName instead."""
+
+    service_account_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="serviceAccountName")
+    """ServiceAccountName is the name of the ServiceAccount to use to run this pod. More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/"""
+
+    set_hostname_as_fqdn: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="setHostnameAsFQDN")
+    """If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name (the default). In Linux containers, this means setting the FQDN in the hostname field of the kernel (the nodename field of struct utsname). In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\\\SYSTEM\\\\CurrentControlSet\\\\Services\\\\Tcpip\\\\Parameters to FQDN. If a pod does not have FQDN, this has no effect. Default to false."""
+
+    share_process_namespace: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="shareProcessNamespace")
+    """Share a single process namespace between all of the containers in a pod. When this is set containers will be able to view and signal processes from other containers in the same pod, and the first process in each container will not be assigned PID 1. HostPID and ShareProcessNamespace cannot both be set. Optional: Default to false."""
+
+    subdomain: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="subdomain")
+    """If specified, the fully qualified Pod hostname will be "<hostname>.<subdomain>.<pod namespace>.svc.<cluster domain>". If not specified, the pod will not have a domainname at all."""
+
+    termination_grace_period_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="terminationGracePeriodSeconds")
+    """Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). If this value is nil, the default grace period will be used instead. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. Defaults to 30 seconds."""
+
+    tolerations: _t.Optional[list[V1Toleration]] = _pd.Field(default=None, alias="tolerations")
+    """If specified, the pod's tolerations."""
+
+    topology_spread_constraints: _t.Optional[list[V1TopologySpreadConstraint]] = _pd.Field(default=None, alias="topologySpreadConstraints")
+    """TopologySpreadConstraints describes how a group of pods ought to spread across topology domains. Scheduler will schedule pods in a way which abides by the constraints. All topologySpreadConstraints are ANDed."""
+
+    volumes: _t.Optional[list[V1Volume]] = _pd.Field(default=None, alias="volumes")
+    """List of volumes that can be mounted by containers belonging to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes"""
+
+
+class V1PodTemplateSpec(_pd.BaseModel):
+    """PodTemplateSpec describes the data a pod should have when created from a template"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    metadata: _t.Optional[_k8s.V1ObjectMeta] = _pd.Field(default=None, alias="metadata")
+    """Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"""
+
+    spec: _t.Optional[V1PodSpec] = _pd.Field(default=None, alias="spec")
+    """Specification of the desired behavior of the pod. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status"""
+
+
+class V1PortworxVolumeSource(_pd.BaseModel):
+    """PortworxVolumeSource represents a Portworx volume resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fSType represents the filesystem type to mount Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    volume_id: _pd.StrictStr = _pd.Field(alias="volumeID")
+    """volumeID uniquely identifies a Portworx volume"""
+
+
+class V1PreferredSchedulingTerm(_pd.BaseModel):
+    """An empty preferred scheduling term matches all objects with implicit weight 0 (i.e. it's a no-op). A null preferred scheduling term matches no objects (i.e. is also a no-op)."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    preference: V1NodeSelectorTerm = _pd.Field(alias="preference")
+    """A node selector term, associated with the corresponding weight."""
+
+    weight: _Int32 = _pd.Field(alias="weight")
+    """Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100."""
+
+
+class V1Probe(_pd.BaseModel):
+    """Probe describes a health check to be performed against a container to determine whether it is alive or ready to receive traffic."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    exec: _t.Optional[V1ExecAction] = _pd.Field(default=None, alias="exec")
+    """Exec specifies a command to execute in the container."""
+
+    failure_threshold: _t.Optional[_Int32] = _pd.Field(default=None, alias="failureThreshold")
+    """Minimum consecutive failures for the probe to be considered failed after having succeeded. Defaults to 3. Minimum value is 1."""
+
+    grpc: _t.Optional[V1GRPCAction] = _pd.Field(default=None, alias="grpc")
+    """GRPC specifies a GRPC HealthCheckRequest."""
+
+    http_get: _t.Optional[V1HTTPGetAction] = _pd.Field(default=None, alias="httpGet")
+    """HTTPGet specifies an HTTP GET request to perform."""
+
+    initial_delay_seconds: _t.Optional[_Int32] = _pd.Field(default=None, alias="initialDelaySeconds")
+    """Number of seconds after the container has started before liveness probes are initiated. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+
+    period_seconds: _t.Optional[_Int32] = _pd.Field(default=None, alias="periodSeconds")
+    """How often (in seconds) to perform the probe. Default to 10 seconds. Minimum value is 1."""
+
+    success_threshold: _t.Optional[_Int32] = _pd.Field(default=None, alias="successThreshold")
+    """Minimum consecutive successes for the probe to be considered successful after having failed. Defaults to 1. Must be 1 for liveness and startup. Minimum value is 1."""
+
+    tcp_socket: _t.Optional[V1TCPSocketAction] = _pd.Field(default=None, alias="tcpSocket")
+    """TCPSocket specifies a connection to a TCP port."""
+
+    termination_grace_period_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="terminationGracePeriodSeconds")
+    """Optional duration in seconds the pod needs to terminate gracefully upon probe failure. The grace period is the duration in seconds after the processes running in the pod are sent a termination signal and the time when the processes are forcibly halted with a kill signal. Set this value longer than the expected cleanup time for your process. If this value is nil, the pod's terminationGracePeriodSeconds will be used. Otherwise, this value overrides the value provided by the pod spec. Value must be non-negative integer. The value zero indicates stop immediately via the kill signal (no opportunity to shut down). This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate. Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset."""
+
+    timeout_seconds: _t.Optional[_Int32] = _pd.Field(default=None, alias="timeoutSeconds")
+    """Number of seconds after which the probe times out. Defaults to 1 second. Minimum value is 1. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#container-probes"""
+
+
+class V1ProjectedVolumeSource(_pd.BaseModel):
+    """Represents a projected volume source"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    default_mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="defaultMode")
+    """defaultMode are the mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    default_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+    sources: _t.Optional[list[V1VolumeProjection]] = _pd.Field(default=None, alias="sources")
+    """sources is the list of volume projections. Each entry in this list handles one source."""
+
+
+class V1QuobyteVolumeSource(_pd.BaseModel):
+    """Represents a Quobyte mount that lasts the lifetime of a pod. Quobyte volumes do not support ownership management or SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    group: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="group")
+    """group to map volume access to Default is no group"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the Quobyte volume to be mounted with read-only permissions. Defaults to false."""
+
+    registry: _pd.StrictStr = _pd.Field(alias="registry")
+    """registry represents a single or multiple Quobyte Registry services specified as a string as host:port pair (multiple entries are separated with commas) which acts as the central registry for volumes"""
+
+    tenant: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="tenant")
+    """tenant owning the given Quobyte volume in the Backend Used with dynamically provisioned Quobyte volumes, value is set by the plugin"""
+
+    user: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="user")
+    """user to map volume access to Defaults to serivceaccount user"""
+
+    volume: _pd.StrictStr = _pd.Field(alias="volume")
+    """volume is a string that references an already created Quobyte volume by name."""
+
+
+class V1RBDVolumeSource(_pd.BaseModel):
+    """Represents a Rados Block Device mount that lasts the lifetime of a pod. RBD volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type of the volume that you want to mount. Tip: Ensure that the filesystem type is supported by the host operating system. Examples: "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified. More info: https://kubernetes.io/docs/concepts/storage/volumes#rbd"""
+
+    image: _pd.StrictStr = _pd.Field(alias="image")
+    """image is the rados image name. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    keyring: _t.Optional[_pd.StrictStr] = _pd.Field(default="/etc/ceph/keyring", alias="keyring")
+    """keyring is the path to key ring for RBDUser. Default is /etc/ceph/keyring. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    monitors: list[_pd.StrictStr] = _pd.Field(alias="monitors")
+    """monitors is a collection of Ceph monitors. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    pool: _t.Optional[_pd.StrictStr] = _pd.Field(default="rbd", alias="pool")
+    """pool is the rados pool name. Default is rbd. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly here will force the ReadOnly setting in VolumeMounts. Defaults to false. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef is name of the authentication secret for RBDUser. If provided overrides keyring. Default is nil. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+    user: _t.Optional[_pd.StrictStr] = _pd.Field(default="admin", alias="user")
+    """user is the rados user name. Default is admin. More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it"""
+
+
+class V1ResourceClaim(_pd.BaseModel):
+    """ResourceClaim references one entry in PodSpec.ResourceClaims."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container."""
+
+    request: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="request")
+    """Request is the name chosen for a request in the referenced claim. If empty, everything from the claim is made available, otherwise only the result of this request."""
+
+
+class V1ResourceFieldSelector(_pd.BaseModel):
+    """ResourceFieldSelector represents container resources (cpu, memory) and their output format"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    container_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="containerName")
+    """Container name: required for volumes, optional for env vars"""
+
+    divisor: _t.Optional[_Quantity] = _pd.Field(default=None, alias="divisor")
+    """Specifies the output format of the exposed resources, defaults to "1" """
+
+    resource: _pd.StrictStr = _pd.Field(alias="resource")
+    """Required: resource to select"""
+
+
+class V1ResourceRequirements(_pd.BaseModel):
+    """ResourceRequirements describes the compute resource requirements."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    claims: _t.Optional[list[V1ResourceClaim]] = _pd.Field(default=None, alias="claims")
+    """Claims lists the names of resources, defined in spec.resourceClaims, that are used by this container.
+    
+    This field depends on the DynamicResourceAllocation feature gate.
+    
+    This field is immutable. It can only be set for containers."""
+
+    limits: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="limits")
+    """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+
+    requests: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="requests")
+    """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+
+
+class V1SELinuxOptions(_pd.BaseModel):
+    """SELinuxOptions are the labels to be applied to the container"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    level: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="level")
+    """Level is SELinux level label that applies to the container."""
+
+    role: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="role")
+    """Role is a SELinux role label that applies to the container."""
+
+    type_: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="type")
+    """Type is a SELinux type label that applies to the container."""
+
+    user: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="user")
+    """User is a SELinux user label that applies to the container."""
+
+
+class V1ScaleIOVolumeSource(_pd.BaseModel):
+    """ScaleIOVolumeSource represents a persistent ScaleIO volume"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default="xfs", alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Default is "xfs"."""
+
+    gateway: _pd.StrictStr = _pd.Field(alias="gateway")
+    """gateway is the host address of the ScaleIO API Gateway."""
+
+    protection_domain: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="protectionDomain")
+    """protectionDomain is the name of the ScaleIO Protection Domain for the configured storage."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly Defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    secret_ref: V1LocalObjectReference = _pd.Field(alias="secretRef")
+    """secretRef references to the secret for ScaleIO user and other sensitive information. If this is not provided, Login operation will fail."""
+
+    ssl_enabled: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="sslEnabled")
+    """sslEnabled Flag enable/disable SSL communication with Gateway, default false"""
+
+    storage_mode: _t.Optional[_pd.StrictStr] = _pd.Field(default="ThinProvisioned", alias="storageMode")
+    """storageMode indicates whether the storage for a volume should be ThickProvisioned or ThinProvisioned. Default is ThinProvisioned."""
+
+    storage_pool: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="storagePool")
+    """storagePool is the ScaleIO Storage Pool associated with the protection domain."""
+
+    system: _pd.StrictStr = _pd.Field(alias="system")
+    """system is the name of the storage system as configured in ScaleIO."""
+
+    volume_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeName")
+    """volumeName is the name of a volume already created in the ScaleIO system that is associated with this volume source."""
+
+
+class V1SeccompProfile(_pd.BaseModel):
+    """SeccompProfile defines a pod/container's seccomp profile settings. Only one profile source may be set."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    localhost_profile: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="localhostProfile")
+    """localhostProfile indicates a profile defined in a file on the node should be used. The profile must be preconfigured on the node to work. Must be a descending path, relative to the kubelet's configured seccomp profile location. Must be set if type is "Localhost". Must NOT be set for any other type."""
+
+    type_: _pd.StrictStr = _pd.Field(alias="type")
+    """type indicates which kind of seccomp profile will be applied. Valid options are:
+    
+    Localhost - a profile defined in a file on the node should be used. RuntimeDefault - the container runtime default profile should be used. Unconfined - no profile should be applied."""
+
+
+class V1SecretEnvSource(_pd.BaseModel):
+    """SecretEnvSource selects a Secret to populate the environment variables with.
+    
+    The contents of the target Secret's Data field will represent the key-value pairs as environment variables."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """Specify whether the Secret must be defined"""
+
+
+class V1SecretKeySelector(_pd.BaseModel):
+    """SecretKeySelector selects a key of a Secret."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """The key of the secret to select from.  Must be a valid secret key."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """Specify whether the Secret or its key must be defined"""
+
+
+class V1SecretProjection(_pd.BaseModel):
+    """Adapts a secret into a projected volume.
+    
+    The contents of the target Secret's Data field will be presented in a projected volume as files using the keys in the Data field as the file names. Note that this is identical to a secret volume source without the default mode."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    items: _t.Optional[list[V1KeyToPath]] = _pd.Field(default=None, alias="items")
+    """items if unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default="", alias="name")
+    """Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """optional field specify whether the Secret or its key must be defined"""
+
+
+class V1SecretVolumeSource(_pd.BaseModel):
+    """Adapts a Secret into a volume.
+    
+    The contents of the target Secret's Data field will be presented in a volume as files using the keys in the Data field as the file names. Secret volumes support ownership management and SELinux relabeling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    default_mode: _t.Optional[_Int32] = _pd.Field(default=None, alias="defaultMode")
+    """defaultMode is Optional: mode bits used to set permissions on created files by default. Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511. YAML accepts both octal and decimal values, JSON requires decimal values for mode bits. Defaults to 0644. Directories within the path are not affected by this setting. This might be in conflict with other options that affect the file mode, like fsGroup, and the result can be other mode bits set."""
+
+    default_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="defaultUser")
+    """defaultUser is Optional: The owner UID of the created files by default. The defaultUser field is only used as a fallback when the item-level user field is unset. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+    items: _t.Optional[list[V1KeyToPath]] = _pd.Field(default=None, alias="items")
+    """items If unspecified, each key-value pair in the Data field of the referenced Secret will be projected into the volume as a file whose name is the key and content is the value. If specified, the listed keys will be projected into the specified paths, and unlisted keys will not be present. If a key is specified which is not present in the Secret, the volume setup will error unless it is marked optional. Paths must be relative and may not contain the '..' path or start with '..'."""
+
+    optional: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="optional")
+    """optional field specify whether the Secret or its keys must be defined"""
+
+    secret_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="secretName")
+    """secretName is the name of the secret in the pod's namespace to use. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
+
+
+class V1SecurityContext(_pd.BaseModel):
+    """SecurityContext holds security configuration that will be applied to a container. Some fields are present in both SecurityContext and PodSecurityContext.  When both are set, the values in SecurityContext take precedence."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    allow_privilege_escalation: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="allowPrivilegeEscalation")
+    """AllowPrivilegeEscalation controls whether a process can gain more privileges than its parent process. This bool directly controls if the no_new_privs flag will be set on the container process. AllowPrivilegeEscalation is true always when the container is: 1) run as Privileged 2) has CAP_SYS_ADMIN Note that this field cannot be set when spec.os.name is windows."""
+
+    app_armor_profile: _t.Optional[V1AppArmorProfile] = _pd.Field(default=None, alias="appArmorProfile")
+    """appArmorProfile is the AppArmor options to use by this container. If set, this profile overrides the pod's appArmorProfile. Note that this field cannot be set when spec.os.name is windows."""
+
+    capabilities: _t.Optional[V1Capabilities] = _pd.Field(default=None, alias="capabilities")
+    """The capabilities to add/drop when running containers. Defaults to the default set of capabilities granted by the container runtime. Note that this field cannot be set when spec.os.name is windows."""
+
+    privileged: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="privileged")
+    """Run container in privileged mode. Processes in privileged containers are essentially equivalent to root on the host. Defaults to false. Note that this field cannot be set when spec.os.name is windows."""
+
+    proc_mount: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="procMount")
+    """procMount denotes the type of proc mount to use for the containers. The default value is Default which uses the container runtime defaults for readonly paths and masked paths. Note that this field cannot be set when spec.os.name is windows."""
+
+    read_only_root_filesystem: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnlyRootFilesystem")
+    """Whether this container has a read-only root filesystem. Default is false. Note that this field cannot be set when spec.os.name is windows."""
+
+    run_as_group: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="runAsGroup")
+    """The GID to run the entrypoint of the container process. Uses runtime default if unset. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+
+    run_as_non_root: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="runAsNonRoot")
+    """Indicates that the container must run as a non-root user. If true, the Kubelet will validate the image at runtime to ensure that it does not run as UID 0 (root) and fail to start the container if it does. If unset or false, no such validation will be performed. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+
+    run_as_user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="runAsUser")
+    """The UID to run the entrypoint of the container process. Defaults to user specified in image metadata if unspecified. May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+
+    se_linux_options: _t.Optional[V1SELinuxOptions] = _pd.Field(default=None, alias="seLinuxOptions")
+    """The SELinux context to be applied to the container. If unspecified, the container runtime will allocate a random SELinux context for each container.  May also be set in PodSecurityContext.  If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is windows."""
+
+    seccomp_profile: _t.Optional[V1SeccompProfile] = _pd.Field(default=None, alias="seccompProfile")
+    """The seccomp options to use by this container. If seccomp options are provided at both the pod & container level, the container options override the pod options. Note that this field cannot be set when spec.os.name is windows."""
+
+    windows_options: _t.Optional[V1WindowsSecurityContextOptions] = _pd.Field(default=None, alias="windowsOptions")
+    """The Windows specific settings applied to all containers. If unspecified, the options from the PodSecurityContext will be used. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence. Note that this field cannot be set when spec.os.name is linux."""
+
+
+class V1ServiceAccountTokenProjection(_pd.BaseModel):
+    """ServiceAccountTokenProjection represents a projected service account token volume. This projection can be used to insert a service account token into the pods runtime filesystem for use against APIs (Kubernetes API Server or otherwise)."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    audience: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="audience")
+    """audience is the intended audience of the token. A recipient of a token must identify itself with an identifier specified in the audience of the token, and otherwise should reject the token. The audience defaults to the identifier of the apiserver."""
+
+    expiration_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="expirationSeconds")
+    """expirationSeconds is the requested duration of validity of the service account token. As the token approaches expiration, the kubelet volume plugin will proactively rotate the service account token. The kubelet will start trying to rotate the token if the token is older than 80 percent of its time to live or if the token is older than 24 hours.Defaults to 1 hour and must be at least 10 minutes."""
+
+    path: _pd.StrictStr = _pd.Field(alias="path")
+    """path is the path relative to the mount point of the file to project the token into."""
+
+    user: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="user")
+    """user is Optional: The owner UID of the created file. If specified, the item-level user field takes precedence over defaultUser. (Alpha) This field requires the AtomicWriteVolumeUserFields feature gate to be enabled."""
+
+
+class V1ServicePort(_pd.BaseModel):
+    """ServicePort contains information on service's port."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    app_protocol: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="appProtocol")
+    """The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand. This field follows standard Kubernetes label syntax. Valid values are either:
+    
+    * Un-prefixed protocol names - reserved for IANA standard service names (as per RFC-6335 and https://www.iana.org/assignments/service-names).
+    
+    * Kubernetes-defined prefixed names:
+      * 'kubernetes.io/h2c' - HTTP/2 prior knowledge over cleartext as described in https://www.rfc-editor.org/rfc/rfc9113.html#name-starting-http-2-with-prior-
+      * 'kubernetes.io/ws'  - WebSocket over cleartext as described in https://www.rfc-editor.org/rfc/rfc6455
+      * 'kubernetes.io/wss' - WebSocket over TLS as described in https://www.rfc-editor.org/rfc/rfc6455
+    
+    * Other protocols should use implementation-defined prefixed names such as mycompany.com/my-custom-protocol."""
+
+    name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="name")
+    """The name of this port within the service. This must be a DNS_LABEL. All ports within a ServiceSpec must have unique names. When considering the endpoints for a Service, this must match the 'name' field in the EndpointPort. Optional if only one ServicePort is defined on this service."""
+
+    node_port: _t.Optional[_Int32] = _pd.Field(default=None, alias="nodePort")
+    """The port on each node on which this service is exposed when type is NodePort or LoadBalancer.  Usually assigned by the system. If a value is specified, in-range, and not in use it will be used, otherwise the operation will fail.  If not specified, a port will be allocated if this Service requires one.  If this field is specified when creating a Service which does not need it, creation will fail. This field will be wiped when updating a Service to no longer need it (e.g. changing type from NodePort to ClusterIP). More info: https://kubernetes.io/docs/concepts/services-networking/service/#type-nodeport"""
+
+    port: _Int32 = _pd.Field(alias="port")
+    """The port that will be exposed by this service."""
+
+    protocol: _t.Optional[_pd.StrictStr] = _pd.Field(default="TCP", alias="protocol")
+    """The IP protocol for this port. Supports "TCP", "UDP", and "SCTP". Default is TCP."""
+
+    target_port: _t.Optional[_Int32 | _pd.StrictStr] = _pd.Field(default=None, alias="targetPort")
+    """Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports. If this is not specified, the value of the 'port' field is used (an identity map). This field is ignored for services with clusterIP=None, and should be omitted or set equal to the 'port' field. More info: https://kubernetes.io/docs/concepts/services-networking/service/#defining-a-service"""
+
+
+class V1SleepAction(_pd.BaseModel):
+    """SleepAction describes a "sleep" action."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    seconds: _pd.StrictInt = _pd.Field(alias="seconds")
+    """Seconds is the number of seconds to sleep."""
+
+
+class V1StorageOSVolumeSource(_pd.BaseModel):
+    """Represents a StorageOS persistent volume resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is the filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """readOnly defaults to false (read/write). ReadOnly here will force the ReadOnly setting in VolumeMounts."""
+
+    secret_ref: _t.Optional[V1LocalObjectReference] = _pd.Field(default=None, alias="secretRef")
+    """secretRef specifies the secret to use for obtaining the StorageOS API credentials.  If not specified, default values will be attempted."""
+
+    volume_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeName")
+    """volumeName is the human-readable name of the StorageOS volume.  Volume names are only unique within a namespace."""
+
+    volume_namespace: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="volumeNamespace")
+    """volumeNamespace specifies the scope of the volume within StorageOS.  If no namespace is specified then the Pod's namespace will be used.  This allows the Kubernetes name scoping to be mirrored within StorageOS for tighter integration. Set VolumeName to any name to override the default behaviour. Set to "default" if you are not using namespaces within StorageOS. Namespaces that do not pre-exist within StorageOS will be created."""
+
+
+class V1Sysctl(_pd.BaseModel):
+    """Sysctl defines a kernel parameter to be set"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name of a property to set"""
+
+    value: _pd.StrictStr = _pd.Field(alias="value")
+    """Value of a property to set"""
+
+
+class V1TCPSocketAction(_pd.BaseModel):
+    """TCPSocketAction describes an action based on opening a socket"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    host: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="host")
+    """Optional: Host name to connect to, defaults to the pod IP."""
+
+    port: _Int32 | _pd.StrictStr = _pd.Field(alias="port")
+    """Number or name of the port to access on the container. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME."""
+
+
+class V1Toleration(_pd.BaseModel):
+    """The pod this Toleration is attached to tolerates any taint that matches the triple <key,value,effect> using the matching operator <operator>."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    effect: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="effect")
+    """Effect indicates the taint effect to match. Empty means match all taint effects. When specified, allowed values are NoSchedule, PreferNoSchedule and NoExecute."""
+
+    key: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="key")
+    """Key is the taint key that the toleration applies to. Empty means match all taint keys. If the key is empty, operator must be Exists; this combination means to match all values and all keys."""
+
+    operator: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="operator")
+    """Operator represents a key's relationship to the value. Valid operators are Exists, Equal, Lt, and Gt. Defaults to Equal. Exists is equivalent to wildcard for value, so that a pod can tolerate all taints of a particular category. Lt and Gt perform numeric comparisons (requires feature gate TaintTolerationComparisonOperators)."""
+
+    toleration_seconds: _t.Optional[_pd.StrictInt] = _pd.Field(default=None, alias="tolerationSeconds")
+    """TolerationSeconds represents the period of time the toleration (which must be of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default, it is not set, which means tolerate the taint forever (do not evict). Zero and negative values will be treated as 0 (evict immediately) by the system."""
+
+    value: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="value")
+    """Value is the taint value the toleration matches to. If the operator is Exists, the value should be empty, otherwise just a regular string."""
+
+
+class V1TopologySpreadConstraint(_pd.BaseModel):
+    """TopologySpreadConstraint specifies how to spread matching pods among the given topology."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    label_selector: _t.Optional[V1LabelSelector] = _pd.Field(default=None, alias="labelSelector")
+    """LabelSelector is used to find matching pods. Pods that match this label selector are counted to determine the number of pods in their corresponding topology domain."""
+
+    match_label_keys: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="matchLabelKeys")
+    """MatchLabelKeys is a set of pod label keys to select the pods over which spreading will be calculated. The keys are used to lookup values from the incoming pod labels, those key-value labels are ANDed with labelSelector to select the group of existing pods over which spreading will be calculated for the incoming pod. The same key is forbidden to exist in both MatchLabelKeys and LabelSelector. MatchLabelKeys cannot be set when LabelSelector isn't set. Keys that don't exist in the incoming pod labels will be ignored. A null or empty list means only match against labelSelector.
+    
+    This is a beta field and requires the MatchLabelKeysInPodTopologySpread feature gate to be enabled (enabled by default)."""
+
+    max_skew: _Int32 = _pd.Field(alias="maxSkew")
+    """MaxSkew describes the degree to which pods may be unevenly distributed. When `whenUnsatisfiable=DoNotSchedule`, it is the maximum permitted difference between the number of matching pods in the target topology and the global minimum. The global minimum is the minimum number of matching pods in an eligible domain or zero if the number of eligible domains is less than MinDomains. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 2/2/1: In this case, the global minimum is 1. | zone1 | zone2 | zone3 | |  P P  |  P P  |   P   | - if MaxSkew is 1, incoming pod can only be scheduled to zone3 to become 2/2/2; scheduling it onto zone1(zone2) would make the ActualSkew(3-1) on zone1(zone2) violate MaxSkew(1). - if MaxSkew is 2, incoming pod can be scheduled onto any zone. When `whenUnsatisfiable=ScheduleAnyway`, it is used to give higher precedence to topologies that satisfy it. It's a required field. Default value is 1 and 0 is not allowed."""
+
+    min_domains: _t.Optional[_Int32] = _pd.Field(default=None, alias="minDomains")
+    """MinDomains indicates a minimum number of eligible domains. When the number of eligible domains with matching topology keys is less than minDomains, Pod Topology Spread treats "global minimum" as 0, and then the calculation of Skew is performed. And when the number of eligible domains with matching topology keys equals or greater than minDomains, this value has no effect on scheduling. As a result, when the number of eligible domains is less than minDomains, scheduler won't schedule more than maxSkew Pods to those domains. If value is nil, the constraint behaves as if MinDomains is equal to 1. Valid values are integers greater than 0. When value is not nil, WhenUnsatisfiable must be DoNotSchedule.
+    
+    For example, in a 3-zone cluster, MaxSkew is set to 2, MinDomains is set to 5 and pods with the same labelSelector spread as 2/2/2: | zone1 | zone2 | zone3 | |  P P  |  P P  |  P P  | The number of domains is less than 5(MinDomains), so "global minimum" is treated as 0. In this situation, new pod with the same labelSelector cannot be scheduled, because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones, it will violate MaxSkew."""
+
+    node_affinity_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="nodeAffinityPolicy")
+    """NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when calculating pod topology spread skew. Options are: - Honor: only nodes matching nodeAffinity/nodeSelector are included in the calculations. - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations.
+    
+    If this value is nil, the behavior is equivalent to the Honor policy."""
+
+    node_taints_policy: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="nodeTaintsPolicy")
+    """NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology spread skew. Options are: - Honor: nodes without taints, along with tainted nodes for which the incoming pod has a toleration, are included. - Ignore: node taints are ignored. All nodes are included.
+    
+    If this value is nil, the behavior is equivalent to the Ignore policy."""
+
+    topology_key: _pd.StrictStr = _pd.Field(alias="topologyKey")
+    """TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a "bucket", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is "kubernetes.io/hostname", each Node is a domain of that topology. And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology. It's a required field."""
+
+    when_unsatisfiable: _pd.StrictStr = _pd.Field(alias="whenUnsatisfiable")
+    """WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location,
+      but giving higher precedence to topologies that would help reduce the
+      skew.
+    A constraint is considered "Unsatisfiable" for an incoming pod if and only if every possible node assignment for that pod would violate "MaxSkew" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P |   P   |   P   | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won't make it *more* imbalanced. It's a required field."""
+
+
+class V1TypedLocalObjectReference(_pd.BaseModel):
+    """TypedLocalObjectReference contains enough information to let you locate the typed referenced object inside the same namespace."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    api_group: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="apiGroup")
+    """APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required."""
+
+    kind: _pd.StrictStr = _pd.Field(alias="kind")
+    """Kind is the type of resource being referenced"""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name is the name of resource being referenced"""
+
+
+class V1TypedObjectReference(_pd.BaseModel):
+    """TypedObjectReference contains enough information to let you locate the typed referenced object"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    api_group: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="apiGroup")
+    """APIGroup is the group for the resource being referenced. If APIGroup is not specified, the specified Kind must be in the core API group. For any other third-party types, APIGroup is required."""
+
+    kind: _pd.StrictStr = _pd.Field(alias="kind")
+    """Kind is the type of resource being referenced"""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """Name is the name of resource being referenced"""
+
+    namespace: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="namespace")
+    """Namespace is the namespace of resource being referenced Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details. (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled."""
+
+
+class V1Volume(_pd.BaseModel):
+    """Volume represents a named volume in a pod that may be accessed by any container in the pod."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    aws_elastic_block_store: _t.Optional[V1AWSElasticBlockStoreVolumeSource] = _pd.Field(default=None, alias="awsElasticBlockStore")
+    """awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: AWSElasticBlockStore is deprecated. All operations for the in-tree awsElasticBlockStore type are redirected to the ebs.csi.aws.com CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore"""
+
+    azure_disk: _t.Optional[V1AzureDiskVolumeSource] = _pd.Field(default=None, alias="azureDisk")
+    """azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated: AzureDisk is deprecated. All operations for the in-tree azureDisk type are redirected to the disk.csi.azure.com CSI driver."""
+
+    azure_file: _t.Optional[V1AzureFileVolumeSource] = _pd.Field(default=None, alias="azureFile")
+    """azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated: AzureFile is deprecated. All operations for the in-tree azureFile type are redirected to the file.csi.azure.com CSI driver."""
+
+    cephfs: _t.Optional[V1CephFSVolumeSource] = _pd.Field(default=None, alias="cephfs")
+    """cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated: CephFS is deprecated and the in-tree cephfs type is no longer supported."""
+
+    cinder: _t.Optional[V1CinderVolumeSource] = _pd.Field(default=None, alias="cinder")
+    """cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated: Cinder is deprecated. All operations for the in-tree cinder type are redirected to the cinder.csi.openstack.org CSI driver. More info: https://examples.k8s.io/mysql-cinder-pd/README.md"""
+
+    config_map: _t.Optional[V1ConfigMapVolumeSource] = _pd.Field(default=None, alias="configMap")
+    """configMap represents a configMap that should populate this volume"""
+
+    csi: _t.Optional[V1CSIVolumeSource] = _pd.Field(default=None, alias="csi")
+    """csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers."""
+
+    downward_api: _t.Optional[V1DownwardAPIVolumeSource] = _pd.Field(default=None, alias="downwardAPI")
+    """downwardAPI represents downward API about the pod that should populate this volume"""
+
+    empty_dir: _t.Optional[V1EmptyDirVolumeSource] = _pd.Field(default=None, alias="emptyDir")
+    """emptyDir represents a temporary directory that shares a pod's lifetime. More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir"""
+
+    ephemeral: _t.Optional[V1EphemeralVolumeSource] = _pd.Field(default=None, alias="ephemeral")
+    """ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it - it will be created before the pod starts, and deleted when the pod is removed.
+    
+    Use this if: a) the volume is only needed while the pod runs, b) features of normal volumes like restoring from snapshot or capacity
+       tracking are needed,
+    c) the storage driver is specified through a storage class, and d) the storage driver supports dynamic volume provisioning through
+       a PersistentVolumeClaim (see EphemeralVolumeSource for more
+       information on the connection between this volume type
+       and PersistentVolumeClaim).
+    
+    Use PersistentVolumeClaim or one of the vendor-specific APIs for volumes that persist for longer than the lifecycle of an individual pod.
+    
+    Use CSI for light-weight local ephemeral volumes if the CSI driver is meant to be used that way - see the documentation of the driver for more information.
+    
+    A pod can use both types of ephemeral volumes and persistent volumes at the same time."""
+
+    fc: _t.Optional[V1FCVolumeSource] = _pd.Field(default=None, alias="fc")
+    """fc represents a Fibre Channel resource that is attached to a kubelet's host machine and then exposed to the pod."""
+
+    flex_volume: _t.Optional[V1FlexVolumeSource] = _pd.Field(default=None, alias="flexVolume")
+    """flexVolume represents a generic volume resource that is provisioned/attached using an exec based plugin. Deprecated: FlexVolume is deprecated. Consider using a CSIDriver instead."""
+
+    flocker: _t.Optional[V1FlockerVolumeSource] = _pd.Field(default=None, alias="flocker")
+    """flocker represents a Flocker volume attached to a kubelet's host machine. This depends on the Flocker control service being running. Deprecated: Flocker is deprecated and the in-tree flocker type is no longer supported."""
+
+    gce_persistent_disk: _t.Optional[V1GCEPersistentDiskVolumeSource] = _pd.Field(default=None, alias="gcePersistentDisk")
+    """gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated: GCEPersistentDisk is deprecated. All operations for the in-tree gcePersistentDisk type are redirected to the pd.csi.storage.gke.io CSI driver. More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk"""
+
+    git_repo: _t.Optional[V1GitRepoVolumeSource] = _pd.Field(default=None, alias="gitRepo")
+    """gitRepo represents a git repository at a particular revision. Deprecated: GitRepo is deprecated. To provision a container with a git repo, mount an EmptyDir into an InitContainer that clones the repo using git, then mount the EmptyDir into the Pod's container."""
+
+    glusterfs: _t.Optional[V1GlusterfsVolumeSource] = _pd.Field(default=None, alias="glusterfs")
+    """glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated: Glusterfs is deprecated and the in-tree glusterfs type is no longer supported."""
+
+    host_path: _t.Optional[V1HostPathVolumeSource] = _pd.Field(default=None, alias="hostPath")
+    """hostPath represents a pre-existing file or directory on the host machine that is directly exposed to the container. This is generally used for system agents or other privileged things that are allowed to see the host machine. Most containers will NOT need this. More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath"""
+
+    image: _t.Optional[V1ImageVolumeSource] = _pd.Field(default=None, alias="image")
+    """image represents an OCI object (a container image or artifact) pulled and mounted on the kubelet's host machine. The volume is resolved at pod startup depending on which PullPolicy value is provided:
+    
+    - Always: the kubelet always attempts to pull the reference. Container creation will fail If the pull fails. - Never: the kubelet never pulls the reference and only uses a local image or artifact. Container creation will fail if the reference isn't present. - IfNotPresent: the kubelet pulls if the reference isn't already present on disk. Container creation will fail if the reference isn't present and the pull fails.
+    
+    The volume gets re-resolved if the pod gets deleted and recreated, which means that new remote content will become available on pod recreation. A failure to resolve or pull the image during pod startup will block containers from starting and may add significant latency. Failures will be retried using normal volume backoff and will be reported on the pod reason and message. The types of objects that may be mounted by this volume are defined by the container runtime implementation on a host machine and at minimum must include all valid types supported by the container image field. The OCI object gets mounted in a single directory (spec.containers[*].volumeMounts.mountPath) by merging the manifest layers in the same way as for container images. The volume will be mounted read-only (ro). Sub path mounts for containers are not supported (spec.containers[*].volumeMounts.subpath) before 1.33. The field spec.securityContext.fsGroupChangePolicy has no effect on this volume type."""
+
+    iscsi: _t.Optional[V1ISCSIVolumeSource] = _pd.Field(default=None, alias="iscsi")
+    """iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and then exposed to the pod. More info: https://kubernetes.io/docs/concepts/storage/volumes/#iscsi"""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """name of the volume. Must be a DNS_LABEL and unique within the pod. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names"""
+
+    nfs: _t.Optional[V1NFSVolumeSource] = _pd.Field(default=None, alias="nfs")
+    """nfs represents an NFS mount on the host that shares a pod's lifetime More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs"""
+
+    persistent_volume_claim: _t.Optional[V1PersistentVolumeClaimVolumeSource] = _pd.Field(default=None, alias="persistentVolumeClaim")
+    """persistentVolumeClaimVolumeSource represents a reference to a PersistentVolumeClaim in the same namespace. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims"""
+
+    photon_persistent_disk: _t.Optional[V1PhotonPersistentDiskVolumeSource] = _pd.Field(default=None, alias="photonPersistentDisk")
+    """photonPersistentDisk represents a PhotonController persistent disk attached and mounted on kubelets host machine. Deprecated: PhotonPersistentDisk is deprecated and the in-tree photonPersistentDisk type is no longer supported."""
+
+    portworx_volume: _t.Optional[V1PortworxVolumeSource] = _pd.Field(default=None, alias="portworxVolume")
+    """portworxVolume represents a portworx volume attached and mounted on kubelets host machine. Deprecated: PortworxVolume is deprecated. All operations for the in-tree portworxVolume type are redirected to the pxd.portworx.com CSI driver."""
+
+    projected: _t.Optional[V1ProjectedVolumeSource] = _pd.Field(default=None, alias="projected")
+    """projected items for all in one resources secrets, configmaps, and downward API"""
+
+    quobyte: _t.Optional[V1QuobyteVolumeSource] = _pd.Field(default=None, alias="quobyte")
+    """quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated: Quobyte is deprecated and the in-tree quobyte type is no longer supported."""
+
+    rbd: _t.Optional[V1RBDVolumeSource] = _pd.Field(default=None, alias="rbd")
+    """rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated: RBD is deprecated and the in-tree rbd type is no longer supported."""
+
+    scale_io: _t.Optional[V1ScaleIOVolumeSource] = _pd.Field(default=None, alias="scaleIO")
+    """scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. Deprecated: ScaleIO is deprecated and the in-tree scaleIO type is no longer supported."""
+
+    secret: _t.Optional[V1SecretVolumeSource] = _pd.Field(default=None, alias="secret")
+    """secret represents a secret that should populate this volume. More info: https://kubernetes.io/docs/concepts/storage/volumes#secret"""
+
+    storageos: _t.Optional[V1StorageOSVolumeSource] = _pd.Field(default=None, alias="storageos")
+    """storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated: StorageOS is deprecated and the in-tree storageos type is no longer supported."""
+
+    vsphere_volume: _t.Optional[V1VsphereVirtualDiskVolumeSource] = _pd.Field(default=None, alias="vsphereVolume")
+    """vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. Deprecated: VsphereVolume is deprecated. All operations for the in-tree vsphereVolume type are redirected to the csi.vsphere.vmware.com CSI driver."""
+
+
+class V1VolumeDevice(_pd.BaseModel):
+    """volumeDevice describes a mapping of a raw block device within a container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    device_path: _pd.StrictStr = _pd.Field(alias="devicePath")
+    """devicePath is the path inside of the container that the device will be mapped to."""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """name must match the name of a persistentVolumeClaim in the pod"""
+
+
+class V1VolumeMount(_pd.BaseModel):
+    """VolumeMount describes a mounting of a Volume within a container."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    bind_mount_options: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="bindMountOptions")
+    """bindMountOptions is the list of additional bind mount options to apply when mounting this volume into the container. Allowed values are noexec, nodev, and nosuid. These are Linux mount options and have no effect on Windows nodes. This field is not supported with image volumes. This is an alpha field and requires enabling the VolumeBindMountOptions feature gate."""
+
+    mount_path: _pd.StrictStr = _pd.Field(alias="mountPath")
+    """Path within the container at which the volume should be mounted."""
+
+    mount_propagation: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="mountPropagation")
+    """mountPropagation determines how mounts are propagated from the host to container and the other way around. When not set, MountPropagationNone is used. This field is beta in 1.10. When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified (which defaults to None)."""
+
+    name: _pd.StrictStr = _pd.Field(alias="name")
+    """This must match the Name of a Volume."""
+
+    read_only: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="readOnly")
+    """Mounted read-only if true, read-write otherwise (false or unspecified). Defaults to false."""
+
+    recursive_read_only: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="recursiveReadOnly")
+    """RecursiveReadOnly specifies whether read-only mounts should be handled recursively.
+    
+    If ReadOnly is false, this field has no meaning and must be unspecified.
+    
+    If ReadOnly is true, and this field is set to Disabled, the mount is not made recursively read-only.  If this field is set to IfPossible, the mount is made recursively read-only, if it is supported by the container runtime.  If this field is set to Enabled, the mount is made recursively read-only if it is supported by the container runtime, otherwise the pod will not be started and an error will be generated to indicate the reason.
+    
+    If this field is set to IfPossible or Enabled, MountPropagation must be set to None (or be unspecified, which defaults to None).
+    
+    If this field is not specified, it is treated as an equivalent of Disabled."""
+
+    sub_path: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="subPath")
+    """Path within the volume from which the container's volume should be mounted. Defaults to "" (volume's root)."""
+
+    sub_path_expr: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="subPathExpr")
+    """Expanded path within the volume from which the container's volume should be mounted. Behaves similarly to SubPath but environment variable references $(VAR_NAME) are expanded using the container's environment. Defaults to "" (volume's root). SubPathExpr and SubPath are mutually exclusive."""
+
+
+class V1VolumeProjection(_pd.BaseModel):
+    """Projection that may be projected along with other supported volume types. Exactly one of these fields must be set."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    cluster_trust_bundle: _t.Optional[V1ClusterTrustBundleProjection] = _pd.Field(default=None, alias="clusterTrustBundle")
+    """ClusterTrustBundle allows a pod to access the `.spec.trustBundle` field of ClusterTrustBundle objects in an auto-updating file.
+    
+    Alpha, gated by the ClusterTrustBundleProjection feature gate.
+    
+    ClusterTrustBundle objects can either be selected by name, or by the combination of signer name and a label selector.
+    
+    Kubelet performs aggressive normalization of the PEM contents written into the pod filesystem.  Esoteric PEM features such as inter-block comments and block headers are stripped.  Certificates are deduplicated. The ordering of certificates within the file is arbitrary, and Kubelet may change the order over time."""
+
+    config_map: _t.Optional[V1ConfigMapProjection] = _pd.Field(default=None, alias="configMap")
+    """configMap information about the configMap data to project"""
+
+    downward_api: _t.Optional[V1DownwardAPIProjection] = _pd.Field(default=None, alias="downwardAPI")
+    """downwardAPI information about the downwardAPI data to project"""
+
+    pod_certificate: _t.Optional[V1PodCertificateProjection] = _pd.Field(default=None, alias="podCertificate")
+    """Projects an auto-rotating credential bundle (private key and certificate chain) that the pod can use either as a TLS client or server.
+    
+    Kubelet generates a private key and uses it to send a PodCertificateRequest to the named signer.  Once the signer approves the request and issues a certificate chain, Kubelet writes the key and certificate chain to the pod filesystem.  The pod does not start until certificates have been issued for each podCertificate projected volume source in its spec.
+    
+    Kubelet will begin trying to rotate the certificate at the time indicated by the signer using the PodCertificateRequest.Status.BeginRefreshAt timestamp.
+    
+    Kubelet can write a single file, indicated by the credentialBundlePath field, or separate files, indicated by the keyPath and certificateChainPath fields.
+    
+    The credential bundle is a single file in PEM format.  The first PEM entry is the private key (in PKCS#8 format), and the remaining PEM entries are the certificate chain issued by the signer (typically, signers will return their certificate chain in leaf-to-root order).
+    
+    Prefer using the credential bundle format, since your application code can read it atomically.  If you use keyPath and certificateChainPath, your application must make two separate file reads. If these coincide with a certificate rotation, it is possible that the private key and leaf certificate you read may not correspond to each other.  Your application will need to check for this condition, and re-read until they are consistent.
+    
+    The named signer controls chooses the format of the certificate it issues; consult the signer implementation's documentation to learn how to use the certificates it issues."""
+
+    secret: _t.Optional[V1SecretProjection] = _pd.Field(default=None, alias="secret")
+    """secret information about the secret data to project"""
+
+    service_account_token: _t.Optional[V1ServiceAccountTokenProjection] = _pd.Field(default=None, alias="serviceAccountToken")
+    """serviceAccountToken is information about the serviceAccountToken data to project"""
+
+
+class V1VolumeResourceRequirements(_pd.BaseModel):
+    """VolumeResourceRequirements describes the storage resource requirements for a volume."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    limits: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="limits")
+    """Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+
+    requests: _t.Optional[dict[str, _Quantity]] = _pd.Field(default=None, alias="requests")
+    """Requests describes the minimum amount of compute resources required. If Requests is omitted for a container, it defaults to Limits if that is explicitly specified, otherwise to an implementation-defined value. Requests cannot exceed Limits. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/"""
+
+
+class V1VsphereVirtualDiskVolumeSource(_pd.BaseModel):
+    """Represents a vSphere volume resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    fs_type: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="fsType")
+    """fsType is filesystem type to mount. Must be a filesystem type supported by the host operating system. Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified."""
+
+    storage_policy_id: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="storagePolicyID")
+    """storagePolicyID is the storage Policy Based Management (SPBM) profile ID associated with the StoragePolicyName."""
+
+    storage_policy_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="storagePolicyName")
+    """storagePolicyName is the storage Policy Based Management (SPBM) profile name."""
+
+    volume_path: _pd.StrictStr = _pd.Field(alias="volumePath")
+    """volumePath is the path that identifies vSphere volume vmdk"""
+
+
+class V1WeightedPodAffinityTerm(_pd.BaseModel):
+    """The weights of all of the matched WeightedPodAffinityTerm fields are added per-node to find the most preferred node(s)"""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    pod_affinity_term: V1PodAffinityTerm = _pd.Field(alias="podAffinityTerm")
+    """Required. A pod affinity term, associated with the corresponding weight."""
+
+    weight: _Int32 = _pd.Field(alias="weight")
+    """weight associated with matching the corresponding podAffinityTerm, in the range 1-100."""
+
+
+class V1WindowsSecurityContextOptions(_pd.BaseModel):
+    """WindowsSecurityContextOptions contain Windows-specific options and credentials."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    gmsa_credential_spec: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="gmsaCredentialSpec")
+    """GMSACredentialSpec is where the GMSA admission webhook (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA credential spec named by the GMSACredentialSpecName field."""
+
+    gmsa_credential_spec_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="gmsaCredentialSpecName")
+    """GMSACredentialSpecName is the name of the GMSA credential spec to use."""
+
+    host_process: _t.Optional[_pd.StrictBool] = _pd.Field(default=None, alias="hostProcess")
+    """HostProcess determines if a container should be run as a 'Host Process' container. All of a Pod's containers must have the same effective HostProcess value (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers). In addition, if HostProcess is true then HostNetwork must also be set to true."""
+
+    run_as_user_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="runAsUserName")
+    """The UserName in Windows to run the entrypoint of the container process. Defaults to the user specified in image metadata if unspecified. May also be set in PodSecurityContext. If set in both SecurityContext and PodSecurityContext, the value specified in SecurityContext takes precedence."""
+
+
+class V1alpha3TopologyConstraint(_pd.BaseModel):
+    """TopologyConstraint defines a topology constraint for a PodGroup."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=1)] = _pd.Field(alias="key")
+    """key specifies the key of the node label representing the topology domain. All pods within the PodGroup must be colocated within the same domain instance. Different PodGroups can land on different domain instances even if they derive from the same PodGroupTemplate. Examples: "topology.kubernetes.io/rack" """
+
+
+class V1alpha3WorkloadPodGroupDisruptionMode(_pd.BaseModel):
+    """WorkloadPodGroupDisruptionMode defines how individual pods within a group can be disrupted. Exactly one mode must be set."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    all: _t.Optional[V1alpha3WorkloadPodGroupAllDisruptionMode] = _pd.Field(default=None, alias="all")
+    """all specifies that all pods in the group must be disrupted together."""
+
+    single: _t.Optional[V1alpha3WorkloadPodGroupSingleDisruptionMode] = _pd.Field(default=None, alias="single")
+    """single specifies that pods can be disrupted independently from each other."""
+
+
+class V1alpha3WorkloadPodGroupGangSchedulingPolicy(_pd.BaseModel):
+    """WorkloadPodGroupGangSchedulingPolicy defines the parameters for gang (all-or-nothing) scheduling."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    min_count: _t.Optional[_t.Annotated[_Int32, _pd.Field(ge=1)]] = _pd.Field(default=None, alias="minCount")
+    """minCount is the minimum number of pods that must be scheduled at the same time for the scheduler to admit the entire group. This field is optional. If it is not specified, the controller should inject a context-specific sane default (e.g., parallelism for a Job). If set, it must be a positive integer."""
+
+
+class V1alpha3WorkloadPodGroupResourceClaim(_pd.BaseModel):
+    """WorkloadPodGroupResourceClaim references a dynamic resource claim that is shared across pods in the group."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    name: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=1)] = _pd.Field(alias="name")
+    """name uniquely identifies this resource claim inside the group. This field is required. It must be a DNS_LABEL."""
+
+    resource_claim_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="resourceClaimName")
+    """resourceClaimName is the name of a ResourceClaim object in the same namespace. This field is optional. If it is not specified, no resource claim is used. If set, it must be a DNS subdomain."""
+
+    resource_claim_template_name: _t.Optional[_pd.StrictStr] = _pd.Field(default=None, alias="resourceClaimTemplateName")
+    """resourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace. This field is optional. If it is not specified, no resource claim template is used. If set, it must be a DNS subdomain."""
+
+
+class V1alpha3WorkloadPodGroupSchedulingConstraints(_pd.BaseModel):
+    """WorkloadPodGroupSchedulingConstraints defines leaf-level scheduling constraints, such as topology."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    topology: _t.Optional[_t.Annotated[list[V1alpha3TopologyConstraint], _pd.Field(max_length=1)]] = _pd.Field(default=None, alias="topology")
+    """topology specifies desired topological placements for all pods within the pod group. If unset, no topology placement is requested."""
+
+
+class V1alpha3WorkloadPodGroupSchedulingPolicy(_pd.BaseModel):
+    """WorkloadPodGroupSchedulingPolicy defines the scheduling policy for a group of pods managed by a workload controller. Exactly one policy must be set."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    basic: _t.Optional[V1alpha3WorkloadPodGroupBasicSchedulingPolicy] = _pd.Field(default=None, alias="basic")
+    """basic specifies that standard, pod-by-pod Kubernetes scheduling behavior should be used."""
+
+    gang: _t.Optional[V1alpha3WorkloadPodGroupGangSchedulingPolicy] = _pd.Field(default=None, alias="gang")
+    """gang specifies all-or-nothing scheduling semantics."""
+
+
+class V1Condition(_pd.BaseModel):
+    """Condition contains details for one aspect of the current state of this API Resource."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    last_transition_time: _DateTime = _pd.Field(alias="lastTransitionTime")
+    """lastTransitionTime is the last time the condition transitioned from one status to another. This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable."""
+
+    message: _t.Annotated[_pd.StrictStr, _pd.Field(max_length=32768)] = _pd.Field(alias="message")
+    """message is a human readable message indicating details about the transition. This may be an empty string."""
+
+    observed_generation: _t.Optional[_t.Annotated[_pd.StrictInt, _pd.Field(ge=0)]] = _pd.Field(default=None, alias="observedGeneration")
+    """observedGeneration represents the .metadata.generation that the condition was set based upon. For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date with respect to the current state of the instance."""
+
+    reason: _t.Annotated[_pd.StrictStr, _pd.Field(min_length=1, max_length=1024, pattern="^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")] = _pd.Field(alias="reason")
+    """reason contains a programmatic identifier indicating the reason for the condition's last transition. Producers of specific condition types may define expected values and meanings for this field, and whether the values are considered a guaranteed API. The value should be a CamelCase string. This field may not be empty."""
+
+    status: _t.Literal["True", "False", "Unknown"] = _pd.Field(alias="status")
+    """status of the condition, one of True, False, Unknown."""
+
+    type_: _t.Annotated[_pd.StrictStr, _pd.Field(max_length=316, pattern="^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$")] = _pd.Field(alias="type")
+    """type of condition in CamelCase or in foo.example.com/CamelCase."""
+
+
+class V1LabelSelector(_pd.BaseModel):
+    """A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    match_expressions: _t.Optional[list[V1LabelSelectorRequirement]] = _pd.Field(default=None, alias="matchExpressions")
+    """matchExpressions is a list of label selector requirements. The requirements are ANDed."""
+
+    match_labels: _t.Optional[dict[str, _pd.StrictStr]] = _pd.Field(default=None, alias="matchLabels")
+    """matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed."""
+
+
+class V1LabelSelectorRequirement(_pd.BaseModel):
+    """A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values."""
+
+    model_config = _pd.ConfigDict(populate_by_name=True, validate_default=True)
+
+    key: _pd.StrictStr = _pd.Field(alias="key")
+    """key is the label key that the selector applies to."""
+
+    operator: _pd.StrictStr = _pd.Field(alias="operator")
+    """operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist."""
+
+    values: _t.Optional[list[_pd.StrictStr]] = _pd.Field(default=None, alias="values")
+    """values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch."""
+
 AccordLabel = _t.Annotated[_pd.StrictStr, _pd.Field(max_length=63, pattern="^[a-z0-9-]+$")]
 
 Depth = _t.Literal["shallow", "normal", "deep"]
@@ -558,5 +3239,11 @@ Size = _pd.StrictInt | _pd.StrictStr
 
 TagLine = _pd.StrictStr
 
-for _model in (Accord, Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion, AccordSpec, Bird, Budget, Cage, Check, EnclosureOpen, Enclosure, FleetSpec, FleetStatus, InspectionSpec, LedgerSpec, Limits, Member, MenagerieSpec, MenagerieStatus, Open, PavilionSpec, PavilionStatus, Pen, Schedule, Span, TransportDetails, Transport, Window, ):
+V1alpha3WorkloadPodGroupAllDisruptionMode = dict[str, _t.Any]
+
+V1alpha3WorkloadPodGroupBasicSchedulingPolicy = dict[str, _t.Any]
+
+V1alpha3WorkloadPodGroupSingleDisruptionMode = dict[str, _t.Any]
+
+for _model in (Accord, Aviary, Fleet, Inspection, Ledger, Menagerie, Pavilion, AccordSpec, Bird, Budget, Cage, Check, EnclosureOpen, Enclosure, FleetSpec, FleetStatus, InspectionSpec, LedgerSpec, Limits, Member, MenagerieSpec, MenagerieStatus, Open, PavilionSpec, PavilionStatus, Pen, Schedule, Span, TransportDetails, Transport, Window, V1JobSchedulingConfiguration, V1JobSpec, V1JobTemplateSpec, V1PodFailurePolicy, V1PodFailurePolicyOnExitCodesRequirement, V1PodFailurePolicyOnPodConditionsPattern, V1PodFailurePolicyRule, V1SuccessPolicy, V1SuccessPolicyRule, V1AWSElasticBlockStoreVolumeSource, V1Affinity, V1AppArmorProfile, V1AzureDiskVolumeSource, V1AzureFileVolumeSource, V1CSIVolumeSource, V1Capabilities, V1CephFSVolumeSource, V1CinderVolumeSource, V1ClusterTrustBundleProjection, V1ConfigMapEnvSource, V1ConfigMapKeySelector, V1ConfigMapProjection, V1ConfigMapVolumeSource, V1Container, V1ContainerPort, V1ContainerResizePolicy, V1ContainerRestartRule, V1ContainerRestartRuleOnExitCodes, V1DownwardAPIProjection, V1DownwardAPIVolumeFile, V1DownwardAPIVolumeSource, V1EmptyDirVolumeSource, V1EnvFromSource, V1EnvVar, V1EnvVarSource, V1EphemeralContainer, V1EphemeralVolumeSource, V1EvictionResponder, V1ExecAction, V1FCVolumeSource, V1FileKeySelector, V1FlexVolumeSource, V1FlockerVolumeSource, V1GCEPersistentDiskVolumeSource, V1GRPCAction, V1GitRepoVolumeSource, V1GlusterfsVolumeSource, V1HTTPGetAction, V1HTTPHeader, V1HostAlias, V1HostPathVolumeSource, V1ISCSIVolumeSource, V1ImageVolumeSource, V1KeyToPath, V1Lifecycle, V1LifecycleHandler, V1LocalObjectReference, V1NFSVolumeSource, V1NodeAffinity, V1NodeSelector, V1NodeSelectorRequirement, V1NodeSelectorTerm, V1ObjectFieldSelector, V1ObjectReference, V1PersistentVolumeClaimSpec, V1PersistentVolumeClaimTemplate, V1PersistentVolumeClaimVolumeSource, V1PhotonPersistentDiskVolumeSource, V1PodAffinity, V1PodAffinityTerm, V1PodAntiAffinity, V1PodCertificateProjection, V1PodDNSConfig, V1PodDNSConfigOption, V1PodOS, V1PodReadinessGate, V1PodResourceClaim, V1PodSchedulingGate, V1PodSchedulingGroup, V1PodSecurityContext, V1PodSpec, V1PodTemplateSpec, V1PortworxVolumeSource, V1PreferredSchedulingTerm, V1Probe, V1ProjectedVolumeSource, V1QuobyteVolumeSource, V1RBDVolumeSource, V1ResourceClaim, V1ResourceFieldSelector, V1ResourceRequirements, V1SELinuxOptions, V1ScaleIOVolumeSource, V1SeccompProfile, V1SecretEnvSource, V1SecretKeySelector, V1SecretProjection, V1SecretVolumeSource, V1SecurityContext, V1ServiceAccountTokenProjection, V1ServicePort, V1SleepAction, V1StorageOSVolumeSource, V1Sysctl, V1TCPSocketAction, V1Toleration, V1TopologySpreadConstraint, V1TypedLocalObjectReference, V1TypedObjectReference, V1Volume, V1VolumeDevice, V1VolumeMount, V1VolumeProjection, V1VolumeResourceRequirements, V1VsphereVirtualDiskVolumeSource, V1WeightedPodAffinityTerm, V1WindowsSecurityContextOptions, V1alpha3TopologyConstraint, V1alpha3WorkloadPodGroupDisruptionMode, V1alpha3WorkloadPodGroupGangSchedulingPolicy, V1alpha3WorkloadPodGroupResourceClaim, V1alpha3WorkloadPodGroupSchedulingConstraints, V1alpha3WorkloadPodGroupSchedulingPolicy, V1Condition, V1LabelSelector, V1LabelSelectorRequirement, ):
     _model.model_rebuild()
