@@ -186,7 +186,18 @@ impl Walk<'_> {
         // A node without bounds is bounded by its integer format's range
         // (`formats::range`): a CRD that takes the range up (kubegen writes it since the
         // server does not check formats) tightens nothing a typed client could hold.
-        let ((old_min, old_max), (new_min, new_max)) = (format_bounded(old), format_bounded(new));
+        let ((old_min, mut old_max), (new_min, new_max)) = (format_bounded(old), format_bounded(new));
+        // A `u32`'s range: its format is no format the server knows and goes, so a CRD an
+        // older kubegen wrote says `minimum: 0` alone; taking up the maximum of that range
+        // is no tightening either (a u64, the other `minimum: 0`, never gets this bound).
+        let f = |n: &Option<Number>| n.as_ref().and_then(Number::as_f64);
+        if old_max.is_none()
+            && f(&old_min) == Some(0.0)
+            && f(&new_min) == Some(0.0)
+            && f(&new_max) == Some(u32::MAX.into())
+        {
+            old_max = new_max.clone();
+        }
         let mut tightened = Vec::new();
         let lower = |a: &Option<Number>, ax: Option<bool>, b: &Option<Number>, bx: Option<bool>| -> bool {
             match (a.as_ref().and_then(Number::as_f64), b.as_ref().and_then(Number::as_f64)) {

@@ -1229,6 +1229,15 @@ fn an_integer_formats_range_taken_up_as_bounds_is_no_tightening() {
     let ranged = int32("                maximum: 2147483647\n                minimum: -2147483648\n");
     assert_eq!(found(&int32(""), &ranged), []);
     assert_eq!(found(&ranged, &int32("")), []);
+    // A u32's range: its format goes (the server knows no uint32), the minimum of 0 stays.
+    let u32 = |extra: &str| {
+        BASE.replace(
+            "              replicas:\n                type: integer\n",
+            &format!("              replicas:\n{extra}                minimum: 0\n                type: integer\n"),
+        )
+    };
+    assert_eq!(found(&u32(""), &u32("                maximum: 4294967295\n")), []);
+    assert_eq!(found(&u32(""), &u32("                maximum: 4294967294\n")).len(), 1);
     let found = found(&int32(""), &int32("                maximum: 10\n                minimum: -2147483648\n"));
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].0, "bounds-tightened");
