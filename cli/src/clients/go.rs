@@ -52,6 +52,13 @@ struct QuantityFile<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "clients/go/int64_or_string.go", escape = "none")]
+struct Int64OrStringFile<'a> {
+    header: &'a str,
+    package: &'a str,
+}
+
+#[derive(Template)]
 #[template(path = "clients/go/zz_generated.deepcopy.go", escape = "none")]
 struct DeepCopyFile<'a> {
     header: &'a str,
@@ -374,6 +381,23 @@ struct Writer<'a> {
     pending: Vec<String>,
     /// A field holds a Quantity: the package gets quantity.go.
     quantity: bool,
+    /// A field holds an int-or-string wider than int32: the package gets int64_or_string.go.
+    int64_or_string: bool,
+}
+
+/// The package's own int-or-string of an int64 (int64_or_string.go).
+const INT64_OR_STRING: &str = "Int64OrString";
+
+/// Whether the schema holds `node`'s numbers inside int32 (both bounds, each inside its
+/// range): what intstr.IntOrString reads.
+fn within_int32(node: &Node) -> bool {
+    let bounds = Bounds::all(node);
+    let inside = |l: &Option<super::shape::Limit>| {
+        l.as_ref()
+            .and_then(|l| l.value.as_f64())
+            .is_some_and(|v| (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&v))
+    };
+    inside(&bounds.minimum) && inside(&bounds.maximum)
 }
 
 /// The package's own quantity type (quantity.go).
@@ -427,6 +451,13 @@ impl<'a> Writer<'a> {
                         GoTy::Value(name.to_string())
                     }
                 }
+            }
+            // intstr.IntOrString holds an int32: an int-or-string whose numbers the schema
+            // bounds to that (an `i32` variant's, Kubernetes' own) is one; a wider one (an
+            // `i64` variant's) is the package's own Int64OrString.
+            Shape::IntOrString if !within_int32(node) => {
+                self.int64_or_string = true;
+                GoTy::Struct { name: INT64_OR_STRING.into(), deep: false }
             }
             Shape::IntOrString => {
                 self.imports.insert(import_line("intstr", "k8s.io/apimachinery/pkg/util/intstr"));
@@ -844,6 +875,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
     let mut emitted = BTreeSet::new();
     let mut all_imports = BTreeSet::new();
     let mut uses_quantity = false;
+    let mut uses_int64_or_string = false;
     for kind in &pkg.kinds {
         let mut w = Writer {
             types: &pkg.types,
@@ -854,6 +886,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
             emitted: emitted.clone(),
             pending: Vec::new(),
             quantity: false,
+            int64_or_string: false,
         };
         w.imports.insert("metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"".into());
         let roots = root_decls(&mut w, kind).map_err(|e| ModelError(format!("{}: {e}", kind.type_path)))?;
@@ -884,6 +917,7 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
         }
         all_imports.extend(w.imports.iter().cloned());
         uses_quantity |= w.quantity;
+        uses_int64_or_string |= w.int64_or_string;
         let imports = sorted_imports(w.imports);
         files.push((
             format!("{dir}/{}_types.go", kind.kind.to_lowercase()),
@@ -908,6 +942,28 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
         let raw = GoTy::Slice(Box::new(GoTy::Value("byte".into())));
         all_structs.push((QUANTITY.into(), vec![field("Quantity", resource), field("raw", raw)], false));
         all_imports.insert(import_line("resource", "k8s.io/apimachinery/pkg/api/resource"));
+    }
+    if uses_int64_or_string {
+        if all_structs.iter().any(|(name, _, _)| name == INT64_OR_STRING) {
+            return Err(ModelError(format!(
+                "{dir}: a type named {INT64_OR_STRING} would clash with the package's own int-or-string of an int64: rename it"
+            )));
+        }
+        files.push((
+            format!("{dir}/int64_or_string.go"),
+            render(&Int64OrStringFile { header: &header, package }, "int64_or_string.go")?,
+        ));
+        let field = |name: &str, ty: &str| GoField {
+            doc: Vec::new(),
+            decl: String::new(),
+            ty: GoTy::Value(ty.into()),
+            name: name.into(),
+        };
+        all_structs.push((
+            INT64_OR_STRING.into(),
+            vec![field("Type", "intstr.Type"), field("IntVal", "int64"), field("StrVal", "string")],
+            false,
+        ));
     }
     all_structs.sort_by(|a, b| a.0.cmp(&b.0));
     // Which of our structs need a deep copy: those holding anything that does.

@@ -480,7 +480,9 @@ fn fits(
         ("boolean", "go") => text == "bool",
         ("boolean", "typescript") => text == "boolean",
         ("boolean", _) => text == "_pd.StrictBool",
-        ("int-or-string", "go") => matches!(text, "intstr.IntOrString" | "Quantity" | "resource.Quantity"),
+        ("int-or-string", "go") => {
+            matches!(text, "intstr.IntOrString" | "Int64OrString" | "Quantity" | "resource.Quantity")
+        }
         ("int-or-string", "typescript") => text == "number | string",
         ("int-or-string", _) => {
             text == "_Quantity"

@@ -183,21 +183,10 @@ impl Walk<'_> {
     }
 
     fn bounds(&mut self, path: &str, old: &Node, new: &Node) {
-        // A node without bounds is bounded by its integer format's range
-        // (`formats::range`): a CRD that takes the range up (kubegen writes it since the
-        // server does not check formats) tightens nothing a typed client could hold.
-        let ((old_min, mut old_max), (new_min, new_max)) = (format_bounded(old), format_bounded(new));
-        // A `u32`'s range: its format is no format the server knows and goes, so a CRD an
-        // older kubegen wrote says `minimum: 0` alone; taking up the maximum of that range
-        // is no tightening either (a u64, the other `minimum: 0`, never gets this bound).
-        let f = |n: &Option<Number>| n.as_ref().and_then(Number::as_f64);
-        if old_max.is_none()
-            && f(&old_min) == Some(0.0)
-            && f(&new_min) == Some(0.0)
-            && f(&new_max) == Some(u32::MAX.into())
-        {
-            old_max = new_max.clone();
-        }
+        // A bound the old node lacks where the new one takes up the range the old type
+        // already implied is no tightening (`taken_up`).
+        let (old_min, old_max) = taken_up(old, new);
+        let (new_min, new_max) = (new.minimum.clone(), new.maximum.clone());
         let mut tightened = Vec::new();
         let lower = |a: &Option<Number>, ax: Option<bool>, b: &Option<Number>, bx: Option<bool>| -> bool {
             match (a.as_ref().and_then(Number::as_f64), b.as_ref().and_then(Number::as_f64)) {
@@ -450,13 +439,23 @@ fn values(values: &[Value]) -> String {
 }
 
 /// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
-/// `node`'s minimum and maximum, the range its format (or int-or-string) implies where it
-/// sets none (`formats::implied_range`).
-fn format_bounded(node: &Node) -> (Option<Number>, Option<Number>) {
-    let range = kubegen_core::schema::formats::implied_range(node.format.as_deref(), node.int_or_string == Some(true));
+/// `old`'s minimum and maximum, each it lacks taken as `new`'s where `new`'s is the edge of
+/// the range `old`'s type already implied: its format's or an int-or-string's int32
+/// (`formats::implied_range`), or a `u32`'s maximum beside the `minimum: 0` an older
+/// kubegen wrote alone (the `uint32` format is none the server knows, and goes; a `u64`
+/// never gets this bound). The API server checks no format, so kubegen writes these
+/// ranges; a CRD that takes one up refuses only what no typed client of the field holds.
+fn taken_up(old: &Node, new: &Node) -> (Option<Number>, Option<Number>) {
+    let f = |n: &Option<Number>| n.as_ref().and_then(Number::as_f64);
+    let range = kubegen_core::schema::formats::implied_range(old.format.as_deref(), old.int_or_string == Some(true));
+    let u32_max = (old.format.is_none() && f(&old.minimum) == Some(0.0)).then_some(u32::MAX as f64);
+    let edge = |bound: &Option<Number>, new_bound: &Option<Number>, implied: Option<f64>| match bound {
+        None if implied.is_some() && f(new_bound) == implied => new_bound.clone(),
+        _ => bound.clone(),
+    };
     (
-        node.minimum.clone().or_else(|| range.map(|(min, _)| min.into())),
-        node.maximum.clone().or_else(|| range.map(|(_, max)| max.into())),
+        edge(&old.minimum, &new.minimum, range.map(|(min, _)| min as f64)),
+        edge(&old.maximum, &new.maximum, range.map(|(_, max)| max as f64).or(u32_max)),
     )
 }
 

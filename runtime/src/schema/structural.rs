@@ -526,7 +526,38 @@ fn variants(branches: Vec<Map<String, Value>>, exclusive: bool) -> Map<String, V
     let mut kinds: Vec<&str> = types.iter().map(|t| t.as_deref().unwrap_or("")).collect();
     kinds.sort();
     kinds.dedup();
-    if kinds == ["integer", "string"] { json(int_or_string()) } else { json(preserve_unknown()) }
+    if kinds == ["integer", "string"] {
+        let mut out = json(int_or_string());
+        out.extend(integer_bounds(&branches.iter().collect::<Vec<_>>()));
+        out
+    } else {
+        json(preserve_unknown())
+    }
+}
+
+/// The bounds the integer variants of an int-or-string hold (an `i32`'s range, a
+/// marker's), on the int-or-string node, where the server holds numbers to them and
+/// strings not: the loosest over the integer variants, and none where one is unbounded
+/// or exclusive. Found by issue 28's objects tier: `Count(i32) | Label(String)` folded to
+/// an unbounded int-or-string, and the server stored 2^52, which the enum cannot read.
+fn integer_bounds(branches: &[&Map<String, Value>]) -> Map<String, Value> {
+    let ints: Vec<&&Map<String, Value>> =
+        branches.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("integer")).collect();
+    let mut out = Map::new();
+    for (key, flag, low) in [("minimum", "exclusiveMinimum", true), ("maximum", "exclusiveMaximum", false)] {
+        let edges: Option<Vec<f64>> = ints
+            .iter()
+            .map(|b| b.get(key).and_then(Value::as_f64).filter(|_| b.get(flag) != Some(&Value::Bool(true))))
+            .collect();
+        let loosest = edges
+            .filter(|e| !e.is_empty())
+            .and_then(|e| e.into_iter().reduce(|a, b| if low { a.min(b) } else { a.max(b) }));
+        if let Some(edge) = loosest.and_then(|e| ints.iter().find_map(|b| b.get(key).filter(|v| v.as_f64() == Some(e))))
+        {
+            out.insert(key.into(), edge.clone());
+        }
+    }
+    out
 }
 
 /// A variant's own description and title belong to the variant, not to the merged node.
@@ -614,6 +645,7 @@ fn merge_property(a: Value, b: Value) -> Value {
         }
         (Some(x), Some(y)) if (x == "integer" && y == "string") || (x == "string" && y == "integer") => {
             let mut out = json(int_or_string());
+            out.extend(integer_bounds(&[&a, &b]));
             if let Some(d) = a.remove("description") {
                 out.insert("description".into(), d);
             }
@@ -705,6 +737,19 @@ mod tests {
                 "required": ["b"]
             })
         );
+    }
+
+    /// issue 28, found by the objects tier: an untagged `Count(i32) | Label(String)` is an
+    /// int-or-string whose numbers the server holds to the i32's range; an `i64` arm
+    /// leaves it unbounded.
+    #[test]
+    fn an_int_or_string_keeps_its_integer_variants_bounds() {
+        let either = |int: Value| value(json!({"anyOf": [int, {"type": "string"}]}));
+        let s = either(json!({"type": "integer", "format": "int32"}));
+        assert_eq!(s["x-kubernetes-int-or-string"], json!(true));
+        assert_eq!((&s["minimum"], &s["maximum"]), (&json!(-2147483648), &json!(2147483647)), "{s}");
+        let s = either(json!({"type": "integer", "format": "int64"}));
+        assert!(s.get("minimum").is_none() && s.get("maximum").is_none(), "{s}");
     }
 
     /// issue 28, found by the generated kinds tier: the API server does not check a

@@ -125,7 +125,7 @@ type MenagerieSpec struct {
 
 	// An untagged integer-or-string.
 	// +optional
-	Size *intstr.IntOrString `json:"size,omitempty"`
+	Size *Int64OrString `json:"size,omitempty"`
 
 	// A transparent newtype is its inner type.
 	// +optional
