@@ -117,17 +117,34 @@ fn a_bare_transparent_newtype_is_inline() {
 }
 
 /// A rule on a type under a list without `maxItems`: the server estimates how many items
-/// fit a request and multiplies the rule's cost by that, which the derive leaves to the
-/// whole-CRD check.
+/// fit a request and multiplies the rule's cost by that. The derive refuses it where it
+/// sees the rule (tests/compile-fail/ui/cel_cost_placement.rs); a type whose schema is
+/// written by hand (no derive, so no constants) is the whole-CRD check's.
 mod unbounded {
-    use kubegen::{CustomResource, KubeSchema};
+    use std::borrow::Cow;
+
+    use kubegen::__private::schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+    use kubegen::CustomResource;
     use serde::{Deserialize, Serialize};
 
-    /// +kubebuilder:validation:XValidation:rule="self.host.matches('^[a-z0-9.-]+$')",message="a host name"
-    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[derive(Serialize, Deserialize, Clone, Debug)]
     pub struct Endpoint {
-        /// +kubebuilder:validation:MaxLength=253
         pub host: String,
+    }
+
+    impl JsonSchema for Endpoint {
+        fn schema_name() -> Cow<'static, str> {
+            "Endpoint".into()
+        }
+
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({
+                "type": "object",
+                "properties": {"host": {"type": "string", "maxLength": 253}},
+                "required": ["host"],
+                "x-kubernetes-validations": [{"rule": "self.host.matches('^[a-z0-9.-]+$')", "message": "a host name"}]
+            })
+        }
     }
 
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
@@ -149,4 +166,58 @@ fn checked_crd_names_what_the_server_would_refuse() {
     assert!(text.starts_with("the API server would refuse the CRD lbs.example.com:"), "{text}");
     assert!(text.contains("spec.endpoints[*]") && text.contains("budget"), "{text}");
     assert!(Probe::checked_crd().is_ok());
+}
+
+/// The edge of the CRD-wide budget (tests/compile-fail/ui/cel_cost_crd_sum.rs): twelve
+/// fields of up to 20,000 `Endpoint`s each build, and the whole-CRD check agrees (checked
+/// against kube-apiserver 1.37.2: twelve accepted, thirteen refused at 1.066x).
+mod twelve {
+    use kubegen::{CustomResource, KubeSchema};
+    use serde::{Deserialize, Serialize};
+
+    /// +kubebuilder:validation:XValidation:rule="self.host.matches('^[a-z0-9.-]+$')",message="a host name"
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Endpoint {
+        /// +kubebuilder:validation:MaxLength=253
+        pub host: String,
+    }
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube(group = "example.com", version = "v1", kind = "Twelve")]
+    pub struct TwelveSpec {
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f0: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f1: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f2: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f3: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f4: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f5: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f6: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f7: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f8: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f9: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f10: Vec<Endpoint>,
+        /// +kubebuilder:validation:MaxItems=20000
+        pub f11: Vec<Endpoint>,
+    }
+}
+
+#[test]
+fn twelve_fields_fit_the_crd_budget() {
+    use kubegen::__private::cel::Fields;
+    use kubegen::CrdWithOptions;
+    twelve::Twelve::checked_crd().expect("inside the server's budget");
+    // What the derive sums for the CRD's budget: near, and under, 100,000,000.
+    let cost = <twelve::TwelveSpec as Fields>::COST;
+    assert!((90_000_000..100_000_000).contains(&cost), "{cost}");
 }
