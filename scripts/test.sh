@@ -57,6 +57,13 @@ scripts/k8s-markers.sh --check
 
 step "unit, golden and UI tests"
 cargo test --workspace -j "$jobs"
+
+# clippy as a gate on our own code, as the scaffolded project's CI has it. Allowed:
+# `duplicated_attributes`, which reads kube's repeatable `#[kube(printcolumn(...))]` (one
+# attribute per column, as kube-derive users write them) as a mistake.
+step "clippy is clean (cargo clippy --workspace --all-targets -- -D warnings)"
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo clippy -q --workspace --all-targets -j "$jobs" -- -D warnings -A clippy::duplicated_attributes
 # trybuild checked the compile-fail cases against dependencies of their own
 # (target/tests/trybuild); the package check reuses them, and then CI drops them.
 

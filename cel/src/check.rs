@@ -836,7 +836,7 @@ fn unify(param: &Ty, arg: &Ty, b: &mut Bindings) -> bool {
             }
             // A parameter bound to dyn stays dyn, as cel-go binds it: `optional(dyn)
             // .orValue('x')` is dyn, not a string (found by the generated CEL tier).
-            Some(bound) if bound == Ty::Dyn => true,
+            Some(Ty::Dyn) => true,
             Some(bound) => match join(&bound, a) {
                 Some(j) => {
                     b.insert(*c, j);

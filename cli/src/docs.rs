@@ -251,7 +251,9 @@ fn page_view(
     let mut kinds = Vec::new();
     // Where each type's rows sit in the kinds (`(FooSpec, replicas)` at `spec.replicas`),
     // and what the kinds' versions say of those paths.
-    let mut notes: BTreeMap<(String, String), Vec<(String, Vec<String>)>> = BTreeMap::new();
+    // (type, field) → each path it sits at, with what the versions say of it.
+    type Notes = BTreeMap<(String, String), Vec<(String, Vec<String>)>>;
+    let mut notes: Notes = BTreeMap::new();
     for kind in &pkg.kinds {
         let crd = crds
             .get(&(pkg.group.clone(), kind.kind.clone()))
@@ -1069,7 +1071,7 @@ mod tests {
         assert_eq!(said("v1"), ["spec.added: Added in `v1beta1`.", "spec.old: Deprecated in `v1beta1`."]);
         // A field that comes or goes with its parent is said of the parent only.
         let crd = crd_with_parent();
-        assert_eq!(lifecycle(&crd, "v1").into_iter().map(|(path, _)| path).collect::<Vec<_>>(), ["spec.added"]);
+        assert_eq!(lifecycle(&crd, "v1").into_keys().collect::<Vec<_>>(), ["spec.added"]);
     }
 
     fn crd_with_parent() -> CustomResourceDefinition {

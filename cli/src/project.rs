@@ -49,6 +49,9 @@ pub struct ProjectArgs {
     pub warn: Vec<sources::Lost>,
 }
 
+/// The configuration names `+kubebuilder:webhookconfiguration` gives: (mutating, validating).
+pub type ConfigurationNames<'a> = (Option<&'a str>, Option<&'a str>);
+
 impl ProjectArgs {
     /// The project these flags name, its CRDs written with `options`.
     pub fn load(&self, options: Options) -> Result<Project> {
@@ -154,7 +157,7 @@ impl Project {
 
     /// The `+kubebuilder:webhook` markers and `#[kubegen::webhook]` attributes, with the
     /// configuration names `+kubebuilder:webhookconfiguration` gives (mutating, validating).
-    pub fn webhooks(&self) -> Result<(&[WebhookMarker], (Option<&str>, Option<&str>))> {
+    pub fn webhooks(&self) -> Result<(&[WebhookMarker], ConfigurationNames<'_>)> {
         let scan = self.scan()?;
         let (m, v) = &scan.webhook_configurations;
         Ok((&scan.webhooks, (m.as_deref(), v.as_deref())))

@@ -422,7 +422,7 @@ mod tests {
         let file = dir.join("hooks.rs");
         let text = "//! +kubebuilder:webhook:path=/v,mutating=false,failurePolicy=fail,sideEffects=None,groups=a.io,resources=bs,verbs=create,versions=v1,name=vb.a.io,admissionReviewVersions=v1\n// +kubebuilder:webhookconfiguration:mutating=true,name=my-mutating\n#[kubegen::webhook(path = \"/m\", mutating = true, failure_policy = \"ignore\", side_effects = \"NoneOnDryRun\", groups = [\"a.io\"], resources = [\"bs\"], verbs = [\"create\", \"update\"], versions = [\"v1\"], name = \"mb.a.io\", admission_review_versions = [\"v1\"], timeout_seconds = 5)]\npub struct Hooks;\n";
         std::fs::write(&file, text).expect("write");
-        let scan = super::scan(&[file.clone()], &dir).expect("markers parse");
+        let scan = super::scan(std::slice::from_ref(&file), &dir).expect("markers parse");
         let names: Vec<(&str, bool)> = scan.webhooks.iter().map(|w| (w.name.as_str(), w.mutating)).collect();
         assert_eq!(names, [("vb.a.io", false), ("mb.a.io", true)]);
         assert_eq!(scan.webhooks[1].failure_policy, "Ignore");

@@ -102,7 +102,7 @@ fn newest_in_store() -> Option<PathBuf> {
 fn binary(name: &'static str) -> Result<PathBuf, TestEnvError> {
     let dirs = ["KUBEBUILDER_ASSETS", "KUBEGEN_ASSETS"]
         .iter()
-        .filter_map(|v| std::env::var_os(v))
+        .filter_map(std::env::var_os)
         .map(PathBuf::from)
         .chain(newest_in_store())
         .chain(std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default());

@@ -123,9 +123,12 @@ pub const DESCRIPTIONS: &[&str] = &[
     "Unicode: café — ✓.",
 ];
 
+/// schemars' output for a type: its schema and the definitions it reaches.
+pub type Schemars = fn() -> (Value, Map<String, Value>);
+
 /// Types written by the real derive (`kubegen::KubeSchema`, and k8s-openapi's for
 /// Kubernetes' own), each with schemars' output for it.
-pub const BLOCKS: &[(&str, fn() -> (Value, Map<String, Value>))] = {
+pub const BLOCKS: &[(&str, Schemars)] = {
     use crate::menagerie as m;
     use k8s_openapi::api::core::v1 as core;
     use kubegen::schema::schemars_for;

@@ -262,7 +262,7 @@ fn markers(ty: &Ty, optional: bool, cel: bool) -> BoxedStrategy<Vec<String>> {
                     m.push(format!("default = {:?}", values[0]));
                 }
                 if cel {
-                    m.push(format!(r#"validation(rule = "self != 'Omega'")"#));
+                    m.push(r#"validation(rule = "self != 'Omega'")"#.to_string());
                 }
                 m
             }),

@@ -127,7 +127,7 @@ async fn generation_filter_and_cache() {
     assert_eq!(cached.spec.replicas, Some(1));
 
     // Status and label writes leave the generation alone: no reconcile.
-    patch_status(&foos, "web", &FooStatus { available_replicas: 1 }).await.expect("status written");
+    patch_status(foos, "web", &FooStatus { available_replicas: 1 }).await.expect("status written");
     let labels = serde_json::json!({"metadata": {"labels": {"team": "a"}}});
     foos.patch("web", &PatchParams::default(), &Patch::Merge(&labels)).await.expect("labelled");
     settle().await;

@@ -145,7 +145,7 @@ fn kubegen_crds_match_controller_gen() {
                 ("maximum", Some((_, max))) => Some(max),
                 _ => None,
             };
-            if theirs.get(key).is_none() && edge.is_some() && ours.get(key).and_then(Value::as_i64) == edge {
+            if !theirs.contains_key(key) && edge.is_some() && ours.get(key).and_then(Value::as_i64) == edge {
                 format_ranges += 1;
                 continue;
             }

@@ -461,7 +461,9 @@ fn crds(yaml: &str) -> Generation {
 #[test]
 fn each_resource_check_finds_its_change_in_crd_yaml() {
     let v1beta1 = BASE.find("  - name: v1beta1").expect("v1beta1");
-    let cases: Vec<(&str, String, Vec<(&str, &str)>)> = vec![
+    // (what changed, the CRD after it, the checks found with a path each)
+    type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case> = vec![
         ("a CRD is gone", String::new(), vec![("kind-removed", "")]),
         ("v1beta1 is dropped", BASE[..v1beta1].to_string(), vec![("version-removed", "")]),
         (

@@ -970,22 +970,6 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    #[test]
-    fn versions_are_read_from_the_module_path() {
-        assert_eq!(super::version_in_path(Path::new("src/api/cache/v1beta1/memcached.rs")).as_deref(), Some("v1beta1"));
-        assert_eq!(super::version_in_path(Path::new("src/api/v2.rs")).as_deref(), Some("v2"));
-        assert_eq!(super::version_in_path(Path::new("src/v1/api/v1alpha2/mod.rs")).as_deref(), Some("v1alpha2"));
-        assert_eq!(super::version_in_path(Path::new("src/lib.rs")), None);
-        for not in ["v", "v0", "v01", "v1gamma1", "v1beta", "v1beta01", "version"] {
-            assert!(!super::is_api_version(not), "{not}");
-        }
-    }
-}
-
 /// A CEL rule the derive checked, as the expression that builds it.
 pub(super) fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenStream {
     let text = |s: &Option<String>| match s {
@@ -1007,4 +991,20 @@ pub(super) fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenSt
         field_path: #field_path,
         optional_old_self: #optional_old_self,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    #[test]
+    fn versions_are_read_from_the_module_path() {
+        assert_eq!(super::version_in_path(Path::new("src/api/cache/v1beta1/memcached.rs")).as_deref(), Some("v1beta1"));
+        assert_eq!(super::version_in_path(Path::new("src/api/v2.rs")).as_deref(), Some("v2"));
+        assert_eq!(super::version_in_path(Path::new("src/v1/api/v1alpha2/mod.rs")).as_deref(), Some("v1alpha2"));
+        assert_eq!(super::version_in_path(Path::new("src/lib.rs")), None);
+        for not in ["v", "v0", "v01", "v1gamma1", "v1beta", "v1beta01", "version"] {
+            assert!(!super::is_api_version(not), "{not}");
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub enum MergeError {
 ///
 /// Group, names and scope must agree across versions: the API server has one of each
 /// per CRD.
+// A MergeError carries the versions it compares, by value, as the CLI prints them; it is
+// made once per `manifests` run, where its size costs nothing.
+#[allow(clippy::result_large_err)]
 pub fn merge_crds(crds: Vec<CustomResourceDefinition>, storage: &str) -> Result<CustomResourceDefinition, MergeError> {
     let mut crds = crds.into_iter();
     let mut merged = crds.next().ok_or(MergeError::Empty)?;

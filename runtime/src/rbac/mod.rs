@@ -77,8 +77,6 @@ impl RbacRule {
     }
 }
 
-/// Splits at commas outside `{...}` and quotes.
-
 #[cfg(test)]
 mod tests {
     use super::*;

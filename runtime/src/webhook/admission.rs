@@ -394,6 +394,8 @@ pub(crate) fn overlay(sent: &mut Value, before: &Value, after: &Value) {
 }
 
 /// Reads an AdmissionReview body; what the server answers if it is not one.
+// The answer to a body that is no review is kube's AdmissionResponse, returned as is.
+#[allow(clippy::result_large_err)]
 pub(crate) fn read_review(body: &[u8]) -> Result<(AdmissionRequest<DynamicObject>, Raw), AdmissionResponse> {
     let value: Value =
         serde_json::from_slice(body).map_err(|e| AdmissionResponse::invalid(format!("the body is not JSON: {e}")))?;

@@ -61,6 +61,12 @@ impl std::fmt::Debug for Webhooks {
     }
 }
 
+impl Default for Webhooks {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Webhooks {
     pub fn new() -> Self {
         Webhooks { routes: Arc::default() }

@@ -38,7 +38,7 @@ enum Change {
     AddRefusingTransitionRule,
     AddRequired,
     RemoveField,
-    ChangeType,
+    Retype,
     AddStatusSubresource,
     Relax,
 }
@@ -54,7 +54,7 @@ fn change() -> impl Strategy<Value = Change> {
         Just(Change::AddRefusingTransitionRule),
         Just(Change::AddRequired),
         Just(Change::RemoveField),
-        Just(Change::ChangeType),
+        Just(Change::Retype),
         Just(Change::AddStatusSubresource),
         Just(Change::Relax),
     ]
@@ -118,7 +118,7 @@ fn apply(change: &Change) -> (Value, bool, Value) {
             s["properties"].as_object_mut().map(|p| p.remove("note"));
             json!({"note": "kept?"})
         }
-        Change::ChangeType => {
+        Change::Retype => {
             s["properties"]["note"] = json!({"type": "integer"});
             json!({"note": "text"})
         }
@@ -281,10 +281,10 @@ async fn generated_api_changes_diff_and_the_server_agree() {
 
         // The oracle.
         let mut problems = Vec::new();
-        if exit != !errors.is_empty() {
+        if exit == errors.is_empty() {
             problems.push(format!("diff exits {} with {} error(s)", if exit { 1 } else { 0 }, errors.len()));
         }
-        if effect.any() != !errors.is_empty() {
+        if effect.any() == errors.is_empty() {
             problems.push(format!(
                 "the server {} the wire, diff reports {} error(s)",
                 if effect.any() { "changes" } else { "does not change" },
