@@ -219,86 +219,31 @@ pub fn named_types(ty: &Type) -> Vec<&Type> {
     out
 }
 
-/// One factor of how many values of a leaf type a field holds.
-pub enum Factor<'a> {
-    /// The field's own bound on its outermost list or map (`maxItems`, `maxProperties`).
-    Bound(u64),
-    /// An unbounded list: the API server estimates its items from the largest request
-    /// (3 MiB) and the least size of an item.
-    List(Least<'a>),
-    /// An unbounded map, likewise (a key takes room too).
-    Map(Least<'a>),
-}
-
-/// The least size of a value on the wire, as the API server estimates it
-/// (apiextensions' `estimateMinSizeJSON`).
-pub enum Least<'a> {
-    /// Known from the type alone: a list or map (`[]`, `{}`), a string (`""`), a number.
-    Bytes(u64),
-    /// A named type's: its derive's `MIN_SIZE` (unknown for a type without the derive).
-    Named(&'a Type),
-}
-
-/// The named types a field of type `ty` holds, each with the factors of how many: `max`
-/// bounds the field's outermost list or map; lists and maps below it, or without it, are
-/// the server's estimate.
-pub fn counted_types(ty: &Type, max: Option<u64>) -> Vec<(&Type, Vec<Factor<'_>>)> {
-    fn walk<'a>(ty: &'a Type, factors: Vec<Factor<'a>>, max: Option<u64>, out: &mut Vec<(&'a Type, Vec<Factor<'a>>)>) {
+/// The named types of a field's values, each with how many of them one value of the
+/// field holds at the most: one through `Option` and `Box`, the field's own list's or
+/// map's bound (`max`: its `maxItems` or `maxProperties`) under it, `None` under a list or
+/// map without one (the server then estimates the count from the request size, which the
+/// whole-CRD check in `codegen-cli manifests` judges).
+pub fn counted_types(ty: &Type, max: Option<u64>) -> Vec<(&Type, Option<u64>)> {
+    fn walk<'a>(ty: &'a Type, count: Option<u64>, max: Option<u64>, out: &mut Vec<(&'a Type, Option<u64>)>) {
         if let Some((name, args)) = arguments(ty) {
             match (name.as_str(), args.as_slice()) {
-                ("Option" | "Box" | "Arc" | "Rc", [inner]) => return walk(inner, factors, max, out),
-                ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [inner]) => {
-                    let factor = max.map_or_else(|| Factor::List(least(inner)), Factor::Bound);
-                    return walk(inner, factors.into_iter().chain([factor]).collect(), None, out);
-                }
-                ("BTreeMap" | "HashMap" | "IndexMap", [_, inner]) => {
-                    let factor = max.map_or_else(|| Factor::Map(least(inner)), Factor::Bound);
-                    return walk(inner, factors.into_iter().chain([factor]).collect(), None, out);
+                ("Option" | "Box" | "Arc" | "Rc", [inner]) => return walk(inner, count, max, out),
+                ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [inner])
+                | ("BTreeMap" | "HashMap" | "IndexMap", [_, inner]) => {
+                    // The field's bound holds the outermost list or map only.
+                    return walk(inner, count.zip(max).map(|(c, m)| c.saturating_mul(m)), None, out);
                 }
                 _ => {}
             }
         }
         if !scalar(ty) && !matches!(ty, Type::Reference(_)) {
-            out.push((ty, factors));
+            out.push((ty, count));
         }
     }
     let mut out = Vec::new();
-    walk(ty, Vec::new(), max, &mut out);
+    walk(ty, Some(1), max, &mut out);
     out
-}
-
-/// The least size on the wire of a value of `ty` (apiextensions' `estimateMinSizeJSON`): a
-/// string's `""`, a number's digit, a boolean's `true`, a list's or map's brackets, a
-/// named type's as its derive says. `format` is the field's format marker, where a string
-/// has one the server sizes (`date-time`, `date`, `duration`).
-pub fn least<'a>(ty: &'a Type) -> Least<'a> {
-    least_with_format(ty, None)
-}
-
-pub fn least_with_format<'a>(ty: &'a Type, format: Option<&str>) -> Least<'a> {
-    if let Some((name, args)) = arguments(ty) {
-        match (name.as_str(), args.as_slice()) {
-            // The schema of an `Option` is its type's (optional, not nullable).
-            ("Option" | "Box" | "Arc" | "Rc", [inner]) => return least_with_format(inner, format),
-            ("Vec" | "VecDeque" | "HashSet" | "BTreeSet" | "BTreeMap" | "HashMap" | "IndexMap", _) => {
-                return Least::Bytes(2);
-            }
-            _ => {}
-        }
-    }
-    let Type::Path(p) = ty else { return Least::Named(ty) };
-    let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
-    match name.as_str() {
-        "String" | "str" | "char" if p.path.segments.len() == 1 => Least::Bytes(match format {
-            Some("date-time") => 22,
-            Some("date") => 12,
-            Some("duration") => 4,
-            _ => 2,
-        }),
-        "bool" if p.path.segments.len() == 1 => Least::Bytes(4),
-        _ if scalar(ty) => Least::Bytes(1),
-        _ => Least::Named(ty),
-    }
 }
 
 /// The named types under a list that is not a list-map in a field of type `ty`, each with

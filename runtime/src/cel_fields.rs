@@ -51,65 +51,14 @@ pub trait Fields {
     const TRANSITION: Option<&'static str> = None;
     /// The estimated cost of the CEL rules one value of the type brings to the server's
     /// per-CRD budget: its own rules and its fields', once each, plus, for each field of a
-    /// type with the derive, that type's cost times how many of it the field holds: the
-    /// field's bound (`maxItems`, `maxProperties`), or under an unbounded list or map the
-    /// server's estimate from the largest request and the items' [`Fields::MIN_SIZE`]
-    /// (where that is unknown, the whole-CRD check's, in `codegen-cli manifests`).
+    /// type with the derive, that type's cost times how many of it the field holds where
+    /// the field bounds that (`maxItems`, `maxProperties`). A rule under an unbounded list
+    /// is the whole-CRD check's (`codegen-cli manifests`).
     const COST: u64 = 0;
     /// The most one of those rules (or its message expression) costs per evaluation,
     /// times how many of its node one value of the type holds: what the server's per-rule
     /// budget holds.
     const MAX_RULE: u64 = 0;
-    /// The least size of a value of the type on the wire, as the API server estimates it
-    /// (`{}` and every required field without a default), or [`UNKNOWN`]: what it divides
-    /// the largest request by to estimate how many values an unbounded list or map holds.
-    const MIN_SIZE: u64 = UNKNOWN;
-}
-
-/// A least size the derive cannot tell (a field of a type without the derive, a flattened
-/// one): an unbounded list of such values is left to the whole-CRD check.
-pub const UNKNOWN: u64 = u64::MAX;
-
-/// The largest request the API server takes (3 MiB), which bounds what it estimates an
-/// unbounded list or map to hold.
-use kubegen_cel::types::MAX_REQUEST_BYTES;
-
-/// The least size of an object with these required fields (each its name's length and
-/// its value's least size): `{}`, and per field its quoted name, a colon and a comma.
-pub const fn object_size(fields: &[(u64, u64)]) -> u64 {
-    let mut size = 2u64;
-    let mut i = 0;
-    while i < fields.len() {
-        if fields[i].1 == UNKNOWN {
-            return UNKNOWN;
-        }
-        size = size.saturating_add(fields[i].0 + 4).saturating_add(fields[i].1);
-        i += 1;
-    }
-    size
-}
-
-/// How many items the server estimates an unbounded list of values of least size `least`
-/// holds (none where the size is unknown: the whole-CRD check's then).
-pub const fn unbounded_items(least: u64) -> u64 {
-    if least == UNKNOWN { 0 } else { (MAX_REQUEST_BYTES - 2) / (least + 1) }
-}
-
-/// How many values the server estimates an unbounded map holds (a key and its quotes,
-/// colon and comma take room beside each value).
-pub const fn unbounded_values(least: u64) -> u64 {
-    if least == UNKNOWN { 0 } else { (MAX_REQUEST_BYTES - 2) / (least + 6) }
-}
-
-/// `a * b * ...` in a constant, saturating.
-pub const fn product(factors: &[u64]) -> u64 {
-    let mut total = 1u64;
-    let mut i = 0;
-    while i < factors.len() {
-        total = total.saturating_mul(factors[i]);
-        i += 1;
-    }
-    total
 }
 
 /// The greatest of `costs`, in a constant.
@@ -145,7 +94,6 @@ impl<T: ?Sized + Fields> Probe<T> {
     pub const TRANSITION: Option<&'static str> = T::TRANSITION;
     pub const COST: u64 = T::COST;
     pub const MAX_RULE: u64 = T::MAX_RULE;
-    pub const MIN_SIZE: u64 = T::MIN_SIZE;
 }
 
 /// The fallback of [`Probe`]: a type without the derive.
@@ -156,7 +104,6 @@ pub trait Unseen {
     /// A type without the derive: its rules' cost is the whole-CRD check's.
     const COST: u64 = 0;
     const MAX_RULE: u64 = 0;
-    const MIN_SIZE: u64 = UNKNOWN;
 }
 
 /// The first of `rules` that is `Some`.

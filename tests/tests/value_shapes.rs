@@ -117,34 +117,17 @@ fn a_bare_transparent_newtype_is_inline() {
 }
 
 /// A rule on a type under a list without `maxItems`: the server estimates how many items
-/// fit a request and multiplies the rule's cost by that. The derive refuses it where it
-/// sees the rule (tests/compile-fail/ui/cel_cost_placement.rs); a type whose schema is
-/// written by hand (no derive, so no constants) is the whole-CRD check's.
+/// fit a request and multiplies the rule's cost by that, which the derive leaves to the
+/// whole-CRD check.
 mod unbounded {
-    use std::borrow::Cow;
-
-    use kubegen::__private::schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-    use kubegen::CustomResource;
+    use kubegen::{CustomResource, KubeSchema};
     use serde::{Deserialize, Serialize};
 
-    #[derive(Serialize, Deserialize, Clone, Debug)]
+    /// +kubebuilder:validation:XValidation:rule="self.host.matches('^[a-z0-9.-]+$')",message="a host name"
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
     pub struct Endpoint {
+        /// +kubebuilder:validation:MaxLength=253
         pub host: String,
-    }
-
-    impl JsonSchema for Endpoint {
-        fn schema_name() -> Cow<'static, str> {
-            "Endpoint".into()
-        }
-
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({
-                "type": "object",
-                "properties": {"host": {"type": "string", "maxLength": 253}},
-                "required": ["host"],
-                "x-kubernetes-validations": [{"rule": "self.host.matches('^[a-z0-9.-]+$')", "message": "a host name"}]
-            })
-        }
     }
 
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]

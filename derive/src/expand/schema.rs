@@ -366,10 +366,6 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let (own_cost, own_max) = (crate::cel::cost(), crate::cel::max_rule_cost());
     let mut costs = vec![quote!(#own_cost)];
     let mut maxima = vec![quote!(#own_max)];
-    // `Fields::MIN_SIZE`: each required field without a default, with its least size.
-    let container_default = crate::serde_attrs::has(&input.attrs, "default");
-    let mut sizes = Vec::new();
-    let mut size_unknown = false;
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") {
@@ -378,17 +374,6 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
         let field_name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        let optional = crate::shapes::is_optional(f, container_default) && parsed.get("required").is_none()
-            || parsed.get("optional").is_some_and(|m| m.flag());
-        let defaulted = parsed.get("default").is_some() || parsed.get("default_json").is_some();
-        if crate::serde_attrs::has(&f.attrs, "flatten") || parsed.foreign_schema {
-            size_unknown = true;
-        } else if !optional && !defaulted {
-            let format = parsed.get("format").and_then(|m| m.str());
-            let least = least_tokens(input, &crate::shapes::least_with_format(&f.ty, format));
-            let len = field_name.len() as u64;
-            sizes.push(quote!((#len, #least)));
-        }
         for (cost, max) in counted_costs(input, f, &field_name, &parsed, &mut placements) {
             costs.push(cost);
             maxima.push(max);
@@ -418,16 +403,12 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         placements.extend(uncorrelated(f, &name, &parsed));
     }
     let name = &input.ident;
-    let min_size = if size_unknown {
-        quote!(::kubegen::__private::cel::UNKNOWN)
-    } else {
-        quote!(::kubegen::__private::cel::object_size(&[#(#sizes),*]))
-    };
     // The sum over every field: each field's own count is asserted where it is declared,
-    // the CRD's budget holds all of them at once.
+    // the CRD's budget holds all of them at once (counts under a list or map without a
+    // bound are the whole-CRD check's, as for each field).
     let per_crd = kubegen_cel::cost::PER_CRD_LIMIT;
     let message = format!(
-        "the API server refuses a CRD holding `{name}`: the CEL rules of `{name}` and of the types below it, each times how many of them one `{name}` holds (a list's or map's maxItems or maxProperties, or where it has none the server's estimate of how many fit its largest request), add up to an estimated cost over the server's budget for all rules of a CRD ({per_crd}); bound those lists and maps, or make the rules cheaper (maxLength or maxItems on what they read)"
+        "the API server refuses a CRD holding `{name}`: the CEL rules of `{name}` and of the types below it, each times how many of them one `{name}` holds (the maxItems or maxProperties of the lists and maps they stand in), add up to an estimated cost over the server's budget for all rules of a CRD ({per_crd}); lower those bounds, or make the rules cheaper (maxLength or maxItems on what they read)"
     );
     let crd_wide = quote_spanned! {name.span()=>
         const _: () = {
@@ -448,20 +429,9 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
                 ::kubegen::__private::cel::first(&[#(#transitions),*]);
             const COST: u64 = ::kubegen::__private::cel::sum(&[#(#costs),*]);
             const MAX_RULE: u64 = ::kubegen::__private::cel::max(&[#(#maxima),*]);
-            const MIN_SIZE: u64 = #min_size;
         }
         #(#placements)*
         #crd_wide
-    }
-}
-
-/// The tokens of a least size: a number, or a named type's `MIN_SIZE` (unknown for the
-/// type being derived, whose constant would name itself).
-fn least_tokens(input: &DeriveInput, least: &crate::shapes::Least<'_>) -> TokenStream {
-    match least {
-        crate::shapes::Least::Bytes(n) => quote!(#n),
-        crate::shapes::Least::Named(ty) if is_own(input, ty) => quote!(::kubegen::__private::cel::UNKNOWN),
-        crate::shapes::Least::Named(ty) => quote!(::kubegen::__private::cel::Probe::<#ty>::MIN_SIZE),
     }
 }
 
@@ -492,45 +462,14 @@ fn counted_costs(
     let max = bound("max_items").or_else(|| bound("max_properties"));
     let (per_crd, per_rule) = (kubegen_cel::cost::PER_CRD_LIMIT, kubegen_cel::cost::PER_RULE_LIMIT);
     let mut out = Vec::new();
-    for (ty, factors) in crate::shapes::counted_types(&f.ty, max) {
-        if is_own(input, ty) {
-            continue;
-        }
-        use crate::shapes::Factor;
-        let estimated = factors.iter().any(|f| !matches!(f, Factor::Bound(_)));
-        let bounded = factors.iter().fold(1u64, |n, f| match f {
-            Factor::Bound(b) => n.saturating_mul(*b),
-            _ => n,
-        });
-        let parts = factors.iter().map(|f| match f {
-            Factor::Bound(b) => quote!(#b),
-            Factor::List(least) => {
-                let least = least_tokens(input, least);
-                quote!(::kubegen::__private::cel::unbounded_items(#least))
-            }
-            Factor::Map(least) => {
-                let least = least_tokens(input, least);
-                quote!(::kubegen::__private::cel::unbounded_values(#least))
-            }
-        });
-        let count = quote!(::kubegen::__private::cel::product(&[#(#parts),*]));
+    for (ty, count) in crate::shapes::counted_types(&f.ty, max) {
+        let Some(count) = count.filter(|_| !is_own(input, ty)) else { continue };
         let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
         out.push((quote!(#probe::COST.saturating_mul(#count)), quote!(#probe::MAX_RULE.saturating_mul(#count))));
-        if estimated || bounded > 1 {
+        if count > 1 {
             let ty_name = quote!(#ty).to_string().replace(' ', "");
-            let (how_many, fix) = if estimated {
-                (
-                    "as many times as the server estimates fit its largest request (3 MiB), where a list or map has no maxItems or maxProperties".to_string(),
-                    format!("bound `{name}` (maxItems or maxProperties)"),
-                )
-            } else {
-                (
-                    format!("up to {bounded} times (its maxItems or maxProperties)"),
-                    format!("lower the bound on `{name}`"),
-                )
-            };
             let message = format!(
-                "the API server refuses the CRD: the CEL rules of `{ty_name}` (and of the types below it) run once per entry of `{name}`, {how_many}, and their estimated cost times that count exceeds the server's budget ({per_rule} per rule, {per_crd} for all rules of the CRD); {fix}, or make the rules cheaper (maxLength or maxItems on what they read)"
+                "the API server refuses the CRD: the CEL rules of `{ty_name}` (and of the types below it) run once per entry of `{name}`, up to {count} times (its maxItems or maxProperties), and their estimated cost times that count exceeds the server's budget ({per_rule} per rule, {per_crd} for all rules of the CRD); lower the bound on `{name}`, or make the rules cheaper (maxLength or maxItems on what they read)"
             );
             let span = f.ty.span();
             assertions.push(quote_spanned! {span=>
