@@ -438,7 +438,6 @@ fn values(values: &[Value]) -> String {
     values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
 }
 
-/// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
 /// `old`'s minimum and maximum, each it lacks taken as `new`'s where `new`'s is the edge of
 /// the range `old`'s type already implied: its format's or an int-or-string's int32
 /// (`formats::implied_range`), or a `u32`'s maximum beside the `minimum: 0` an older
@@ -459,6 +458,7 @@ fn taken_up(old: &Node, new: &Node) -> (Option<Number>, Option<Number>) {
     )
 }
 
+/// A bound as written: `5`, not the `5.0` a CRD's float64 field reads back as.
 fn num(n: &Option<Number>) -> String {
     match n.as_ref().map(|n| (n, n.as_f64())) {
         None => "none".into(),

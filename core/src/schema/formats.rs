@@ -3,17 +3,6 @@
 //! and the CEL evaluator's `format` checks; and the integer formats' ranges, which the
 //! server does not check ([`range`]).
 
-/// The range of an integer format whose every value a JSON number holds exactly, as
-/// `(minimum, maximum)`: `int32` and `uint32` (what Rust's `i32`/`u32`, Go's
-/// `int32`/`uint32` and k8s.io/api's fields hold), and schemars' 8- and 16-bit ones.
-///
-/// The API server never checks a format's range: it stores 2^40 in a `format: int32`
-/// field, which no typed client of that field (Go's `int32`, the operator's own `i32`) can
-/// read back. A CRD therefore carries the range as `minimum`/`maximum` (the structural pass
-/// writes them where the schema sets no tighter bound), and `diff` reads a node without
-/// them as bounded by its format, so taking up the range is no tightening. `int64` and
-/// `uint64` are left out: the server compares bounds as float64, which cannot hold their
-/// edges.
 /// The range a node's integers are bounded to without a bound of its own: its format's
 /// ([`range`]), or, on an int-or-string, `int32`'s — `x-kubernetes-int-or-string` is
 /// Kubernetes' `intstr.IntOrString`, whose integer is an int32 in Go and in k8s-openapi
@@ -22,6 +11,16 @@ pub fn implied_range(format: Option<&str>, int_or_string: bool) -> Option<(i64, 
     format.and_then(range).or_else(|| int_or_string.then(|| (i32::MIN.into(), i32::MAX.into())))
 }
 
+/// The range of an integer format whose every value a JSON number holds exactly, as
+/// `(minimum, maximum)`: `int32` and `uint32` (what Rust's `i32`/`u32`, Go's
+/// `int32`/`uint32` and k8s.io/api's fields hold), and schemars' 8- and 16-bit ones.
+///
+/// The API server never checks a format's range: it stores 2^40 in a `format: int32`
+/// field, which no typed client of that field (Go's `int32`, the operator's own `i32`) can
+/// read back. A CRD therefore carries the range as `minimum`/`maximum` (the structural pass
+/// writes them where the schema sets no tighter bound), and `diff` does not call a CRD that
+/// takes up the range a tightening. `int64` and `uint64` are left out: the server compares
+/// bounds as float64, which cannot hold their edges.
 pub fn range(format: &str) -> Option<(i64, i64)> {
     Some(match format {
         "int8" => (i8::MIN.into(), i8::MAX.into()),
