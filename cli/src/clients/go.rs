@@ -400,6 +400,33 @@ fn within_int32(node: &Node) -> bool {
     inside(&bounds.minimum) && inside(&bounds.maximum)
 }
 
+/// One of the package's own Go types (`Quantity`, `Int64OrString`): its file, and its struct
+/// among the package's for the deep copies; a type of the API of the same name is refused.
+#[allow(clippy::too_many_arguments)]
+fn own_type(
+    dir: &str,
+    name: &str,
+    what: &str,
+    file: &str,
+    contents: String,
+    fields: Vec<(&str, GoTy)>,
+    files: &mut Vec<(String, String)>,
+    all_structs: &mut Vec<(String, Vec<GoField>, bool)>,
+) -> Result<(), ModelError> {
+    if all_structs.iter().any(|(n, _, _)| n == name) {
+        return Err(ModelError(format!(
+            "{dir}: a type named {name} would clash with the package's own {what}: rename it"
+        )));
+    }
+    files.push((format!("{dir}/{file}"), contents));
+    let fields = fields
+        .into_iter()
+        .map(|(field, ty)| GoField { doc: Vec::new(), decl: String::new(), ty, name: field.into() })
+        .collect();
+    all_structs.push((name.into(), fields, false));
+    Ok(())
+}
+
 /// The package's own quantity type (quantity.go).
 const QUANTITY: &str = "Quantity";
 
@@ -925,45 +952,22 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
         ));
     }
     if uses_quantity {
-        if all_structs.iter().any(|(name, _, _)| name == QUANTITY) {
-            return Err(ModelError(format!(
-                "{dir}: a type named {QUANTITY} would clash with the package's own quantity type: rename it"
-            )));
-        }
-        files.push((
-            format!("{dir}/quantity.go"),
-            render(
-                &QuantityFile { header: &header, package, pattern: kubegen::schema::QUANTITY_PATTERN },
-                "quantity.go",
-            )?,
-        ));
-        let field = |name: &str, ty: GoTy| GoField { doc: Vec::new(), decl: String::new(), ty, name: name.into() };
+        let contents = render(
+            &QuantityFile { header: &header, package, pattern: kubegen::schema::QUANTITY_PATTERN },
+            "quantity.go",
+        )?;
         let resource = GoTy::Struct { name: "resource.Quantity".into(), deep: true };
         let raw = GoTy::Slice(Box::new(GoTy::Value("byte".into())));
-        all_structs.push((QUANTITY.into(), vec![field("Quantity", resource), field("raw", raw)], false));
+        let fields = vec![("Quantity", resource), ("raw", raw)];
+        own_type(dir, QUANTITY, "quantity type", "quantity.go", contents, fields, &mut files, &mut all_structs)?;
         all_imports.insert(import_line("resource", "k8s.io/apimachinery/pkg/api/resource"));
     }
     if uses_int64_or_string {
-        if all_structs.iter().any(|(name, _, _)| name == INT64_OR_STRING) {
-            return Err(ModelError(format!(
-                "{dir}: a type named {INT64_OR_STRING} would clash with the package's own int-or-string of an int64: rename it"
-            )));
-        }
-        files.push((
-            format!("{dir}/int64_or_string.go"),
-            render(&Int64OrStringFile { header: &header, package }, "int64_or_string.go")?,
-        ));
-        let field = |name: &str, ty: &str| GoField {
-            doc: Vec::new(),
-            decl: String::new(),
-            ty: GoTy::Value(ty.into()),
-            name: name.into(),
-        };
-        all_structs.push((
-            INT64_OR_STRING.into(),
-            vec![field("Type", "intstr.Type"), field("IntVal", "int64"), field("StrVal", "string")],
-            false,
-        ));
+        let contents = render(&Int64OrStringFile { header: &header, package }, "int64_or_string.go")?;
+        let value = |ty: &str| GoTy::Value(ty.into());
+        let fields = vec![("Type", value("intstr.Type")), ("IntVal", value("int64")), ("StrVal", value("string"))];
+        let what = "int-or-string of an int64";
+        own_type(dir, INT64_OR_STRING, what, "int64_or_string.go", contents, fields, &mut files, &mut all_structs)?;
     }
     all_structs.sort_by(|a, b| a.0.cmp(&b.0));
     // Which of our structs need a deep copy: those holding anything that does.

@@ -92,13 +92,24 @@ impl Package {
     /// own ([`shape::wire_form`]). The upstream libraries lag the API server (client-node's
     /// `V1PodSpec` had no 1.37 fields) and type a Quantity inside them as a string, where
     /// the server takes an integer too: a client typed by them refused what the server
-    /// admitted (issue 28's generated kinds tier).
-    pub fn generated_kubernetes(&self) -> BTreeMap<&str, String> {
-        self.kubernetes
-            .keys()
-            .filter(|name| name.as_str() != OBJECT_META && shape::wire_form(name).is_none())
-            .map(|name| (name.as_str(), kubernetes_name(name)))
-            .collect()
+    /// admitted (issue 28's generated kinds tier). Each comes with its node; a type or kind
+    /// of the API with the name of one of them is refused by name.
+    pub fn generated_kubernetes(&self) -> Result<BTreeMap<&str, (String, &Node)>, ModelError> {
+        let mut out = BTreeMap::new();
+        for (definition, node) in &self.kubernetes {
+            if definition == OBJECT_META || shape::wire_form(definition).is_some() {
+                continue;
+            }
+            let name = kubernetes_name(definition);
+            if self.types.contains_key(&name) || self.kinds.iter().any(|k| k.kind == name) {
+                return Err(ModelError(format!(
+                    "a type used by {}/{}: the type name `{name}` is the name of Kubernetes' {definition}, which the package declares; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it",
+                    self.group, self.version
+                )));
+            }
+            out.insert(definition.as_str(), (name, node));
+        }
+        Ok(out)
     }
 
     /// The API server keeps keys `name`'s schema does not name, at some use of it: the

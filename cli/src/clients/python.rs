@@ -323,10 +323,7 @@ fn all_of(bounds: &Bounds) -> Vec<String> {
 /// — pydantic cannot put them on the union.
 fn int_or_string(node: &Node, int32: bool) -> String {
     let bounds = Bounds::all(node);
-    let edge = |l: &Option<super::shape::Limit>, e: i32| {
-        l.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(e.into()))
-    };
-    let int = if int32 || (edge(&bounds.minimum, i32::MIN) && edge(&bounds.maximum, i32::MAX)) {
+    let int = if int32 || bounds.is_int32() {
         "_Int32".to_string()
     } else {
         let limits = Bounds { minimum: bounds.minimum.clone(), maximum: bounds.maximum.clone(), ..Bounds::default() };
@@ -510,8 +507,8 @@ fn docstring(node: &Node, indent: &str) -> String {
 /// The classes and aliases of one group/version: each kind's root, then every named type,
 /// then the Kubernetes types the package declares.
 fn models(pkg: &Package) -> Result<(Vec<Class>, Vec<String>), ModelError> {
-    let generated: BTreeMap<String, String> =
-        pkg.generated_kubernetes().into_iter().map(|(d, n)| (d.to_string(), n)).collect();
+    let declared = pkg.generated_kubernetes()?;
+    let generated = declared.iter().map(|(d, (n, _))| (d.to_string(), n.clone())).collect();
     let mut w = Writer { pkg, classes: Vec::new(), emitted: BTreeSet::new(), generated };
     let mut aliases = Vec::new();
     let mut flat_roots = BTreeSet::new();
@@ -570,20 +567,12 @@ fn models(pkg: &Package) -> Result<(Vec<Class>, Vec<String>), ModelError> {
     }
     // Kubernetes' types as the server of this release takes them (a Quantity an integer or
     // a string, every field of the release), not the kubernetes client's: classes here,
-    // under its names. A type of the API of the same name is refused by name.
-    let generated: Vec<(String, String)> = w.generated.iter().map(|(d, n)| (d.clone(), n.clone())).collect();
-    for (definition, name) in generated {
-        let Some(def) = pkg.kubernetes.get(&definition) else { continue };
-        if pkg.types.contains_key(&name) || pkg.kinds.iter().any(|k| k.kind == name) {
-            return Err(ModelError(format!(
-                "a type used by {}/{}: the type name `{name}` is the name of Kubernetes' {definition}, which the package declares; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it",
-                pkg.group, pkg.version
-            )));
-        }
+    // under its names.
+    for (name, def) in declared.values() {
         if matches!(shape(def), Shape::Struct) {
-            w.class(&name, def, is(def.preserve_unknown_fields));
+            w.class(name, def, is(def.preserve_unknown_fields));
         } else {
-            let ty = w.py_type(def, &name, "");
+            let ty = w.py_type(def, name, "");
             aliases.push(format!("{name} = {ty}"));
         }
     }

@@ -122,6 +122,11 @@ pub struct Limit {
     pub exclusive: bool,
 }
 
+/// The bound is `edge`, inclusive.
+fn at(limit: &Option<Limit>, edge: i64) -> bool {
+    limit.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(edge))
+}
+
 /// The value bounds a node sets, each read once.
 #[derive(Clone, Debug, Default)]
 pub struct Bounds<'n> {
@@ -140,27 +145,30 @@ pub struct Bounds<'n> {
 }
 
 impl<'n> Bounds<'n> {
-    /// What the node bounds beyond its format: a `minimum`/`maximum` that is exactly its
-    /// integer format's range (`formats::range`, which kubegen's CRDs carry because the
-    /// server does not check formats) goes unsaid where the format is said — Go's
-    /// `int32`, a reference's "integer (int32)", TypeScript's `Format: int32.`. A
-    /// language whose type does not hold the format (Python's `int`) reads [`Bounds::all`].
+    /// What the node bounds beyond its type: a `minimum`/`maximum` that is exactly the range
+    /// its integer format or int-or-string implies (`formats::implied_range`, which
+    /// kubegen's CRDs carry because the server does not check formats) goes unsaid where the
+    /// type says it — Go's `int32` and `intstr.IntOrString`, a reference's "integer
+    /// (int32)", TypeScript's `Format: int32.`. A language whose type does not hold the
+    /// range (Python's `int`) reads [`Bounds::all`].
     pub fn of(node: &'n Node) -> Self {
         let mut out = Self::all(node);
         if let Some((min, max)) =
             kubegen_core::schema::formats::implied_range(node.format.as_deref(), is(node.int_or_string))
         {
-            let edge = |limit: &Option<Limit>, edge: i64| {
-                limit.as_ref().is_some_and(|l| !l.exclusive && l.value.as_i64() == Some(edge))
-            };
-            if edge(&out.minimum, min) {
+            if at(&out.minimum, min) {
                 out.minimum = None;
             }
-            if edge(&out.maximum, max) {
+            if at(&out.maximum, max) {
                 out.maximum = None;
             }
         }
         out
+    }
+
+    /// The node holds its integers to exactly int32's range (inclusive at both ends).
+    pub fn is_int32(&self) -> bool {
+        at(&self.minimum, i32::MIN.into()) && at(&self.maximum, i32::MAX.into())
     }
 
     /// Every bound the node sets, a format's range included.

@@ -457,15 +457,8 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
     // Kubernetes' types as the server of this release takes them (a Quantity an integer or
     // a string, every field of the release), not client-node's: declared here, under
     // client-node's names, in place of its import.
-    let generated = pkg.generated_kubernetes();
-    for (definition, name) in &generated {
-        let Some(def) = pkg.kubernetes.get(*definition) else { continue };
-        if pkg.types.contains_key(name) {
-            return Err(ModelError(format!(
-                "a type used by {}/{}: the type name `{name}` is the name of Kubernetes' {definition}, which the package declares; give the Rust type another schema name (#[schemars(rename = \"...\")]) or rename it",
-                pkg.group, pkg.version
-            )));
-        }
+    let generated = pkg.generated_kubernetes()?;
+    for (name, def) in generated.values() {
         let decl = if matches!(shape(def), Shape::Struct) {
             format!("interface {name} {{\n{}}}", fields(def, is(def.preserve_unknown_fields), &mut imports, "  "))
         } else {
@@ -473,7 +466,7 @@ fn models(pkg: &Package) -> Result<(Vec<String>, Vec<Decl>), ModelError> {
         };
         decls.push(Decl { doc: jsdoc(def, ""), decl });
     }
-    let local: BTreeSet<&String> = generated.values().collect();
+    let local: BTreeSet<&String> = generated.values().map(|(name, _)| name).collect();
     imports.retain(|name| !local.contains(name));
     check_names(pkg, &imports)?;
     Ok((imports.into_iter().collect(), decls))
