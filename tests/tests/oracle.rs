@@ -4,13 +4,15 @@
 //! folded (k8s-openapi's documentation is the same text with Go's line breaks joined).
 //! Every difference must be listed, with its reason, in the allow-list the script names
 //! (`tests/oracle/allowed.txt`, `tests/oracle/allowed-generated.txt`; a path ending in
-//! `*` covers the nodes under it). One difference is a rule, not a list: kubegen writes an
-//! integer format's range as `minimum`/`maximum` (the server does not check formats),
-//! controller-gen does not; such bounds are counted and printed apart.
+//! `*` covers the nodes under it). One difference is a rule, not a list: kubegen writes the
+//! range an integer format or an int-or-string implies as `minimum`/`maximum` (the server
+//! does not check formats; `formats::implied_range`), controller-gen does not; such bounds
+//! are counted and printed apart.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use kubegen_core::schema::formats::implied_range;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -56,8 +58,6 @@ fn schema_leaves(file: &Path) -> BTreeMap<(String, String), Value> {
     out.insert(("spec".into(), "rest".into()), spec);
     out
 }
-
-use kubegen_core::schema::formats::implied_range;
 
 fn allowed() -> BTreeSet<(String, String, String)> {
     let list = std::env::var("KUBEGEN_ORACLE_ALLOWED").unwrap_or_else(|_| "tests/oracle/allowed.txt".into());
@@ -134,8 +134,8 @@ fn kubegen_crds_match_controller_gen() {
                 equal += 1;
                 continue;
             }
-            // An integer format's range as bounds (kubegen_core::schema::formats::range):
-            // the API server does not check formats, controller-gen writes none.
+            // The range an integer format or an int-or-string implies, as bounds: the API
+            // server does not check formats, controller-gen writes none.
             let format = ours.get(&(key.0.clone(), "format".into())).and_then(Value::as_str);
             let int_or_string =
                 ours.get(&(key.0.clone(), "x-kubernetes-int-or-string".into())) == Some(&Value::Bool(true));
