@@ -56,6 +56,8 @@ export KUBEGEN_E2E_WEBHOOK_URL=https://127.0.0.1:$port KUBEGEN_E2E_WEBHOOK_CA=$c
 if [[ $# -eq 0 ]]; then
   timed cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ --skip cel_corpus
   timed cargo test -p kubegen-tests --test e2e -- --ignored --nocapture cel_corpus
+  # The derive's CEL cost at build against the server, at the edge of its budget.
+  timed cargo test -p kubegen-tests --test cel_cost -- --ignored
 else
   timed cargo test -p kubegen-tests --test e2e -- --ignored --skip zz_ "$@"
 fi

@@ -4,9 +4,12 @@
 //! what a rule reads through it becomes obligations — the path, and what the rule does
 //! with the value there — written as constant assertions over the `Fields` constant
 //! that type's own derive writes (`kubegen::__private::cel`), so a misspelled nested
-//! field or a string method on a nested integer fails `cargo build` at the marker. A
-//! cost that runs through such a type is not judged here; the CRD lint
-//! (`codegen-cli manifests`) checks every rule again on the whole schema.
+//! field or a string method on a nested integer fails `cargo build` at the marker. What a
+//! rule costs where its type stands (once per item of a list, or as often as it fits in
+//! a request below a list without a bound) is summed in the same constants
+//! (`Fields::COST`, `FIXED`, `UNBOUNDED`, `MIN_SIZE`) and asserted where a field places the
+//! type; the CRD lint (`codegen-cli manifests`) checks every rule again on the whole
+//! schema.
 
 use std::cell::RefCell;
 
@@ -131,8 +134,10 @@ fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
 }
 
 /// Checks the rule a marker writes (`rule` as `s` holds it) against `schema`, the node
-/// it stands on; every refusal is an error at the marker.
-pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Errors) {
+/// it stands on (`own`: the struct being derived); every refusal is an error at the
+/// marker. An accepted rule's cost is kept for the struct's `Fields` constants, with how
+/// many of its node one value of the struct holds ([`within`]).
+pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, errors: &mut Errors) {
     let text = |k: &str| s.get(k).and_then(Value::as_str).map(str::to_string);
     let Some(rule_text) = text("rule") else { return };
     // A rule that does not parse is reported once, by the parse check.
@@ -167,10 +172,11 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, errors: &mut Err
     let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
     let problems = match check_rule(&rule, &site) {
         Ok(verdict) => {
-            COST.with(|c| c.set(c.get().saturating_add(verdict.total)));
-            if !verdict.uncertain_cost {
-                MAX_RULE.with(|c| c.set(c.get().max(verdict.rule_cost).max(verdict.message_cost)));
-            }
+            let min_size = if own { MinSize::Own } else { min_size(schema) };
+            let most = if verdict.uncertain_cost { 0 } else { verdict.rule_cost.max(verdict.message_cost) };
+            let count = COUNT.with(std::cell::Cell::get);
+            let placed = Placed { total: verdict.total, most, min_size, count, span: m.span, rule: rule_text };
+            PLACED.with(|p| p.borrow_mut().push(placed));
             return;
         }
         Err(problems) => problems,
@@ -259,31 +265,87 @@ thread_local! {
     /// The obligations of the rules of the type being derived (a derive runs on one
     /// thread), and whether that type is generic (a constant cannot name its parameters).
     static OBLIGATIONS: RefCell<(bool, Vec<TokenStream>)> = const { RefCell::new((false, Vec::new())) };
-    /// The estimated cost of the rules of the type being derived checked so far, each
-    /// once (the type's and its fields' own rules, at cardinality 1).
-    static COST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// The most one of those rules (or message expressions) costs on its own.
-    static MAX_RULE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// The rules of the type being derived checked so far, with their costs.
+    static PLACED: RefCell<Vec<Placed>> = const { RefCell::new(Vec::new()) };
+    /// How many of the node being lowered one value of the type holds: 1 for the type and
+    /// its fields, a list's bound for its items, `None` below a list without one.
+    static COUNT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(Some(1)) };
 }
 
-/// Starts collecting the obligations of `input`'s rules.
+/// How large a rule's node is at least in JSON, as far as the derive knows: the server
+/// counts a rule below a list or map without a bound as often as its node fits in the
+/// largest request.
+#[derive(Clone)]
+pub enum MinSize {
+    Known(u64),
+    /// The struct being derived (its `Fields::MIN_SIZE`).
+    Own,
+    /// Another struct, by its `Fields::MIN_SIZE` where it has our derive.
+    Named(Box<Type>),
+    Unknown,
+}
+
+impl MinSize {
+    /// The size as a constant expression of `u64`, for the struct `name`.
+    pub fn tokens(&self, name: &syn::Ident) -> TokenStream {
+        match self {
+            MinSize::Known(n) => quote!(#n),
+            MinSize::Own => quote!(<#name as ::kubegen::__private::cel::Fields>::MIN_SIZE),
+            MinSize::Named(ty) => quote!(::kubegen::__private::cel::Probe::<#ty>::MIN_SIZE),
+            MinSize::Unknown => quote!(::kubegen::__private::cel::UNKNOWN_SIZE),
+        }
+    }
+}
+
+/// The least size in JSON of a node of `schema`, as the API server reckons it.
+pub fn min_size(schema: &Node) -> MinSize {
+    if let Some(r) = &schema.reference {
+        return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
+            Some(ty) => MinSize::Named(Box::new(ty)),
+            None => MinSize::Unknown,
+        };
+    }
+    match kubegen_cel::types::of_schema(schema, "self") {
+        Some(decl) => MinSize::Known(decl.min_size),
+        None => MinSize::Unknown,
+    }
+}
+
+/// A rule the derive checked, as its struct's `Fields` constants count it.
+pub struct Placed {
+    /// The rule's estimated cost with its message expression's, per evaluation.
+    pub total: u64,
+    /// The larger of the two (0 where the estimate reads through a type the derive does
+    /// not see, so it holds no per-rule budget).
+    pub most: u64,
+    pub min_size: MinSize,
+    /// How many of the rule's node one value of the struct holds (`None`: below a list
+    /// without a bound).
+    pub count: Option<u64>,
+    pub span: proc_macro2::Span,
+    pub rule: String,
+}
+
+/// Starts collecting the obligations and costs of `input`'s rules.
 pub fn begin(generic: bool) {
     OBLIGATIONS.with(|o| *o.borrow_mut() = (generic, Vec::new()));
-    COST.with(|c| c.set(0));
-    MAX_RULE.with(|c| c.set(0));
+    PLACED.with(|p| p.borrow_mut().clear());
+    COUNT.with(|c| c.set(Some(1)));
 }
 
-/// The cost of the rules checked since [`begin`] (each as one evaluation of the rule and
-/// its message expression): what one value of the type costs the server's per-CRD budget
-/// before the rules of the types below it.
-pub fn cost() -> u64 {
-    COST.with(std::cell::Cell::get)
+/// Runs `f` for the items of a list whose bound is `max` (`None`: none), so the rules it
+/// checks count as many times as one value holds them.
+pub fn within<T>(max: Option<u64>, f: impl FnOnce() -> T) -> T {
+    let outer = COUNT.with(std::cell::Cell::get);
+    COUNT.with(|c| c.set(outer.zip(max).map(|(a, b)| a.saturating_mul(b))));
+    let out = f();
+    COUNT.with(|c| c.set(outer));
+    out
 }
 
-/// The most one rule or message expression checked since [`begin`] costs per evaluation:
-/// what the server's per-rule budget holds, times the count of the node it stands on.
-pub fn max_rule_cost() -> u64 {
-    MAX_RULE.with(std::cell::Cell::get)
+/// The rules checked since [`begin`], with their costs.
+pub fn placed() -> Vec<Placed> {
+    PLACED.with(|p| std::mem::take(&mut *p.borrow_mut()))
 }
 
 /// The obligations collected since [`begin`], as constant items.

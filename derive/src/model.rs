@@ -151,7 +151,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 // A field's rule sees the field; a type's rules are checked with its fields.
                 if ty.is_some() {
                     let schema = if visible { crate::cel::node_schema(ty, markers) } else { crate::cel::unknown() };
-                    crate::cel::check(m, s, &schema, errors);
+                    crate::cel::check(m, s, &schema, false, errors);
                 }
                 None
             }
@@ -205,7 +205,15 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
     }
     if !item_markers.is_empty() {
         let item_ty = ty.and_then(crate::shapes::item_type);
-        let items = lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors);
+        // An item's rules run once per item: as many as the list's bound, or, without
+        // one, as many as fit in a request.
+        let max_items = markers.iter().rev().find(|m| m.def.key == "max_items").and_then(|m| match &m.value {
+            MarkerValue::Json(v) => v.as_u64(),
+            _ => None,
+        });
+        let items = crate::cel::within(max_items, || {
+            lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors)
+        });
         if !items.markers.is_empty() {
             out.items = Some(Box::new(items.markers));
         }

@@ -50,39 +50,113 @@ pub trait Fields {
     /// leaves such a rule nothing to compare with, and the server refuses the CRD.
     const TRANSITION: Option<&'static str> = None;
     /// The estimated cost of the CEL rules one value of the type brings to the server's
-    /// per-CRD budget: its own rules and its fields', once each, plus, for each field of a
-    /// type with the derive, that type's cost times how many of it the field holds where
-    /// the field bounds that (`maxItems`, `maxProperties`). A rule under an unbounded list
-    /// is the whole-CRD check's (`codegen-cli manifests`).
-    const COST: u64 = 0;
-    /// The most one of those rules (or its message expression) costs per evaluation,
-    /// times how many of its node one value of the type holds: what the server's per-rule
-    /// budget holds.
-    const MAX_RULE: u64 = 0;
+    /// budgets where every list and map between the CRD's root and the type has a bound:
+    /// its own rules and its fields', each times how many of its node one value holds,
+    /// plus, for each field of a type with the derive, that type's cost times how many of
+    /// it the field holds (`maxItems`, `maxProperties`). The API server multiplies these
+    /// by the bounds above the type, so its parent does.
+    const COST: Cost = Cost::ZERO;
+    /// The rules below a list or map without a bound inside the type: the server counts
+    /// each of those as often as its node fits in the largest request
+    /// ([`Cost::unbounded`]), wherever the type stands, so no bound above multiplies them.
+    const FIXED: Cost = Cost::ZERO;
+    /// Every rule of the type and below it as the server counts them when the type
+    /// stands below a list or map without a bound.
+    const UNBOUNDED: Cost = Cost::ZERO;
+    /// The least size of one value of the type in JSON, as the API server reckons it
+    /// (`{}` and each required property without a default); [`UNKNOWN_SIZE`] when a
+    /// required field's type has no derive of ours.
+    const MIN_SIZE: u64 = UNKNOWN_SIZE;
 }
 
-/// The greatest of `costs`, in a constant.
-pub const fn max(costs: &[u64]) -> u64 {
-    let mut most = 0u64;
+/// The largest request body the API server accepts (`MaxRequestSizeBytes`): a rule under
+/// a list or map without a bound runs as often as its node fits in it.
+pub const MAX_REQUEST_BYTES: u64 = kubegen_cel::types::MAX_REQUEST_BYTES;
+/// The most one rule (or message expression) may cost, times how often it runs per
+/// object (`StaticEstimatedCostLimit`).
+pub const PER_RULE_LIMIT: u64 = kubegen_cel::cost::PER_RULE_LIMIT;
+/// The most all rules of one CRD version's schema may cost together
+/// (`StaticEstimatedCRDCostLimit`).
+pub const PER_CRD_LIMIT: u64 = kubegen_cel::cost::PER_CRD_LIMIT;
+/// A least size the derive cannot know (a type without our derive): no count under a
+/// list without a bound is estimated from it, and `codegen-cli manifests` judges it.
+pub const UNKNOWN_SIZE: u64 = u64::MAX;
+
+/// The estimated cost of CEL rules: `total` against the CRD's budget, `most` (the one
+/// rule or message expression that costs most, times how often it runs) against the
+/// per-rule budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    pub total: u64,
+    pub most: u64,
+}
+
+impl Cost {
+    pub const ZERO: Cost = Cost { total: 0, most: 0 };
+
+    /// One rule: `total` is its cost with its message expression's, `most` the larger of
+    /// the two.
+    pub const fn rule(total: u64, most: u64) -> Cost {
+        Cost { total, most }
+    }
+
+    /// `self` run `n` times.
+    pub const fn times(self, n: u64) -> Cost {
+        Cost { total: self.total.saturating_mul(n), most: self.most.saturating_mul(n) }
+    }
+
+    /// `self` run as often as a node of `min_size` bytes fits in the largest request,
+    /// as the server counts a rule below a list or map without a bound; nothing where the
+    /// size is not known.
+    pub const fn unbounded(self, min_size: u64) -> Cost {
+        if min_size == UNKNOWN_SIZE {
+            return Cost::ZERO;
+        }
+        self.times(MAX_REQUEST_BYTES / (min_size + 1))
+    }
+
+    /// Whether the server refuses a CRD whose rules cost `self`.
+    pub const fn over(self) -> bool {
+        self.most > PER_RULE_LIMIT || self.total > PER_CRD_LIMIT
+    }
+}
+
+/// The costs together: totals added, the most of the mosts.
+pub const fn all(costs: &[Cost]) -> Cost {
+    let mut out = Cost::ZERO;
     let mut i = 0;
     while i < costs.len() {
-        if costs[i] > most {
-            most = costs[i];
+        out.total = out.total.saturating_add(costs[i].total);
+        if costs[i].most > out.most {
+            out.most = costs[i].most;
         }
         i += 1;
     }
-    most
+    out
 }
 
-/// `a + b + ...` in a constant, saturating.
-pub const fn sum(costs: &[u64]) -> u64 {
+/// `a + b + ...` in a constant, saturating (an unknown size stays unknown).
+pub const fn sum(sizes: &[u64]) -> u64 {
     let mut total = 0u64;
     let mut i = 0;
-    while i < costs.len() {
-        total = total.saturating_add(costs[i]);
+    while i < sizes.len() {
+        total = total.saturating_add(sizes[i]);
         i += 1;
     }
     total
+}
+
+/// What a required property named with `name_len` bytes, of a value at least
+/// `min_size` bytes, adds to its object's least size (the key, its quotes, the colon and
+/// a comma).
+pub const fn property(name_len: u64, min_size: u64) -> u64 {
+    if min_size == UNKNOWN_SIZE { UNKNOWN_SIZE } else { min_size.saturating_add(name_len + 4) }
+}
+
+/// What a flattened struct's fields add to its parent's least size: its own, without
+/// its braces.
+pub const fn flattened(min_size: u64) -> u64 {
+    if min_size == UNKNOWN_SIZE { UNKNOWN_SIZE } else { min_size.saturating_sub(2) }
 }
 
 /// `Probe::<T>::FIELDS`: `Some` of `T`'s fields when `T` has the derive, else `None`
@@ -92,8 +166,10 @@ pub struct Probe<T: ?Sized>(PhantomData<T>);
 impl<T: ?Sized + Fields> Probe<T> {
     pub const FIELDS: Option<&'static [Field]> = Some(T::FIELDS);
     pub const TRANSITION: Option<&'static str> = T::TRANSITION;
-    pub const COST: u64 = T::COST;
-    pub const MAX_RULE: u64 = T::MAX_RULE;
+    pub const COST: Cost = T::COST;
+    pub const FIXED: Cost = T::FIXED;
+    pub const UNBOUNDED: Cost = T::UNBOUNDED;
+    pub const MIN_SIZE: u64 = T::MIN_SIZE;
 }
 
 /// The fallback of [`Probe`]: a type without the derive.
@@ -102,8 +178,10 @@ pub trait Unseen {
     /// A type without the derive: `codegen-cli manifests` checks its rules' placement.
     const TRANSITION: Option<&'static str> = None;
     /// A type without the derive: its rules' cost is the whole-CRD check's.
-    const COST: u64 = 0;
-    const MAX_RULE: u64 = 0;
+    const COST: Cost = Cost::ZERO;
+    const FIXED: Cost = Cost::ZERO;
+    const UNBOUNDED: Cost = Cost::ZERO;
+    const MIN_SIZE: u64 = UNKNOWN_SIZE;
 }
 
 /// The first of `rules` that is `Some`.

@@ -206,7 +206,7 @@ fn struct_rules(
             let unknown: Vec<String> =
                 crate::check::self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
             if unknown.is_empty() && !transparent {
-                crate::cel::check(m, map, &self_schema, errors);
+                crate::cel::check(m, map, &self_schema, true, errors);
             }
             for referenced in unknown {
                 let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
@@ -362,10 +362,38 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let mut transitions: Vec<TokenStream> =
         transition_rules(type_markers).into_iter().map(|rule| quote!(::core::option::Option::Some(#rule))).collect();
     let mut placements = Vec::new();
-    // `Fields::COST`: the type's own rules, then each field's named types times their count.
-    let (own_cost, own_max) = (crate::cel::cost(), crate::cel::max_rule_cost());
-    let mut costs = vec![quote!(#own_cost)];
-    let mut maxima = vec![quote!(#own_max)];
+    let name = &input.ident;
+    let cel = quote!(::kubegen::__private::cel);
+    let mut costs = Costs::default();
+    // The type's own rules and its fields' (and their items').
+    for p in crate::cel::placed() {
+        let (total, most) = (p.total, p.most);
+        let rule = quote!(#cel::Cost::rule(#total, #most));
+        let min = p.min_size.tokens(name);
+        let every = quote!(#rule.unbounded(#min));
+        costs.unbounded.push(every.clone());
+        let (placed, message, fix) = match p.count {
+            Some(1) => {
+                costs.bounded.push(rule);
+                continue;
+            }
+            Some(n) => {
+                costs.bounded.push(quote!(#rule.times(#n)));
+                let message =
+                    format!("it runs once per item, up to {n} times (the maxItems of the lists it stands in)");
+                (quote!(#rule.times(#n)), message, "lower the list's maxItems")
+            }
+            None => {
+                costs.fixed.push(every.clone());
+                let message = "it stands below a list without maxItems, where the server runs it as often as its node fits in the largest request (3 MiB over the node's least size in JSON)".to_string();
+                (every, message, "give the list maxItems")
+            }
+        };
+        placements.push(over(p.span, &placed, &format!("the API server refuses the CEL rule `{}`: {message}, and its estimated cost times that exceeds the server's budget ({PER_RULE} per rule, {PER_CRD} for all rules of the CRD); {fix}, or make the rule cheaper (maxLength or maxItems on what it reads)", p.rule)));
+    }
+    // `Fields::MIN_SIZE`: `{}` and each required property without a default.
+    let container_default = crate::serde_attrs::has(&input.attrs, "default");
+    let mut min_size = vec![quote!(2u64)];
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") {
@@ -374,65 +402,124 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
         let field_name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        for (cost, max) in counted_costs(input, f, &field_name, &parsed, &mut placements) {
-            costs.push(cost);
-            maxima.push(max);
+        counted_costs(input, f, &field_name, &parsed, &mut costs, &mut placements);
+        if let Some(size) = required_size(f, &field_name, &parsed, container_default) {
+            min_size.push(size);
         }
         for below in crate::shapes::named_types(&f.ty) {
             if is_own(input, below) {
                 continue;
             }
-            transitions.push(quote!(::kubegen::__private::cel::Probe::<#below>::TRANSITION));
+            transitions.push(quote!(#cel::Probe::<#below>::TRANSITION));
         }
         if crate::serde_attrs::has(&f.attrs, "flatten") {
             let inner = crate::cel::strip(&f.ty);
-            entries.push(quote!(::kubegen::__private::cel::Field {
+            entries.push(quote!(#cel::Field {
                 ident: "",
-                shape: ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS),
+                shape: #cel::Shape::Object(#cel::Probe::<#inner>::FIELDS),
             }));
             continue;
         }
         let name = field_name;
         let shape = crate::cel::shape(&f.ty, &parsed.markers, parsed.foreign_schema);
-        for cel in kubegen_cel::names::identifiers(&name) {
-            entries.push(quote!(::kubegen::__private::cel::Field { ident: #cel, shape: #shape }));
+        for ident in kubegen_cel::names::identifiers(&name) {
+            entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
         }
         for rule in transition_rules(&parsed) {
             transitions.push(quote!(::core::option::Option::Some(#rule)));
         }
         placements.extend(uncorrelated(f, &name, &parsed));
     }
-    let name = &input.ident;
     // The sum over every field: each field's own count is asserted where it is declared,
-    // the CRD's budget holds all of them at once (counts under a list or map without a
-    // bound are the whole-CRD check's, as for each field).
-    let per_crd = kubegen_cel::cost::PER_CRD_LIMIT;
+    // the CRD's budget holds all of them at once.
     let message = format!(
-        "the API server refuses a CRD holding `{name}`: the CEL rules of `{name}` and of the types below it, each times how many of them one `{name}` holds (the maxItems or maxProperties of the lists and maps they stand in), add up to an estimated cost over the server's budget for all rules of a CRD ({per_crd}); lower those bounds, or make the rules cheaper (maxLength or maxItems on what they read)"
+        "the API server refuses a CRD holding `{name}`: the CEL rules of `{name}` and of the types below it, each times how many of them one `{name}` holds (the maxItems or maxProperties of the lists and maps they stand in, or, below one without a bound, as many as fit in the largest request), add up to an estimated cost over the server's budget for all rules of a CRD ({PER_CRD}); lower those bounds, or make the rules cheaper (maxLength or maxItems on what they read)"
     );
     let crd_wide = quote_spanned! {name.span()=>
         const _: () = {
             #[allow(unused_imports)]
-            use ::kubegen::__private::cel::Unseen as _;
-            if <#name as ::kubegen::__private::cel::Fields>::COST > #per_crd {
+            use #cel::Unseen as _;
+            let fields = <#name as #cel::Fields>::COST.total.saturating_add(<#name as #cel::Fields>::FIXED.total);
+            if fields > #cel::PER_CRD_LIMIT {
                 ::core::panic!(#message)
             }
         };
     };
+    let Costs { bounded, fixed, unbounded } = costs;
     quote! {
         #[allow(unused_imports)]
-        use ::kubegen::__private::cel::Unseen as _;
+        use #cel::Unseen as _;
         #[automatically_derived]
-        impl ::kubegen::__private::cel::Fields for #name {
-            const FIELDS: &'static [::kubegen::__private::cel::Field] = &[#(#entries),*];
-            const TRANSITION: ::core::option::Option<&'static str> =
-                ::kubegen::__private::cel::first(&[#(#transitions),*]);
-            const COST: u64 = ::kubegen::__private::cel::sum(&[#(#costs),*]);
-            const MAX_RULE: u64 = ::kubegen::__private::cel::max(&[#(#maxima),*]);
+        impl #cel::Fields for #name {
+            const FIELDS: &'static [#cel::Field] = &[#(#entries),*];
+            const TRANSITION: ::core::option::Option<&'static str> = #cel::first(&[#(#transitions),*]);
+            const COST: #cel::Cost = #cel::all(&[#(#bounded),*]);
+            const FIXED: #cel::Cost = #cel::all(&[#(#fixed),*]);
+            const UNBOUNDED: #cel::Cost = #cel::all(&[#(#unbounded),*]);
+            const MIN_SIZE: u64 = #cel::sum(&[#(#min_size),*]);
         }
         #(#placements)*
         #crd_wide
     }
+}
+
+const PER_RULE: u64 = kubegen_cel::cost::PER_RULE_LIMIT;
+const PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT;
+
+/// The parts of a struct's `Fields::COST`, `FIXED` and `UNBOUNDED`, as constant
+/// expressions of `kubegen::__private::cel::Cost`.
+#[derive(Default)]
+struct Costs {
+    bounded: Vec<TokenStream>,
+    fixed: Vec<TokenStream>,
+    unbounded: Vec<TokenStream>,
+}
+
+/// A constant assertion, at `span`, that the server's budgets hold `cost`.
+fn over(span: proc_macro2::Span, cost: &TokenStream, message: &str) -> TokenStream {
+    quote_spanned! {span=>
+        const _: () = {
+            #[allow(unused_imports)]
+            use ::kubegen::__private::cel::Unseen as _;
+            if #cost.over() {
+                ::core::panic!(#message)
+            }
+        };
+    }
+}
+
+/// What field `f` adds to its struct's least size in JSON, as the API server reckons it:
+/// nothing for a field that is optional or has a default (the server fills those in),
+/// else its key and its value's least size. A flattened struct adds its required fields.
+/// Where the derive cannot tell, it counts the field as required: a larger least size
+/// means fewer values fit in a request, so the estimate never exceeds the server's.
+fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default: bool) -> Option<TokenStream> {
+    let cel = quote!(::kubegen::__private::cel);
+    let optional = crate::shapes::is_optional(f, container_default) && parsed.get("required").is_none()
+        || parsed.get("optional").is_some_and(|m| m.flag());
+    if optional || parsed.get("default").is_some() || parsed.get("default_json").is_some() {
+        return None;
+    }
+    if crate::serde_attrs::has(&f.attrs, "flatten") {
+        let inner = crate::cel::strip(&f.ty);
+        return Some(quote!(#cel::flattened(#cel::Probe::<#inner>::MIN_SIZE)));
+    }
+    let schema = if parsed.foreign_schema {
+        crate::cel::unknown()
+    } else {
+        crate::cel::node_schema(Some(&f.ty), &parsed.markers)
+    };
+    // A schemaless field (`serde_json::Value`) has no CEL type: the server leaves it out.
+    if schema.reference.is_none() && kubegen_cel::types::of_schema(&schema, "self").is_none() {
+        return None;
+    }
+    let size = match crate::cel::min_size(&schema) {
+        crate::cel::MinSize::Known(n) => quote!(#n),
+        crate::cel::MinSize::Named(ty) => quote!(#cel::Probe::<#ty>::MIN_SIZE),
+        crate::cel::MinSize::Own | crate::cel::MinSize::Unknown => quote!(#cel::UNKNOWN_SIZE),
+    };
+    let len = name.len() as u64;
+    Some(quote!(#cel::property(#len, #size)))
 }
 
 /// Whether `ty` is the type being derived (`Self`, or its own name): a recursive type,
@@ -441,18 +528,20 @@ fn is_own(input: &DeriveInput, ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"))
 }
 
-/// What the named types of field `f` add to its struct's `Fields::COST` and
-/// `Fields::MAX_RULE` (their costs times how many of them the field holds, where it
-/// bounds that), and, where the field holds more than one, a constant assertion that
-/// they stay inside the API server's budgets, per rule and per CRD: a rule on a list
-/// item's type runs once per item, and the derive of that type judged it once.
+/// What the named types of field `f` add to its struct's `Fields` costs: where the field
+/// bounds how many of them it holds, their costs times that count (and the rules below
+/// their own unbounded lists as they are); without a bound, every rule as the server
+/// counts it below an unbounded list. Where the field holds more than one, a constant
+/// assertion that they stay inside the API server's budgets, per rule and per CRD: a rule
+/// on a list item's type runs once per item, and the derive of that type judged it once.
 fn counted_costs(
     input: &DeriveInput,
     f: &syn::Field,
     name: &str,
     parsed: &Parsed,
+    costs: &mut Costs,
     assertions: &mut Vec<TokenStream>,
-) -> Vec<(TokenStream, TokenStream)> {
+) {
     let bound = |key: &str| {
         parsed.get(key).and_then(|m| match &m.value {
             crate::markers::MarkerValue::Json(v) => v.as_u64(),
@@ -460,30 +549,43 @@ fn counted_costs(
         })
     };
     let max = bound("max_items").or_else(|| bound("max_properties"));
-    let (per_crd, per_rule) = (kubegen_cel::cost::PER_CRD_LIMIT, kubegen_cel::cost::PER_RULE_LIMIT);
-    let mut out = Vec::new();
     for (ty, count) in crate::shapes::counted_types(&f.ty, max) {
-        let Some(count) = count.filter(|_| !is_own(input, ty)) else { continue };
-        let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
-        out.push((quote!(#probe::COST.saturating_mul(#count)), quote!(#probe::MAX_RULE.saturating_mul(#count))));
-        if count > 1 {
-            let ty_name = quote!(#ty).to_string().replace(' ', "");
-            let message = format!(
-                "the API server refuses the CRD: the CEL rules of `{ty_name}` (and of the types below it) run once per entry of `{name}`, up to {count} times (its maxItems or maxProperties), and their estimated cost times that count exceeds the server's budget ({per_rule} per rule, {per_crd} for all rules of the CRD); lower the bound on `{name}`, or make the rules cheaper (maxLength or maxItems on what they read)"
-            );
-            let span = f.ty.span();
-            assertions.push(quote_spanned! {span=>
-                const _: () = {
-                    #[allow(unused_imports)]
-                    use ::kubegen::__private::cel::Unseen as _;
-                    if #probe::MAX_RULE.saturating_mul(#count) > #per_rule || #probe::COST.saturating_mul(#count) > #per_crd {
-                        ::core::panic!(#message)
-                    }
-                };
-            });
+        if is_own(input, ty) {
+            continue;
         }
+        let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
+        let ty_name = quote!(#ty).to_string().replace(' ', "");
+        let (placed, message, fix) = match count {
+            Some(count) => {
+                costs.bounded.push(quote!(#probe::COST.times(#count)));
+                costs.fixed.push(quote!(#probe::FIXED));
+                costs.unbounded.push(quote!(#probe::UNBOUNDED));
+                if count <= 1 {
+                    continue;
+                }
+                (
+                    quote!(#probe::COST.times(#count)),
+                    format!("run once per entry of `{name}`, up to {count} times (its maxItems or maxProperties)"),
+                    format!("lower the bound on `{name}`"),
+                )
+            }
+            None => {
+                costs.fixed.push(quote!(#probe::UNBOUNDED));
+                costs.unbounded.push(quote!(#probe::UNBOUNDED));
+                (
+                    quote!(#probe::UNBOUNDED),
+                    format!(
+                        "stand below a list or map without a bound in `{name}`, where the server runs each as often as its node fits in the largest request (3 MiB over the node's least size in JSON)"
+                    ),
+                    format!("give `{name}` a maxItems or maxProperties"),
+                )
+            }
+        };
+        let message = format!(
+            "the API server refuses the CRD: the CEL rules of `{ty_name}` (and of the types below it) {message}, and their estimated cost times that count exceeds the server's budget ({PER_RULE} per rule, {PER_CRD} for all rules of the CRD); {fix}, or make the rules cheaper (maxLength or maxItems on what they read)"
+        );
+        assertions.push(over(f.ty.span(), &placed, &message));
     }
-    out
 }
 
 /// The transition rules `parsed`'s markers write on their node: `validation` rules that read

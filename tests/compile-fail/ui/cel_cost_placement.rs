@@ -5,8 +5,9 @@
 //! cardinality 1, and only `codegen-cli manifests` refused). Checked against
 //! kube-apiserver 1.37.2: `Endpoint`'s rule under maxItems 1,000,000 is over both budgets
 //! (41x per rule, 4.1x per CRD), under 50,000 over the per-rule one (2.0x), under 20,000
-//! accepted. A list without a bound builds here (the server's estimate from the request
-//! size is the whole-CRD check's, in `codegen-cli manifests`).
+//! accepted. Without a bound the server counts the rule as often as `Endpoint` (at least
+//! `{"host":""}`, 12 bytes) fits in a request, 241,979 times: over the per-rule budget,
+//! and refused here too (`cel_cost_unbounded.rs` has more of that class).
 
 use std::collections::BTreeMap;
 
