@@ -9,7 +9,8 @@
 #   KUBEGEN_SEED=7 KUBECONFIG=... scripts/objects-clients.sh
 #
 # tests/clients/objects_through_clients.py asks the Python model, a tsc --strict literal and
-# the Go type (decoded refusing unknown fields, encoded back) about every case: each takes
+# the Go type (decoded refusing unknown fields, encoded back; once with k8s.io/api's types,
+# once with the package's own, `go-kubernetes-types = "declared"`) about every case: each takes
 # what the server admitted and gives the stored object back unchanged; of what the server
 # refused, each refuses the families its types express at the same field path. Then every
 # admitted object goes through the Python and TypeScript clients' create and get.
@@ -17,7 +18,7 @@
 set -euo pipefail
 case "${1:-}" in
   "") ;;
-  -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
   *) echo "usage: KUBEGEN_SEED=<n> KUBECONFIG=<file> $0 (see --help)" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,4 +40,10 @@ cp -r "$zoo/typescript/src" "$zoo/typescript/package.json" "$zoo/typescript/tsco
 rm -f "$work/typescript/src/"*.test.ts "$work/typescript/src/readme.ts"
 ln -s "$zoo/typescript/node_modules" "$work/typescript/node_modules"
 (cd "$work/go" && go mod tidy >/dev/null 2>&1 || true)
+# The zoo's Go package again with Kubernetes' own types declared (`go-kubernetes-types =
+# "declared"`): no defect class is open for it.
+cli=${KUBEGEN_CODEGEN_CLI:-$ROOT/target/debug/codegen-cli}
+[ -x "$cli" ] || cargo build -q -p codegen-cli
+"$cli" clients -p kubegen-tests --lang go --go-kubernetes-types declared --out target/objects-clients/go-declared
+(cd "$work/go-declared" && go mod tidy >/dev/null 2>&1 || true)
 PYTHONPATH=$zoo/python "$venv/bin/python" tests/clients/objects_through_clients.py "$cases" "$work"

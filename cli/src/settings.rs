@@ -29,6 +29,21 @@ impl Lang {
     }
 }
 
+/// Where the Go package takes Kubernetes' own types (`PodTemplateSpec`, `Container`, ...)
+/// from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoKubernetesTypes {
+    /// k8s.io/api's types (`corev1.PodTemplateSpec`): what controller-runtime and client-go
+    /// take, but their `omitempty` drops an empty string or list the server keeps, and
+    /// their `resource.Quantity` writes a quantity in its canonical form
+    #[default]
+    Upstream,
+    /// The package declares them from the CRD's own schema, as the TypeScript and Python
+    /// packages do: every value the server keeps comes back as sent
+    Declared,
+}
+
 /// `[workspace.metadata.kubegen]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -90,6 +105,9 @@ pub struct ClientSettings {
     pub languages: Option<Vec<Lang>>,
     /// The Go module path of `clients/go`.
     pub go_module: Option<String>,
+    /// Where the Go package takes Kubernetes' own types from (`upstream`, the default, or
+    /// `declared`).
+    pub go_kubernetes_types: Option<GoKubernetesTypes>,
     /// The npm package name of `clients/typescript`.
     pub typescript_package: Option<String>,
     /// The Python package (import name) of `clients/python`.
@@ -108,7 +126,8 @@ pub struct PackageSettings {
 
 const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff", "warn"];
 const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
-const CLIENT_KEYS: &[&str] = &["languages", "go-module", "typescript-package", "python-package", "version"];
+const CLIENT_KEYS: &[&str] =
+    &["languages", "go-module", "go-kubernetes-types", "typescript-package", "python-package", "version"];
 const PACKAGE_KEYS: &[&str] = &["manifests"];
 
 impl Settings {
@@ -186,6 +205,13 @@ mod tests {
         assert_eq!(s.project.as_deref(), Some("p"));
         assert_eq!(s.clients.languages, Some(vec![Lang::Go, Lang::Python]));
         assert_eq!(s.clients.go_module.as_deref(), Some("m"));
+        assert_eq!(s.clients.go_kubernetes_types, None);
+        let s = Settings::from_metadata(Some(&json!({"clients": {"go-kubernetes-types": "declared"}}))).unwrap();
+        assert_eq!(s.clients.go_kubernetes_types, Some(GoKubernetesTypes::Declared));
+        let err = Settings::from_metadata(Some(&json!({"clients": {"go-kubernetes-types": "ours"}})))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown variant `ours`, expected `upstream` or `declared`"), "{err}");
         let s = Settings::from_metadata(Some(
             &json!({"docs": {"title": "T", "kinds": ["Foo"], "links": [{"title": "a", "url": "u"}]}}),
         ))

@@ -15,6 +15,7 @@ use kubegen_core::schema::node::Node;
 
 use super::shape::{Bounds, Shape, WireForm, is, shape};
 use super::{KindModel, ModelError, Package, number, render, upper_first};
+use crate::settings::GoKubernetesTypes;
 
 #[derive(Template)]
 #[template(path = "clients/go/go.mod", escape = "none")]
@@ -374,6 +375,10 @@ struct Writer<'a> {
     /// Named types a use keeps unknown keys in ([`Package::open`]).
     open: &'a BTreeSet<String>,
     external: &'a BTreeMap<String, kubegen_core::kind::External>,
+    /// Kubernetes' types the package declares (`go-kubernetes-types = "declared"`): their
+    /// Go names by definition, and their nodes by Go name.
+    kubernetes: &'a BTreeMap<&'a str, String>,
+    kubernetes_nodes: &'a BTreeMap<String, &'a Node>,
     imports: BTreeSet<String>,
     decls: Vec<GoDecl>,
     /// Struct names and whether they need a deep copy, filled as they are declared.
@@ -432,7 +437,7 @@ const QUANTITY: &str = "Quantity";
 
 impl<'a> Writer<'a> {
     fn object(&self, name: &str) -> Option<&'a Node> {
-        self.types.get(name)
+        self.types.get(name).or_else(|| self.kubernetes_nodes.get(name).copied())
     }
 
     /// The Go type of `node` in a field of `owner`.
@@ -442,6 +447,12 @@ impl<'a> Writer<'a> {
             Shape::Kubernetes { wire: Some(WireForm::Quantity), .. } => {
                 self.quantity = true;
                 GoTy::Struct { name: QUANTITY.into(), deep: true }
+            }
+            // A Kubernetes type the package declares: a struct of its own.
+            Shape::Kubernetes { name, .. } if self.kubernetes.contains_key(name) => {
+                let name = self.kubernetes[name].clone();
+                self.queue(&name);
+                GoTy::Struct { name, deep: true }
             }
             Shape::Kubernetes { name, .. } => {
                 let Some((import, alias, ty)) = k8s_import(name) else {
@@ -885,7 +896,11 @@ fn copy_element(src: &str, dst: &str, ty: &GoTy, depth: &Depth, indent: &str, ou
 }
 
 /// The Go files of one group/version package, paths relative to the module root.
-pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)>, ModelError> {
+pub fn package_files(
+    pkg: &Package,
+    header: &str,
+    kubernetes: GoKubernetesTypes,
+) -> Result<Vec<(String, String)>, ModelError> {
     let header = super::slash_comment_header(header);
     let dir = &pkg.dir;
     let package = pkg.version.as_str();
@@ -903,11 +918,20 @@ pub fn package_files(pkg: &Package, header: &str) -> Result<Vec<(String, String)
     let mut all_imports = BTreeSet::new();
     let mut uses_quantity = false;
     let mut uses_int64_or_string = false;
+    // Kubernetes' types the package declares, each under the upstream clients' name.
+    let declared = match kubernetes {
+        GoKubernetesTypes::Upstream => BTreeMap::new(),
+        GoKubernetesTypes::Declared => pkg.generated_kubernetes()?,
+    };
+    let kubernetes_names: BTreeMap<&str, String> = declared.iter().map(|(d, (n, _))| (*d, n.clone())).collect();
+    let kubernetes_nodes: BTreeMap<String, &Node> = declared.values().map(|(n, node)| (n.clone(), *node)).collect();
     for kind in &pkg.kinds {
         let mut w = Writer {
             types: &pkg.types,
             open: &pkg.open,
             external: &pkg.external,
+            kubernetes: &kubernetes_names,
+            kubernetes_nodes: &kubernetes_nodes,
             imports: BTreeSet::new(),
             decls: Vec::new(),
             emitted: emitted.clone(),
@@ -1149,7 +1173,8 @@ mod tests {
     #[test]
     fn a_named_type_under_a_field_s_preserve_unknown_fields_keeps_unknown_keys() {
         let pkg = crate::clients::tests::issue28_package();
-        let files: BTreeMap<String, String> = package_files(&pkg, "").unwrap().into_iter().collect();
+        let files: BTreeMap<String, String> =
+            package_files(&pkg, "", Default::default()).unwrap().into_iter().collect();
         let types = &files["api/v1/gadget_types.go"];
         let decl = |name: &str| {
             let start = types.find(&format!("\ntype {name} struct {{")).unwrap_or_else(|| panic!("{name}: {types}"));
@@ -1180,6 +1205,36 @@ mod tests {
         assert!(deepcopy.contains("func (in *Part) DeepCopyInto(out *Part) {"), "{deepcopy}");
         let part = &deepcopy[deepcopy.find("func (in *Part) DeepCopyInto").unwrap()..];
         assert!(part[..part.find("\n}").unwrap()].contains("in.Unknown"), "{part}");
+    }
+
+    /// Issue 28's client tiers: k8s.io/api's types drop an empty string or list the API
+    /// server keeps in a custom resource, and resource.Quantity rewrites a quantity. On
+    /// request the package declares them itself, as TypeScript and Python do; the tiers
+    /// run both forms (scripts/generated-clients.sh, scripts/objects-clients.sh).
+    #[test]
+    fn kubernetes_types_are_upstream_or_declared() {
+        let pkg = crate::clients::tests::kubernetes_types_package();
+        let files = |from| -> BTreeMap<String, String> { package_files(&pkg, "", from).unwrap().into_iter().collect() };
+        let upstream = files(GoKubernetesTypes::Upstream);
+        let types = &upstream["api/v1/runner_types.go"];
+        assert!(types.contains("corev1 \"k8s.io/api/core/v1\""), "{types}");
+        assert!(types.contains("Resources *corev1.ResourceRequirements `json:\"resources,omitempty\"`"), "{types}");
+        assert!(!types.contains("type V1"), "{types}");
+
+        let declared = files(GoKubernetesTypes::Declared);
+        let types = &declared["api/v1/runner_types.go"];
+        assert!(!types.contains("k8s.io/api/"), "{types}");
+        assert!(types.contains("Resources *V1ResourceRequirements `json:\"resources,omitempty\"`"), "{types}");
+        assert!(types.contains("Env []V1EnvVar `json:\"env,omitzero\"`"), "{types}");
+        assert!(types.contains("\ntype V1ResourceRequirements struct {"), "{types}");
+        assert!(types.contains("Limits map[string]Quantity `json:\"limits,omitzero\"`"), "{types}");
+        // An optional string is a pointer and a list `omitzero`: `""` and `[]` are kept apart
+        // from unset, as the server keeps them.
+        assert!(types.contains("Value *string `json:\"value,omitempty\"`"), "{types}");
+        assert!(declared.contains_key("api/v1/quantity.go"));
+        let deepcopy = &declared["api/v1/zz_generated.deepcopy.go"];
+        assert!(deepcopy.contains("func (in *V1EnvVar) DeepCopyInto(out *V1EnvVar) {"), "{deepcopy}");
+        assert!(!deepcopy.contains("k8s.io/api/"), "{deepcopy}");
     }
 
     #[test]

@@ -77,7 +77,7 @@ fn make(u: &Universe) -> Result<Made, String> {
     let mut files = BTreeMap::new();
     let mut go_files = Vec::new();
     for pkg in &pkgs {
-        go_files.extend(go::package_files(pkg, "").map_err(|e| format!("go: {e}"))?);
+        go_files.extend(go::package_files(pkg, "", Default::default()).map_err(|e| format!("go: {e}"))?);
     }
     files.insert("go", go_files);
     files.insert(

@@ -149,6 +149,10 @@ pub struct ClientsArgs {
     /// Write nothing; exit 1 with a unified diff when a file is stale.
     #[arg(long)]
     check: bool,
+    /// Where the Go package takes Kubernetes' own types from; default:
+    /// `[workspace.metadata.kubegen.clients] go-kubernetes-types`, else `upstream`.
+    #[arg(long, value_name = "FROM")]
+    go_kubernetes_types: Option<crate::settings::GoKubernetesTypes>,
     /// Directory of the language's package, relative to the workspace root (default
     /// `clients/<lang>`; with several languages, each gets `<DIR>/<lang>`).
     #[arg(long, value_name = "DIR")]
@@ -176,6 +180,7 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
                 (None, _) => project.path("clients").join(lang.name()),
             },
             packages: &packages,
+            go_kubernetes_types: args.go_kubernetes_types.or(settings.go_kubernetes_types).unwrap_or_default(),
         })
         .collect();
     let generators: Vec<&dyn Generator> = clients.iter().map(|c| c as &dyn Generator).collect();
@@ -190,6 +195,7 @@ struct Client<'a> {
     lang: Lang,
     dir: PathBuf,
     packages: &'a [Package],
+    go_kubernetes_types: crate::settings::GoKubernetesTypes,
 }
 
 impl Generator for Client<'_> {
@@ -212,7 +218,7 @@ impl Generator for Client<'_> {
                 let module = settings.go_module.clone().unwrap_or_else(|| format!("example.com/{name}/api"));
                 let mut files = vec![("go.mod".to_string(), go::go_mod(&module, header)?)];
                 for pkg in self.packages {
-                    files.extend(go::package_files(pkg, header)?);
+                    files.extend(go::package_files(pkg, header, self.go_kubernetes_types)?);
                 }
                 files
             }
@@ -481,6 +487,29 @@ mod tests {
     /// named struct was closed: TypeScript refused them, Python dropped them, Go dropped
     /// them on unmarshal. The kind uses named structs under a field's marker in each way a
     /// field reaches one, and closed beside them.
+    /// Kubernetes' own types in a kind, for the Go package's two forms of them.
+    pub(super) mod kubernetes_types {
+        use kubegen::CustomResource;
+        use serde::{Deserialize, Serialize};
+
+        #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+        #[kube(group = "k8stypes.kubegen.dev", version = "v1", kind = "Runner", namespaced)]
+        pub struct RunnerSpec {
+            pub resources: Option<k8s_openapi::api::core::v1::ResourceRequirements>,
+            pub env: Option<Vec<k8s_openapi::api::core::v1::EnvVar>>,
+        }
+    }
+
+    pub(super) fn kubernetes_types_package() -> Package {
+        let kinds: Vec<Kind> = kubegen::registry::records(&Default::default())
+            .into_iter()
+            .filter(|k| k.type_path.starts_with("kubegen_cli::clients::tests::kubernetes_types::"))
+            .collect();
+        let mut packages = packages(kinds).expect("the client model");
+        assert_eq!(packages.len(), 1);
+        packages.remove(0)
+    }
+
     pub(super) mod issue28 {
         use kubegen::{CustomResource, KubeSchema};
         use serde::{Deserialize, Serialize};

@@ -3,6 +3,9 @@
 package {{ package }}
 
 import (
+	"encoding/json"
+	"regexp"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -10,7 +13,9 @@ import (
 // number the API server keeps as a number (`pods: 10`) stays one through a
 // read-modify-write, where resource.Quantity would send its canonical string ("10").
 // One set or changed in Go is written as resource.Quantity writes it. Its methods are
-// resource.Quantity's (Value, Cmp, String, ...).
+// resource.Quantity's (Value, Cmp, String, ...). A value the API server admits that
+// resource.Quantity cannot hold (an exponent with a fraction, a number beyond its range)
+// is kept as read and written back; its Quantity is zero until set.
 // +kubebuilder:validation:XIntOrString
 // +kubebuilder:validation:Type=""
 // +kubebuilder:validation:Pattern=`{{ pattern }}`
@@ -19,7 +24,12 @@ type Quantity struct {
 	resource.Quantity `json:"-"`
 	// raw is the JSON the quantity was read from.
 	raw []byte `json:"-"`
+	// unread: raw is a value the API server admits that resource.Quantity cannot hold.
+	unread bool `json:"-"`
 }
+
+// quantityPattern is the schema's pattern: a string the API server admits.
+var quantityPattern = regexp.MustCompile(`{{ pattern }}`)
 
 // NewQuantity is q as a Quantity.
 func NewQuantity(q resource.Quantity) Quantity {
@@ -39,8 +49,15 @@ func MustParseQuantity(s string) Quantity {
 
 // UnmarshalJSON reads a number or a string in Quantity's notation, and keeps the JSON.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
+	q.unread = false
 	if err := q.Quantity.UnmarshalJSON(data); err != nil {
-		return err
+		var s string
+		var n json.Number
+		admitted := json.Unmarshal(data, &s) == nil && quantityPattern.MatchString(s) || json.Unmarshal(data, &n) == nil
+		if !admitted {
+			return err
+		}
+		q.Quantity, q.unread = resource.Quantity{}, true
 	}
 	q.raw = append(q.raw[:0], data...)
 	return nil
@@ -49,6 +66,9 @@ func (q *Quantity) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the JSON the quantity was read from while it still holds that
 // quantity, else resource.Quantity's canonical string.
 func (q Quantity) MarshalJSON() ([]byte, error) {
+	if q.unread && q.Quantity.IsZero() {
+		return q.raw, nil
+	}
 	if q.raw != nil {
 		var read resource.Quantity
 		if read.UnmarshalJSON(q.raw) == nil && read.Cmp(q.Quantity) == 0 && read.Format == q.Format {
