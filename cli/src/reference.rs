@@ -232,7 +232,7 @@ fn row(def: &MarkerDef) -> String {
     if def.repeatable {
         applies.push_str("; repeatable");
     }
-    let writes = match (def.schema_key, def.values) {
+    let writes = match (def.sets.map(|f| f.key()), def.values) {
         (Some(key), []) => format!("`{key}`"),
         (Some(key), values) => {
             format!("`{key}`: {}", values.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "))

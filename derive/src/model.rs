@@ -2,7 +2,7 @@
 //! and lowered to kubegen-core's typed [`NodeMarkers`], which the runtime's structural
 //! pass applies.
 
-use kubegen_core::schema::markers::{NodeMarkers, Rule, Set};
+use kubegen_core::schema::markers::{Fact, FactKind, NodeMarkers, Rule};
 use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value, json};
 
@@ -61,11 +61,11 @@ fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: 
 
 /// A typed schema fact from a marker's JSON value; a value of the wrong shape is an
 /// error on the marker.
-fn fact(m: &Marker, key: &str, value: Value, errors: &mut Errors) -> Option<Set> {
+fn fact(m: &Marker, kind: FactKind, value: Value, errors: &mut Errors) -> Option<Fact> {
     // A negative count is reported by `check::marker_types` already.
     let negative = value.as_i64().is_some_and(|n| n < 0);
-    match Set::try_from((key.to_string(), value)) {
-        Ok(set) => Some(set),
+    match kind.read(&value) {
+        Ok(fact) => Some(fact),
         Err(_) if negative => None,
         Err(e) => {
             errors.push(m.span, format!("`{}`: {e}", m.name()));
@@ -106,11 +106,11 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             }
             (MarkerValue::Json(v), "list_type") => {
                 check_one_of(m, v, errors);
-                serde_json::from_value(v.clone()).ok().map(Set::ListType)
+                serde_json::from_value(v.clone()).ok().map(Fact::ListType)
             }
             (MarkerValue::Json(v), "map_type" | "struct_type") => {
                 check_one_of(m, v, errors);
-                serde_json::from_value(v.clone()).ok().map(Set::MapType)
+                serde_json::from_value(v.clone()).ok().map(Fact::MapType)
             }
             (MarkerValue::Json(_), "list_map_keys") => {
                 list_map_keys.extend(m.strs());
@@ -123,18 +123,16 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                         format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"),
                     );
                 }
-                Some(Set::Pattern(p.clone()))
+                Some(Fact::Pattern(p.clone()))
             }
             (MarkerValue::Json(v), "enum_values") => {
-                Some(Set::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
+                Some(Fact::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
             }
-            (MarkerValue::Flag(true), _) if m.def.schema_key.is_some() => {
-                m.def.schema_key.and_then(|k| fact(m, k, true.into(), errors))
+            (MarkerValue::Flag(true), _) if m.def.sets.is_some() => {
+                m.def.sets.and_then(|k| fact(m, k, true.into(), errors))
             }
-            (MarkerValue::Json(v), _) if m.def.schema_key.is_some() => {
-                m.def.schema_key.and_then(|k| fact(m, k, v.clone(), errors))
-            }
-            (MarkerValue::Struct(s), "external_docs") => Some(Set::ExternalDocs(s.clone())),
+            (MarkerValue::Json(v), _) if m.def.sets.is_some() => m.def.sets.and_then(|k| fact(m, k, v.clone(), errors)),
+            (MarkerValue::Struct(s), "external_docs") => Some(Fact::ExternalDocs(s.clone())),
             (MarkerValue::Json(v), "example" | "example_json") => {
                 example = Some(v.clone());
                 example_marker = Some(m);
@@ -247,7 +245,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
     }
     if !list_map_keys.is_empty() {
         check_list_map_keys(markers, ty, &list_map_keys, errors);
-        out.set.push(Set::ListMapKeys(list_map_keys));
+        out.set.push(Fact::ListMapKeys(list_map_keys));
     }
     // Defaults and examples are checked against the node the markers make, as the API
     // server checks them (kubegen-core's validator, the one `Validate` runs).
@@ -255,7 +253,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
         if let Some(why) = violation(e, &out.set, kind) {
             errors.push(m.span, format!("the example {e} does not fit the field: {why}"));
         }
-        out.set.push(Set::Example(e.clone()));
+        out.set.push(Fact::Example(e.clone()));
     }
     let mut default_ref = None;
     if let Some(path) = default.as_ref().and_then(|d| d.get(crate::markers::DEFAULT_REF)) {
@@ -269,7 +267,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"),
             );
         }
-        out.set.push(Set::Default(d.clone()));
+        out.set.push(Fact::Default(d.clone()));
     }
     check_bounds(markers, errors);
     Lowered { markers: out, default_ref }
@@ -302,10 +300,10 @@ fn check_list_map_keys(markers: &[Marker], ty: Option<&syn::Type>, keys: &[Strin
 }
 
 /// What the API server says of `v` against the node `facts` make of a `kind` field.
-fn violation(v: &Value, facts: &[Set], kind: Option<&'static str>) -> Option<String> {
+fn violation(v: &Value, facts: &[Fact], kind: Option<&'static str>) -> Option<String> {
     let mut node = Node::default();
     match kind {
-        Some("int-or-string") => Set::IntOrString.apply(&mut node),
+        Some("int-or-string") => Fact::IntOrString.apply(&mut node),
         Some(k @ ("string" | "integer" | "number" | "boolean" | "array" | "object")) => node = Node::of_type(k),
         _ => {}
     }

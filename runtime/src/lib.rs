@@ -147,7 +147,7 @@ pub mod __private {
         fn transform(&mut self, schema: &mut schemars::Schema) {
             if let Some(value) = self.0.take() {
                 let markers = kubegen_core::schema::markers::NodeMarkers {
-                    set: vec![kubegen_core::schema::markers::Set::Default(value)],
+                    set: vec![kubegen_core::schema::markers::Fact::Default(value)],
                     ..Default::default()
                 };
                 push_markers(schema, serde_json::to_value(markers).unwrap_or_default());
@@ -167,20 +167,17 @@ pub mod __private {
 
     pub use kubegen_core::schema::markers;
 
-    /// Hands a node's markers, built by the function the derive wrote from the markers it
-    /// checked, to the structural pass.
-    pub struct TypedMarkers(pub fn() -> markers::NodeMarkers);
+    /// Hands a node's markers, serialized by the derive from the `NodeMarkers` it checked,
+    /// to the structural pass, which reads them back (`schema::markers::apply`: a marker
+    /// that does not read back is an error there, not a silent skip).
+    pub struct Markers(pub &'static str);
 
-    impl schemars::transform::Transform for TypedMarkers {
+    impl schemars::transform::Transform for Markers {
         fn transform(&mut self, schema: &mut schemars::Schema) {
-            if let Ok(markers) = serde_json::to_value((self.0)()) {
-                push_markers(schema, markers);
-            }
+            // Text the derive wrote with serde_json: a value, unless kubegen-derive and
+            // kubegen disagree, which the structural pass reports.
+            let markers = serde_json::from_str(self.0).unwrap_or_else(|_| serde_json::Value::String(self.0.into()));
+            push_markers(schema, markers);
         }
-    }
-
-    /// A finite float of a marker as a JSON number (the derive read it from one).
-    pub fn float(f: f64) -> serde_json::Number {
-        serde_json::Number::from_f64(f).unwrap_or_else(|| serde_json::Number::from(0))
     }
 }

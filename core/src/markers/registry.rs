@@ -71,8 +71,8 @@ pub struct MarkerDef {
     /// The JSON types of the nodes it applies to (`"string"`, `"array"`, ...); empty
     /// for any. A marker on a field of another type is a compile error.
     pub needs: &'static [&'static str],
-    /// The schema key it sets (`maxLength`), for markers that set one key to their value.
-    pub schema_key: Option<&'static str>,
+    /// The schema fact it sets (`maxLength`), for markers that set one key to their value.
+    pub sets: Option<FactKind>,
     /// The only values it takes, for a marker that names one of a few (`atomic`, `set`, `map`).
     pub values: &'static [&'static str],
     /// The marker at work, for the marker reference; every marker has one (a test says so).
@@ -140,7 +140,7 @@ impl Example {
 }
 
 const fn m(key: &'static str, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
-    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], schema_key: None, values: &[], example: None }
+    MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], sets: None, values: &[], example: None }
 }
 
 impl MarkerDef {
@@ -154,8 +154,8 @@ impl MarkerDef {
         self
     }
 
-    const fn sets(mut self, schema_key: &'static str) -> Self {
-        self.schema_key = Some(schema_key);
+    const fn sets(mut self, fact: FactKind) -> Self {
+        self.sets = Some(fact);
         self
     }
 
@@ -217,6 +217,7 @@ pub const SELECTABLE_ARGS: &[SubArg] = &[sub("json_path", "JSONPath", Arg::Str, 
 
 pub const DEPRECATED_ARGS: &[SubArg] = &[sub("warning", "warning", Arg::Str, false)];
 
+use crate::schema::markers::FactKind;
 use Arg::*;
 use Target::*;
 
@@ -716,7 +717,7 @@ pub struct Foo {
     // --- schema markers, in application order ---
     m("schema_type", &["kubebuilder:validation:Type"], Str, Schema, false)
         .help("Overrides the node's type (`string`, `integer`, `number`, `boolean`, `array`, `object`).")
-        .sets("type")
+        .sets(FactKind::Type)
         .example(
             field(
                 r#"
@@ -735,7 +736,7 @@ size:
         ),
     m("int_or_string", &["kubebuilder:validation:XIntOrString"], Flag, Schema, false)
         .help("The node takes an integer or a string (`x-kubernetes-int-or-string`).")
-        .sets("x-kubernetes-int-or-string")
+        .sets(FactKind::IntOrString)
         .example(
             field(
                 r#"
@@ -755,7 +756,7 @@ target:
     m("list_type", &["listType", "k8s:listType"], Str, Schema, false)
         .help("How server-side apply merges the list: `atomic`, `set` (unique scalars) or `map` (items keyed by `list_map_keys`).")
         .needs(ARRAY)
-        .sets("x-kubernetes-list-type")
+        .sets(FactKind::ListType)
         .one_of(&["atomic", "set", "map"])
         .example(
             field(
@@ -812,7 +813,7 @@ ports:
     m("map_type", &["mapType"], Str, Schema, false)
         .help("How server-side apply merges the map: `atomic` or `granular`.")
         .needs(OBJECT)
-        .sets("x-kubernetes-map-type")
+        .sets(FactKind::MapType)
         .one_of(&["atomic", "granular"])
         .example(
             field(
@@ -833,7 +834,7 @@ selector:
     m("struct_type", &["structType"], Str, Schema, false)
         .help("How server-side apply merges the struct: `atomic` or `granular`.")
         .needs(OBJECT)
-        .sets("x-kubernetes-map-type")
+        .sets(FactKind::MapType)
         .one_of(&["atomic", "granular"])
         .example(
             items(
@@ -869,7 +870,7 @@ selector:
     m("minimum", &["kubebuilder:validation:Minimum", "k8s:minimum"], Number, Schema, false)
         .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
         .needs(NUMBER)
-        .sets("minimum")
+        .sets(FactKind::Minimum)
         .example(
             field(
                 r#"
@@ -889,7 +890,7 @@ replicas:
     m("maximum", &["kubebuilder:validation:Maximum", "k8s:maximum"], Number, Schema, false)
         .help("The largest value allowed (inclusive unless `exclusive_maximum`).")
         .needs(NUMBER)
-        .sets("maximum")
+        .sets(FactKind::Maximum)
         .example(
             field(
                 r#"
@@ -909,7 +910,7 @@ replicas:
     m("exclusive_minimum", &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false)
         .help("The minimum itself is not allowed.")
         .needs(NUMBER)
-        .sets("exclusiveMinimum")
+        .sets(FactKind::ExclusiveMinimum)
         .example(
             field(
                 r#"
@@ -932,7 +933,7 @@ weight:
     m("exclusive_maximum", &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false)
         .help("The maximum itself is not allowed.")
         .needs(NUMBER)
-        .sets("exclusiveMaximum")
+        .sets(FactKind::ExclusiveMaximum)
         .example(
             field(
                 r#"
@@ -955,7 +956,7 @@ weight:
     m("multiple_of", &["kubebuilder:validation:MultipleOf"], Number, Schema, false)
         .help("The value is a multiple of this number.")
         .needs(NUMBER)
-        .sets("multipleOf")
+        .sets(FactKind::MultipleOf)
         .example(
             field(
                 r#"
@@ -975,7 +976,7 @@ step:
     m("min_length", &["kubebuilder:validation:MinLength"], Int, Schema, false)
         .help("The fewest characters a string may have.")
         .needs(STRING)
-        .sets("minLength")
+        .sets(FactKind::MinLength)
         .example(
             field(
                 r#"
@@ -995,7 +996,7 @@ owner:
     m("max_length", &["kubebuilder:validation:MaxLength"], Int, Schema, false)
         .help("The most characters a string may have.")
         .needs(STRING)
-        .sets("maxLength")
+        .sets(FactKind::MaxLength)
         .example(
             field(
                 r#"
@@ -1015,7 +1016,7 @@ name:
     m("pattern", &["kubebuilder:validation:Pattern"], Str, Schema, false)
         .help("A regular expression (Go's RE2) every string value matches.")
         .needs(STRING)
-        .sets("pattern")
+        .sets(FactKind::Pattern)
         .example(
             field(
                 r#"
@@ -1034,7 +1035,7 @@ release:
         ),
     m("format", &["kubebuilder:validation:Format"], Str, Schema, false)
         .help("A named format (`date-time`, `uri`, `email`, `duration`, ...) the API server checks.")
-        .sets("format")
+        .sets(FactKind::Format)
         .example(
             field(
                 r#"
@@ -1054,7 +1055,7 @@ since:
     m("min_items", &["kubebuilder:validation:MinItems"], Int, Schema, false)
         .help("The fewest items a list may have.")
         .needs(ARRAY)
-        .sets("minItems")
+        .sets(FactKind::MinItems)
         .example(
             field(
                 r#"
@@ -1074,7 +1075,7 @@ tags:
     m("max_items", &["kubebuilder:validation:MaxItems", "k8s:maxItems"], Int, Schema, false)
         .help("The most items a list may have.")
         .needs(ARRAY)
-        .sets("maxItems")
+        .sets(FactKind::MaxItems)
         .example(
             field(
                 r#"
@@ -1111,7 +1112,7 @@ pub struct FooSpec {
     m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false)
         .help("The fewest keys an object or map may have.")
         .needs(OBJECT)
-        .sets("minProperties")
+        .sets(FactKind::MinProperties)
         .example(
             field(
                 r#"
@@ -1131,7 +1132,7 @@ labels:
     m("max_properties", &["kubebuilder:validation:MaxProperties"], Int, Schema, false)
         .help("The most keys an object or map may have.")
         .needs(OBJECT)
-        .sets("maxProperties")
+        .sets(FactKind::MaxProperties)
         .example(
             field(
                 r#"
@@ -1172,7 +1173,7 @@ restart:
         ),
     m("nullable", &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false)
         .help("`null` is a value of the field (kept, not pruned).")
-        .sets("nullable")
+        .sets(FactKind::Nullable)
         .example(
             field(
                 r#"
@@ -1197,7 +1198,7 @@ note:
         false,
     )
         .help("The server keeps fields the schema does not name.")
-        .sets("x-kubernetes-preserve-unknown-fields")
+        .sets(FactKind::PreserveUnknownFields)
         .example(
             field(
                 r#"
@@ -1222,7 +1223,7 @@ settings:
         false,
     )
         .help("The node is a whole Kubernetes object (apiVersion, kind, metadata).")
-        .sets("x-kubernetes-embedded-resource")
+        .sets(FactKind::EmbeddedResource)
         .example(
             field(
                 r#"
@@ -1274,7 +1275,7 @@ extra:
         ),
     m("title", &["kubebuilder:title"], Str, Schema, false)
         .help("A title for the node.")
-        .sets("title")
+        .sets(FactKind::Title)
         .example(
             field(
                 r#"

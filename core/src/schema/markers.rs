@@ -17,7 +17,7 @@ use super::node::Node;
 pub struct NodeMarkers {
     /// Schema facts, applied in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub set: Vec<Set>,
+    pub set: Vec<Fact>,
     /// CEL rules, appended to `x-kubernetes-validations`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<Rule>,
@@ -76,160 +76,214 @@ impl MapType {
     }
 }
 
-/// One schema fact a marker sets. Serialized as `[key, value]`, the key being the
-/// schema's own (`"minimum"`, `"x-kubernetes-list-type"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "(String, Value)", into = "(String, Value)")]
-pub enum Set {
-    /// `+kubebuilder:validation:Type`: replaces what the Rust type implies.
-    Type(String),
-    Minimum(Number),
-    Maximum(Number),
-    ExclusiveMinimum(bool),
-    ExclusiveMaximum(bool),
-    MultipleOf(Number),
-    MinLength(u64),
-    MaxLength(u64),
-    Pattern(String),
-    Format(String),
-    MinItems(u64),
-    MaxItems(u64),
-    MinProperties(u64),
-    MaxProperties(u64),
-    Enum(Vec<Value>),
-    Title(String),
-    Description(String),
-    Nullable(bool),
-    ListType(ListType),
-    ListMapKeys(Vec<String>),
-    MapType(MapType),
-    IntOrString,
-    PreserveUnknownFields(bool),
-    EmbeddedResource(bool),
-    Default(Value),
-    Example(Value),
-    /// `{"url": ..., "description": ...}`.
-    ExternalDocs(Map<String, Value>),
-    /// `+k8s:required` on a Kubernetes field: present and not empty.
-    NonEmpty,
+/// The schema facts markers set, each declared once: its variant, its value's type and
+/// form, and the schema key it sets (the schema's own: `"minimum"`,
+/// `"x-kubernetes-list-type"`). The table makes [`Fact`] (a fact with its value),
+/// [`FactKind`] (which fact, for the marker registry's link) and their keys, values and
+/// parsing; what each fact does to a node is [`Fact::apply`]'s, the one place of meaning.
+macro_rules! facts {
+    (
+        $( $(#[$doc:meta])* $fact:ident($ty:ty: $form:ident) = $key:literal, )*
+        ;
+        $( $(#[$unit_doc:meta])* $unit:ident = $unit_key:literal, )*
+    ) => {
+        /// One schema fact a marker sets. Serialized as `[key, value]`.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(try_from = "(String, Value)", into = "(String, Value)")]
+        pub enum Fact {
+            $( $(#[$doc])* $fact($ty), )*
+            $( $(#[$unit_doc])* $unit, )*
+        }
+
+        /// Which fact a marker sets, without its value: the marker registry's link to it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum FactKind {
+            $( $fact, )*
+            $( $unit, )*
+        }
+
+        impl FactKind {
+            /// Every fact, in the table's order.
+            pub const ALL: &[FactKind] = &[$(FactKind::$fact,)* $(FactKind::$unit,)*];
+
+            /// The schema key the fact sets.
+            pub const fn key(self) -> &'static str {
+                match self {
+                    $( FactKind::$fact => $key, )*
+                    $( FactKind::$unit => $unit_key, )*
+                }
+            }
+
+            /// The fact that sets `key`.
+            pub fn of_key(key: &str) -> Option<FactKind> {
+                FactKind::ALL.iter().copied().find(|k| k.key() == key)
+            }
+
+            /// The fact with `value`, or why the fact does not take it.
+            pub fn read(self, value: &Value) -> Result<Fact, String> {
+                let fact = match self {
+                    $( FactKind::$fact => form::$form::read(value).map(Fact::$fact), )*
+                    // A flag that is there: the schema key's value is `true`.
+                    $( FactKind::$unit => Some(Fact::$unit), )*
+                };
+                fact.ok_or_else(|| format!("marker `{}` does not take {value}", self.key()))
+            }
+        }
+
+        impl Fact {
+            /// Which fact this is.
+            pub fn kind(&self) -> FactKind {
+                match self {
+                    $( Fact::$fact(_) => FactKind::$fact, )*
+                    $( Fact::$unit => FactKind::$unit, )*
+                }
+            }
+
+            /// The value the schema key takes.
+            pub fn value(&self) -> Value {
+                match self {
+                    $( Fact::$fact(v) => form::$form::write(v), )*
+                    $( Fact::$unit => Value::Bool(true), )*
+                }
+            }
+        }
+    };
 }
 
-impl Set {
+facts! {
+    /// `+kubebuilder:validation:Type`: replaces what the Rust type implies.
+    Type(String: string) = "type",
+    Minimum(Number: number) = "minimum",
+    Maximum(Number: number) = "maximum",
+    ExclusiveMinimum(bool: flag) = "exclusiveMinimum",
+    ExclusiveMaximum(bool: flag) = "exclusiveMaximum",
+    MultipleOf(Number: number) = "multipleOf",
+    MinLength(u64: count) = "minLength",
+    MaxLength(u64: count) = "maxLength",
+    Pattern(String: string) = "pattern",
+    Format(String: string) = "format",
+    MinItems(u64: count) = "minItems",
+    MaxItems(u64: count) = "maxItems",
+    MinProperties(u64: count) = "minProperties",
+    MaxProperties(u64: count) = "maxProperties",
+    Enum(Vec<Value>: array) = "enum",
+    Title(String: string) = "title",
+    Description(String: string) = "description",
+    Nullable(bool: flag) = "nullable",
+    ListType(ListType: typed) = "x-kubernetes-list-type",
+    ListMapKeys(Vec<String>: typed) = "x-kubernetes-list-map-keys",
+    MapType(MapType: typed) = "x-kubernetes-map-type",
+    PreserveUnknownFields(bool: flag) = "x-kubernetes-preserve-unknown-fields",
+    EmbeddedResource(bool: flag) = "x-kubernetes-embedded-resource",
+    Default(Value: any) = "default",
+    Example(Value: any) = "example",
+    /// `{"url": ..., "description": ...}`.
+    ExternalDocs(Map<String, Value>: object) = "externalDocs",
+    ;
+    IntOrString = "x-kubernetes-int-or-string",
+    /// `+k8s:required` on a Kubernetes field: present and not empty.
+    NonEmpty = "x-kubegen-non-empty",
+}
+
+impl Fact {
     /// The schema key this fact sets.
     pub fn key(&self) -> &'static str {
-        match self {
-            Set::Type(_) => "type",
-            Set::Minimum(_) => "minimum",
-            Set::Maximum(_) => "maximum",
-            Set::ExclusiveMinimum(_) => "exclusiveMinimum",
-            Set::ExclusiveMaximum(_) => "exclusiveMaximum",
-            Set::MultipleOf(_) => "multipleOf",
-            Set::MinLength(_) => "minLength",
-            Set::MaxLength(_) => "maxLength",
-            Set::Pattern(_) => "pattern",
-            Set::Format(_) => "format",
-            Set::MinItems(_) => "minItems",
-            Set::MaxItems(_) => "maxItems",
-            Set::MinProperties(_) => "minProperties",
-            Set::MaxProperties(_) => "maxProperties",
-            Set::Enum(_) => "enum",
-            Set::Title(_) => "title",
-            Set::Description(_) => "description",
-            Set::Nullable(_) => "nullable",
-            Set::ListType(_) => "x-kubernetes-list-type",
-            Set::ListMapKeys(_) => "x-kubernetes-list-map-keys",
-            Set::MapType(_) => "x-kubernetes-map-type",
-            Set::IntOrString => "x-kubernetes-int-or-string",
-            Set::PreserveUnknownFields(_) => "x-kubernetes-preserve-unknown-fields",
-            Set::EmbeddedResource(_) => "x-kubernetes-embedded-resource",
-            Set::Default(_) => "default",
-            Set::Example(_) => "example",
-            Set::ExternalDocs(_) => "externalDocs",
-            Set::NonEmpty => "x-kubegen-non-empty",
+        self.kind().key()
+    }
+}
+
+/// How a fact's value is read from and written as JSON, by form.
+mod form {
+    pub mod string {
+        use serde_json::Value;
+        pub fn read(v: &Value) -> Option<String> {
+            v.as_str().map(String::from)
+        }
+        pub fn write(s: &str) -> Value {
+            Value::String(s.to_string())
         }
     }
-
-    /// The value the schema key takes.
-    pub fn value(&self) -> Value {
-        match self {
-            Set::Type(s) | Set::Pattern(s) | Set::Format(s) | Set::Title(s) | Set::Description(s) => s.clone().into(),
-            Set::Minimum(n) | Set::Maximum(n) | Set::MultipleOf(n) => Value::Number(n.clone()),
-            Set::ExclusiveMinimum(b)
-            | Set::ExclusiveMaximum(b)
-            | Set::Nullable(b)
-            | Set::PreserveUnknownFields(b)
-            | Set::EmbeddedResource(b) => (*b).into(),
-            Set::MinLength(n)
-            | Set::MaxLength(n)
-            | Set::MinItems(n)
-            | Set::MaxItems(n)
-            | Set::MinProperties(n)
-            | Set::MaxProperties(n) => (*n).into(),
-            Set::Enum(values) => Value::Array(values.clone()),
-            Set::ListType(t) => serde_json::to_value(t).unwrap_or(Value::Null),
-            Set::MapType(t) => serde_json::to_value(t).unwrap_or(Value::Null),
-            Set::ListMapKeys(keys) => keys.clone().into(),
-            Set::IntOrString | Set::NonEmpty => true.into(),
-            Set::Default(v) | Set::Example(v) => v.clone(),
-            Set::ExternalDocs(docs) => Value::Object(docs.clone()),
+    pub mod number {
+        use serde_json::{Number, Value};
+        pub fn read(v: &Value) -> Option<Number> {
+            match v {
+                Value::Number(n) => Some(n.clone()),
+                _ => None,
+            }
+        }
+        pub fn write(n: &Number) -> Value {
+            Value::Number(n.clone())
+        }
+    }
+    pub mod count {
+        use serde_json::Value;
+        pub fn read(v: &Value) -> Option<u64> {
+            v.as_u64()
+        }
+        pub fn write(n: &u64) -> Value {
+            (*n).into()
+        }
+    }
+    pub mod flag {
+        use serde_json::Value;
+        pub fn read(v: &Value) -> Option<bool> {
+            v.as_bool()
+        }
+        pub fn write(b: &bool) -> Value {
+            (*b).into()
+        }
+    }
+    pub mod array {
+        use serde_json::Value;
+        pub fn read(v: &Value) -> Option<Vec<Value>> {
+            v.as_array().cloned()
+        }
+        pub fn write(values: &[Value]) -> Value {
+            Value::Array(values.to_vec())
+        }
+    }
+    pub mod object {
+        use serde_json::{Map, Value};
+        pub fn read(v: &Value) -> Option<Map<String, Value>> {
+            v.as_object().cloned()
+        }
+        pub fn write(map: &Map<String, Value>) -> Value {
+            Value::Object(map.clone())
+        }
+    }
+    pub mod any {
+        use serde_json::Value;
+        pub fn read(v: &Value) -> Option<Value> {
+            Some(v.clone())
+        }
+        pub fn write(v: &Value) -> Value {
+            v.clone()
+        }
+    }
+    /// A value of its own serde form (`"map"`, `["name"]`).
+    pub mod typed {
+        use serde_json::Value;
+        pub fn read<T: serde::de::DeserializeOwned>(v: &Value) -> Option<T> {
+            serde_json::from_value(v.clone()).ok()
+        }
+        pub fn write<T: serde::Serialize>(t: &T) -> Value {
+            serde_json::to_value(t).unwrap_or(Value::Null)
         }
     }
 }
 
-impl From<Set> for (String, Value) {
-    fn from(set: Set) -> Self {
-        (set.key().to_string(), set.value())
+impl From<Fact> for (String, Value) {
+    fn from(fact: Fact) -> Self {
+        (fact.key().to_string(), fact.value())
     }
 }
 
-impl TryFrom<(String, Value)> for Set {
+impl TryFrom<(String, Value)> for Fact {
     type Error = String;
 
     fn try_from((key, value): (String, Value)) -> Result<Self, String> {
-        let wrong = || format!("marker `{key}` does not take {value}");
-        let string = || value.as_str().map(String::from).ok_or_else(wrong);
-        let number = || match &value {
-            Value::Number(n) => Ok(n.clone()),
-            _ => Err(wrong()),
-        };
-        let count = || value.as_u64().ok_or_else(wrong);
-        let flag = || value.as_bool().ok_or_else(wrong);
-        Ok(match key.as_str() {
-            "type" => Set::Type(string()?),
-            "minimum" => Set::Minimum(number()?),
-            "maximum" => Set::Maximum(number()?),
-            "exclusiveMinimum" => Set::ExclusiveMinimum(flag()?),
-            "exclusiveMaximum" => Set::ExclusiveMaximum(flag()?),
-            "multipleOf" => Set::MultipleOf(number()?),
-            "minLength" => Set::MinLength(count()?),
-            "maxLength" => Set::MaxLength(count()?),
-            "pattern" => Set::Pattern(string()?),
-            "format" => Set::Format(string()?),
-            "minItems" => Set::MinItems(count()?),
-            "maxItems" => Set::MaxItems(count()?),
-            "minProperties" => Set::MinProperties(count()?),
-            "maxProperties" => Set::MaxProperties(count()?),
-            "enum" => Set::Enum(value.as_array().cloned().ok_or_else(wrong)?),
-            "title" => Set::Title(string()?),
-            "description" => Set::Description(string()?),
-            "nullable" => Set::Nullable(flag()?),
-            "x-kubernetes-list-type" => Set::ListType(typed(&value).ok_or_else(wrong)?),
-            "x-kubernetes-list-map-keys" => Set::ListMapKeys(typed(&value).ok_or_else(wrong)?),
-            "x-kubernetes-map-type" => Set::MapType(typed(&value).ok_or_else(wrong)?),
-            "x-kubernetes-int-or-string" => Set::IntOrString,
-            "x-kubernetes-preserve-unknown-fields" => Set::PreserveUnknownFields(flag()?),
-            "x-kubernetes-embedded-resource" => Set::EmbeddedResource(flag()?),
-            "default" => Set::Default(value),
-            "example" => Set::Example(value),
-            "externalDocs" => Set::ExternalDocs(value.as_object().cloned().ok_or_else(wrong)?),
-            "x-kubegen-non-empty" => Set::NonEmpty,
-            _ => return Err(format!("`{key}` is not a schema marker")),
-        })
+        FactKind::of_key(&key).ok_or_else(|| format!("`{key}` is not a schema marker"))?.read(&value)
     }
-}
-
-fn typed<T: serde::de::DeserializeOwned>(value: &Value) -> Option<T> {
-    serde_json::from_value(value.clone()).ok()
 }
 
 /// A CEL rule as an apiextensions `ValidationRule` writes it.
@@ -262,8 +316,8 @@ impl NodeMarkers {
             *node =
                 Node { description: node.description.take(), preserve_unknown_fields: Some(true), ..Node::default() };
         }
-        for set in &self.set {
-            set.apply(node);
+        for fact in &self.set {
+            fact.apply(node);
         }
         if !self.rules.is_empty() {
             node.validations.get_or_insert_with(Vec::new).extend(self.rules.iter().cloned());
@@ -280,7 +334,7 @@ impl NodeMarkers {
     }
 }
 
-impl Set {
+impl Fact {
     /// What the fact does to a node that may already hold other facts (the type's own
     /// markers, or what the Rust type implies).
     pub fn apply(&self, node: &mut Node) {
@@ -318,7 +372,7 @@ impl Set {
             }
         }
         match self {
-            Set::Type(t) => {
+            Fact::Type(t) => {
                 node.int_or_string = None;
                 node.any_of = None;
                 if t == "object" || t == "array" {
@@ -333,47 +387,47 @@ impl Set {
                 }
                 node.type_ = Some(t.clone());
             }
-            Set::IntOrString => {
+            Fact::IntOrString => {
                 node.type_ = None;
                 node.format = None;
                 node.int_or_string = Some(true);
                 node.any_of = Some(vec![Node::of_type("integer"), Node::of_type("string")]);
             }
-            Set::NonEmpty => match node.type_.as_deref() {
+            Fact::NonEmpty => match node.type_.as_deref() {
                 Some("string") => _ = node.min_length.get_or_insert(1),
                 Some("array") => _ = node.min_items.get_or_insert(1),
                 Some("object") => _ = node.min_properties.get_or_insert(1),
                 _ => {}
             },
             // An embedded object is an object to the API server, whatever the Rust type.
-            Set::EmbeddedResource(b) => {
+            Fact::EmbeddedResource(b) => {
                 node.type_.get_or_insert_with(|| "object".into());
                 node.embedded_resource = Some(*b);
             }
-            Set::Minimum(n) => stricter_number(&mut node.minimum, n, false),
-            Set::Maximum(n) => stricter_number(&mut node.maximum, n, true),
-            Set::MinLength(n) => stricter(&mut node.min_length, *n, false),
-            Set::MaxLength(n) => stricter(&mut node.max_length, *n, true),
-            Set::MinItems(n) => stricter(&mut node.min_items, *n, false),
-            Set::MaxItems(n) => stricter(&mut node.max_items, *n, true),
-            Set::MinProperties(n) => stricter(&mut node.min_properties, *n, false),
-            Set::MaxProperties(n) => stricter(&mut node.max_properties, *n, true),
-            Set::Pattern(p) => second(node, p, |n| &mut n.pattern),
-            Set::MultipleOf(m) => second(node, m, |n| &mut n.multiple_of),
-            Set::ExclusiveMinimum(b) => node.exclusive_minimum = Some(*b),
-            Set::ExclusiveMaximum(b) => node.exclusive_maximum = Some(*b),
-            Set::Format(f) => node.format = Some(f.clone()),
-            Set::Enum(values) => node.enum_ = Some(values.clone()),
-            Set::Title(t) => node.title = Some(t.clone()),
-            Set::Description(d) => node.description = Some(d.clone()),
-            Set::Nullable(b) => node.nullable = Some(*b),
-            Set::ListType(t) => node.list_type = Some(t.as_str().into()),
-            Set::ListMapKeys(keys) => node.list_map_keys = Some(keys.clone()),
-            Set::MapType(t) => node.map_type = Some(t.as_str().into()),
-            Set::PreserveUnknownFields(b) => node.preserve_unknown_fields = Some(*b),
-            Set::Default(v) => node.default = Some(v.clone()),
-            Set::Example(v) => node.example = Some(v.clone()),
-            Set::ExternalDocs(docs) => node.external_docs = Some(Value::Object(docs.clone())),
+            Fact::Minimum(n) => stricter_number(&mut node.minimum, n, false),
+            Fact::Maximum(n) => stricter_number(&mut node.maximum, n, true),
+            Fact::MinLength(n) => stricter(&mut node.min_length, *n, false),
+            Fact::MaxLength(n) => stricter(&mut node.max_length, *n, true),
+            Fact::MinItems(n) => stricter(&mut node.min_items, *n, false),
+            Fact::MaxItems(n) => stricter(&mut node.max_items, *n, true),
+            Fact::MinProperties(n) => stricter(&mut node.min_properties, *n, false),
+            Fact::MaxProperties(n) => stricter(&mut node.max_properties, *n, true),
+            Fact::Pattern(p) => second(node, p, |n| &mut n.pattern),
+            Fact::MultipleOf(m) => second(node, m, |n| &mut n.multiple_of),
+            Fact::ExclusiveMinimum(b) => node.exclusive_minimum = Some(*b),
+            Fact::ExclusiveMaximum(b) => node.exclusive_maximum = Some(*b),
+            Fact::Format(f) => node.format = Some(f.clone()),
+            Fact::Enum(values) => node.enum_ = Some(values.clone()),
+            Fact::Title(t) => node.title = Some(t.clone()),
+            Fact::Description(d) => node.description = Some(d.clone()),
+            Fact::Nullable(b) => node.nullable = Some(*b),
+            Fact::ListType(t) => node.list_type = Some(t.as_str().into()),
+            Fact::ListMapKeys(keys) => node.list_map_keys = Some(keys.clone()),
+            Fact::MapType(t) => node.map_type = Some(t.as_str().into()),
+            Fact::PreserveUnknownFields(b) => node.preserve_unknown_fields = Some(*b),
+            Fact::Default(v) => node.default = Some(v.clone()),
+            Fact::Example(v) => node.example = Some(v.clone()),
+            Fact::ExternalDocs(docs) => node.external_docs = Some(Value::Object(docs.clone())),
         }
     }
 }
@@ -387,7 +441,7 @@ mod tests {
     #[test]
     fn facts_travel_as_key_value_pairs() {
         let markers = NodeMarkers {
-            set: vec![Set::Minimum(1.into()), Set::ListType(ListType::Map), Set::IntOrString],
+            set: vec![Fact::Minimum(1.into()), Fact::ListType(ListType::Map), Fact::IntOrString],
             required: Some(true),
             ..Default::default()
         };
@@ -401,18 +455,18 @@ mod tests {
 
     #[test]
     fn a_wrong_value_or_key_is_refused() {
-        assert!(serde_json::from_str::<Set>(r#"["minLength", "x"]"#).is_err());
-        assert!(serde_json::from_str::<Set>(r#"["x-kubernetes-list-type", "bag"]"#).is_err());
-        assert!(serde_json::from_str::<Set>(r#"["maximumm", 1]"#).is_err());
+        assert!(serde_json::from_str::<Fact>(r#"["minLength", "x"]"#).is_err());
+        assert!(serde_json::from_str::<Fact>(r#"["x-kubernetes-list-type", "bag"]"#).is_err());
+        assert!(serde_json::from_str::<Fact>(r#"["maximumm", 1]"#).is_err());
     }
 
     #[test]
     fn the_stricter_bound_and_both_patterns_hold() {
         let mut node = Node::default();
-        Set::Maximum(10.into()).apply(&mut node);
-        Set::Maximum(20.into()).apply(&mut node);
-        Set::Pattern("^a".into()).apply(&mut node);
-        Set::Pattern("b$".into()).apply(&mut node);
+        Fact::Maximum(10.into()).apply(&mut node);
+        Fact::Maximum(20.into()).apply(&mut node);
+        Fact::Pattern("^a".into()).apply(&mut node);
+        Fact::Pattern("b$".into()).apply(&mut node);
         assert_eq!(node.to_value(), json!({"maximum": 10, "pattern": "^a", "allOf": [{"pattern": "b$"}]}));
     }
 

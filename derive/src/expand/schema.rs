@@ -23,20 +23,14 @@ fn keep(attr: &Attribute) -> bool {
     ["serde", "schemars", "cfg", "validate", "garde"].iter().any(|k| attr.path().is_ident(k))
 }
 
-fn node_attrs(
-    parsed: &Parsed,
-    ty: Option<&syn::Type>,
-    place: &str,
-    fns: &mut Vec<TokenStream>,
-    errors: &mut Errors,
-) -> TokenStream {
+fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> TokenStream {
     let mut out = TokenStream::new();
     if let Some(d) = &parsed.description {
         out.extend(quote!(#[schemars(description = #d)]));
     }
     if let Some(lowered) = schema_markers(parsed, ty, place, errors) {
         if !lowered.markers.is_empty() {
-            out.extend(typed_markers(&lowered.markers, fns));
+            out.extend(typed_markers(&lowered.markers));
         }
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
         // The path carries the marker's span, so an unknown constant is reported there.
@@ -87,8 +81,8 @@ fn is_type_meta(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TypeMeta"))
 }
 
-fn mirror_fields(fields: &Fields, fns: &mut Vec<TokenStream>, errors: &mut Errors) -> TokenStream {
-    let mut one = |f: &syn::Field, errors: &mut Errors| {
+fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
+    let one = |f: &syn::Field, errors: &mut Errors| {
         let place = match &f.ident {
             Some(i) => format!("on field `{i}`"),
             None => "on a tuple field".to_string(),
@@ -99,7 +93,7 @@ fn mirror_fields(fields: &Fields, fns: &mut Vec<TokenStream>, errors: &mut Error
             Some(i) => format!("field `{i}`"),
             None => "the field".to_string(),
         };
-        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, fns, errors);
+        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
         // Go's inlined `metav1.TypeMeta`: apiVersion and kind, which every object has and
         // the API server describes itself; the CRD's schema leaves them to it.
         if crate::serde_attrs::has(&f.attrs, "flatten") && is_type_meta(&f.ty) {
@@ -127,13 +121,7 @@ fn mirror_fields(fields: &Fields, fns: &mut Vec<TokenStream>, errors: &mut Error
 /// Rules and checks that need the struct's fields together: an optional immutable field
 /// is immutable once set (a rule on the struct, as controller-gen writes it); one-of
 /// groups name optional fields; CEL rules on the struct name fields it has.
-fn struct_rules(
-    input: &DeriveInput,
-    fields: &Fields,
-    type_markers: &Parsed,
-    fns: &mut Vec<TokenStream>,
-    errors: &mut Errors,
-) -> TokenStream {
+fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
     let Fields::Named(named) = fields else { return quote!() };
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
@@ -222,7 +210,7 @@ fn struct_rules(
     if rules.is_empty() {
         return quote!();
     }
-    typed_markers(&kubegen_core::schema::markers::NodeMarkers { rules, ..Default::default() }, fns)
+    typed_markers(&kubegen_core::schema::markers::NodeMarkers { rules, ..Default::default() })
 }
 
 /// The schema derive for `input`. `type_markers` are the already parsed markers of the
@@ -236,10 +224,10 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
     let mut fns = Vec::new();
     crate::cel::begin(!input.generics.params.is_empty());
-    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), &mut fns, errors);
+    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
     shapes::check(input, errors);
     if let Data::Struct(s) = &input.data {
-        type_attrs.extend(struct_rules(input, &s.fields, type_markers, &mut fns, errors));
+        type_attrs.extend(struct_rules(input, &s.fields, type_markers, errors));
         // `struct FooStatus {}` holds nothing, as controller-gen's closed `type: object`
         // says; without the mark the structural pass keeps an empty object open.
         if matches!(&s.fields, Fields::Named(n) if n.named.is_empty()) {
@@ -250,7 +238,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
 
     let (body, default_impl) = match &input.data {
         Data::Struct(s) => {
-            let fields = mirror_fields(&s.fields, &mut fns, errors);
+            let fields = mirror_fields(&s.fields, errors);
             let semi = if matches!(s.fields, Fields::Named(_)) { quote!() } else { quote!(;) };
             // `#[serde(default)]` on the container makes schemars read each field's
             // default off `Default::default()`: give the mirror the user's values.
@@ -286,9 +274,9 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                     let place = format!("on variant `{}`", v.ident);
                     let parsed = parse_attrs(&v.attrs, &[], &place, errors);
                     let kept = v.attrs.iter().filter(|a| keep(a));
-                    let extra = node_attrs(&parsed, None, &place, &mut fns, errors);
+                    let extra = node_attrs(&parsed, None, &place, errors);
                     let ident = &v.ident;
-                    let fields = mirror_fields(&v.fields, &mut fns, errors);
+                    let fields = mirror_fields(&v.fields, errors);
                     let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
                     quote!(#(#kept)* #extra #ident #fields #discriminant)
                 })
