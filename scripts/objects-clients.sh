@@ -43,7 +43,8 @@ ln -s "$zoo/typescript/node_modules" "$work/typescript/node_modules"
 # The zoo's Go package again with Kubernetes' own types declared (`go-kubernetes-types =
 # "declared"`): no defect class is open for it.
 cli=${KUBEGEN_CODEGEN_CLI:-$ROOT/target/debug/codegen-cli}
-[ -x "$cli" ] || cargo build -q -p codegen-cli
+# Built here unless given (scripts/e2e.sh builds it): a stale binary lacks new flags.
+[ -n "${KUBEGEN_CODEGEN_CLI:-}" ] || cargo build -q -p codegen-cli
 "$cli" clients -p kubegen-tests --lang go --go-kubernetes-types declared --out target/objects-clients/go-declared
 (cd "$work/go-declared" && go mod tidy >/dev/null 2>&1 || true)
 PYTHONPATH=$zoo/python "$venv/bin/python" tests/clients/objects_through_clients.py "$cases" "$work"

@@ -40,7 +40,7 @@ pub enum GoKubernetesTypes {
     #[default]
     Upstream,
     /// The package declares them from the CRD's own schema, as the TypeScript and Python
-    /// packages do: every value the server keeps comes back as sent
+    /// packages do: what the server keeps inside them comes back as sent
     Declared,
 }
 

@@ -270,6 +270,14 @@ thread_local! {
     /// How many of the node being lowered one value of the type holds: 1 for the type and
     /// its fields, a list's bound for its items, `None` below a list without one.
     static COUNT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(Some(1)) };
+    /// The name of the type being derived.
+    static OWN: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Whether `ty` is the type being derived (`Self`, or its name): a recursive type, whose
+/// constants must not name themselves.
+pub fn is_own(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Self" || OWN.with(|o| s.ident == *o.borrow())))
 }
 
 /// How large a rule's node is at least in JSON, as far as the derive knows: the server
@@ -291,6 +299,10 @@ impl MinSize {
         match self {
             MinSize::Known(n) => quote!(#n),
             MinSize::Own => quote!(<#name as ::kubegen::__private::cel::Fields>::MIN_SIZE),
+            // `Self` (an item of `Vec<Self>`) is the struct's own name outside its impl.
+            MinSize::Named(ty) if matches!(&**ty, Type::Path(p) if p.path.is_ident("Self")) => {
+                quote!(<#name as ::kubegen::__private::cel::Fields>::MIN_SIZE)
+            }
             MinSize::Named(ty) => quote!(::kubegen::__private::cel::Probe::<#ty>::MIN_SIZE),
             MinSize::Unknown => quote!(::kubegen::__private::cel::UNKNOWN_SIZE),
         }
@@ -326,8 +338,9 @@ pub struct Placed {
     pub rule: String,
 }
 
-/// Starts collecting the obligations and costs of `input`'s rules.
-pub fn begin(generic: bool) {
+/// Starts collecting the obligations and costs of the rules of the type `name`.
+pub fn begin(generic: bool, name: &syn::Ident) {
+    OWN.with(|o| *o.borrow_mut() = name.to_string());
     OBLIGATIONS.with(|o| *o.borrow_mut() = (generic, Vec::new()));
     PLACED.with(|p| p.borrow_mut().clear());
     COUNT.with(|c| c.set(Some(1)));
@@ -387,7 +400,12 @@ fn oblige(m: &Marker, rule: &str, schema: &Node, read: &Read) {
 }
 
 fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
-    let Some(ty) = reference.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) else { return };
+    let Some(mut ty) = reference.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) else { return };
+    // `Self` (an item of `Vec<Self>`) by its name: the assertion stands outside the impl.
+    if matches!(&ty, Type::Path(p) if p.path.is_ident("Self")) {
+        let own = OWN.with(|o| o.borrow().clone());
+        ty = syn::parse_str::<Type>(&own).unwrap_or(ty);
+    }
     let rest = &read.path[from..];
     let shown = |segs: &[Seg]| {
         segs.iter().fold(String::from("self"), |mut s, seg| {
@@ -442,8 +460,8 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
                 &[#(#segs),*],
                 ::kubegen::__private::cel::Use::#usage,
             ) {
-                ::kubegen::__private::cel::NO_FIELD => ::core::panic!(#missing),
-                ::kubegen::__private::cel::WRONG_TYPE => ::core::panic!(#wrong),
+                ::kubegen::__private::cel::NO_FIELD => ::core::panic!("{}", #missing),
+                ::kubegen::__private::cel::WRONG_TYPE => ::core::panic!("{}", #wrong),
                 _ => {}
             }
         };
@@ -465,6 +483,11 @@ pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let node = node_schema(Some(ty), markers);
     if let Some(r) = &node.reference {
         return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
+            // The type itself (`Vec<Self>`): its fields are not known until its constant
+            // is, so a rule reading into it holds as through a type without the derive.
+            Some(inner) if is_own(&inner) => {
+                quote!(::kubegen::__private::cel::Shape::Object(::core::option::Option::None))
+            }
             Some(inner) => {
                 quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS))
             }

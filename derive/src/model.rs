@@ -205,10 +205,15 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
         let item_ty = ty.and_then(crate::shapes::item_type);
         // An item's rules run once per item: as many as the list's bound, or, without
         // one, as many as fit in a request.
-        let max_items = markers.iter().rev().find(|m| m.def.key == "max_items").and_then(|m| match &m.value {
+        // schemars bounds a fixed-size array's items to its length.
+        let marked = markers.iter().rev().find(|m| m.def.key == "max_items").and_then(|m| match &m.value {
             MarkerValue::Json(v) => v.as_u64(),
             _ => None,
         });
+        let max_items = match (marked, ty.and_then(crate::shapes::fixed_len)) {
+            (Some(m), Some(n)) => Some(m.min(n)),
+            (m, n) => m.or(n),
+        };
         let items = crate::cel::within(max_items, || {
             lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors)
         });

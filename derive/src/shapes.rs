@@ -220,20 +220,26 @@ pub fn named_types(ty: &Type) -> Vec<&Type> {
 }
 
 /// The named types of a field's values, each with how many of them one value of the
-/// field holds at the most: one through `Option` and `Box`, the field's own list's or
-/// map's bound (`max`: its `maxItems` or `maxProperties`) under it, `None` under a list or
-/// map without one (the server then estimates the count from the request size, which the
-/// whole-CRD check in `codegen-cli manifests` judges).
-pub fn counted_types(ty: &Type, max: Option<u64>) -> Vec<(&Type, Option<u64>)> {
-    fn walk<'a>(ty: &'a Type, count: Option<u64>, max: Option<u64>, out: &mut Vec<(&'a Type, Option<u64>)>) {
+/// field holds at the most: one through `Option` and `Box`, each list's or map's bound
+/// under it (`bounds`: the field's `maxItems` or `maxProperties`, then its items', level
+/// by level; a fixed-size array's length), `None` under a list or map without one (the
+/// server then counts by the request size and the node's least size).
+pub fn counted_types<'a>(ty: &'a Type, bounds: &[Option<u64>]) -> Vec<(&'a Type, Option<u64>)> {
+    fn walk<'a>(ty: &'a Type, count: Option<u64>, bounds: &[Option<u64>], out: &mut Vec<(&'a Type, Option<u64>)>) {
+        let (here, below) = bounds.split_first().map_or((None, &[][..]), |(b, rest)| (*b, rest));
+        let times = |bound: Option<u64>| count.zip(bound).map(|(c, m)| c.saturating_mul(m));
+        if let Type::Array(a) = ty {
+            let bound = match (here, array_len(a)) {
+                (Some(b), Some(n)) => Some(b.min(n)),
+                (b, n) => b.or(n),
+            };
+            return walk(&a.elem, times(bound), below, out);
+        }
         if let Some((name, args)) = arguments(ty) {
             match (name.as_str(), args.as_slice()) {
-                ("Option" | "Box" | "Arc" | "Rc", [inner]) => return walk(inner, count, max, out),
+                ("Option" | "Box" | "Arc" | "Rc", [inner]) => return walk(inner, count, bounds, out),
                 ("Vec" | "VecDeque" | "HashSet" | "BTreeSet", [inner])
-                | ("BTreeMap" | "HashMap" | "IndexMap", [_, inner]) => {
-                    // The field's bound holds the outermost list or map only.
-                    return walk(inner, count.zip(max).map(|(c, m)| c.saturating_mul(m)), None, out);
-                }
+                | ("BTreeMap" | "HashMap" | "IndexMap", [_, inner]) => return walk(inner, times(here), below, out),
                 _ => {}
             }
         }
@@ -242,8 +248,28 @@ pub fn counted_types(ty: &Type, max: Option<u64>) -> Vec<(&Type, Option<u64>)> {
         }
     }
     let mut out = Vec::new();
-    walk(ty, Some(1), max, &mut out);
+    walk(ty, Some(1), bounds, &mut out);
     out
+}
+
+/// The length of a fixed-size array written as a literal (`[T; 3]`): schemars bounds its
+/// items to it.
+pub fn array_len(a: &syn::TypeArray) -> Option<u64> {
+    match &a.len {
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) => n.base10_parse().ok(),
+        _ => None,
+    }
+}
+
+/// The length of `ty` where it is a fixed-size array, through `Option` and `Box`.
+pub fn fixed_len(ty: &Type) -> Option<u64> {
+    match ty {
+        Type::Array(a) => array_len(a),
+        _ => match arguments(ty) {
+            Some((name, args)) if matches!(name.as_str(), "Option" | "Box") => args.first().and_then(|t| fixed_len(t)),
+            _ => None,
+        },
+    }
 }
 
 /// The named types under a list that is not a list-map in a field of type `ty`, each with

@@ -64,14 +64,48 @@ def names(found: str, path: str) -> bool:
     return found == path or found.startswith(path + ".") or found.startswith(path + "[")
 
 
-def go_names(found: str, path: str) -> bool:
+def go_names(found: str, path: str, keys: set[int] = frozenset()) -> bool:
     """Go's decoder names a map's field for an entry of the map (no key, no index), and a
     field inside a map's value without the key (`spec.pens.capacity` for
-    `spec.pens.l.capacity`)."""
+    `spec.pens.l.capacity`): `keys` are the segments of `path` that are map keys."""
     if names(found, path) or (bool(found) and path.startswith(found + ".")):
         return True
     parts = path.split(".")
-    return any(names(found, ".".join(parts[:i] + parts[i + 1:])) for i in range(1, len(parts)))
+    without_keys = ".".join(p for i, p in enumerate(parts) if i not in keys)
+    return bool(keys) and names(found, without_keys)
+
+
+def map_keys(model: Any, path: str) -> set[int]:
+    """The segments of `path` (without list indices) that are keys of a map in `model`."""
+    import typing
+
+    import pydantic
+
+    keys: set[int] = set()
+    t: Any = model
+    for i, key in enumerate(path.split(".")):
+        while True:
+            origin, args = typing.get_origin(t), typing.get_args(t)
+            if origin is typing.Annotated or origin is list:
+                t = args[0]
+            elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+                rest = [a for a in args if a is not type(None)]
+                if len(rest) != 1:
+                    return keys
+                t = rest[0]
+            else:
+                break
+        if typing.get_origin(t) is dict:
+            keys.add(i)
+            t = typing.get_args(t)[1]
+        elif isinstance(t, type) and issubclass(t, pydantic.BaseModel):
+            fields = [f for n, f in t.model_fields.items() if n == key or f.alias == key]
+            if not fields:
+                return keys
+            t = fields[0].annotation
+        else:
+            return keys
+    return keys
 
 
 def differences(a: Any, b: Any, path: str = "") -> list[str]:
@@ -493,7 +527,11 @@ def main() -> None:
             where = f"{lang}: {case['version']} {case['kind']} {family} at {path or '-'}"
             found = [without_indices(p) if lang.startswith("go") else p for p in r.get("paths", [])]
             want = without_indices(path) if lang.startswith("go") else path
-            match = go_names if lang.startswith("go") else names
+            if lang.startswith("go"):
+                keys = map_keys(python_model(case), want)
+                match = lambda f, p, keys=keys: go_names(f, p, keys)  # noqa: E731
+            else:
+                match = names
             if case["admitted"]:
                 back = read_back[i]
                 finding = None

@@ -59,6 +59,27 @@ pub struct UnboundedSpec {
     /// And on a bounded one: 50 items, each checked once.
     #[kube(max_items = 50, items(max_length = 12, validation = "self.endsWith('z')"))]
     pub names: Vec<String>,
+    /// A fixed-size array: schemars bounds it to its 2 items, so `LoosePort` builds here
+    /// (it was taken for a list without a bound: found by review).
+    pub pair: [LoosePort; 2],
+    /// Bounds at two levels: at most 10 lists of at most 5 (found by review: only the
+    /// outer bound was read).
+    #[kube(max_items = 10, items(max_items = 5))]
+    pub rows: Vec<Vec<LoosePort>>,
+    /// A rule with braces, whose count is asserted in a constant: the assertion's message
+    /// is no format string (found by review: `{1,12}` failed to compile).
+    #[kube(max_items = 10, items(max_length = 12, validation = "self.matches('^[a-z]{1,12}$')"))]
+    pub codes: Vec<String>,
+}
+
+/// A recursive type builds, with an item rule on a list of itself (found by review: its
+/// `Fields` constants named themselves, a cycle, and `Self` stood where no type is).
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+pub struct Tree {
+    pub name: String,
+    #[kube(items(validation = "self.name != ''"))]
+    pub children: Vec<Self>,
+    pub parent: Option<Box<Tree>>,
 }
 
 /// What the whole-CRD check (the one `manifests` runs, held to the server by the

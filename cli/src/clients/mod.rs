@@ -127,12 +127,35 @@ impl Package {
 pub const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 
 /// The upstream client libraries' name of a Kubernetes definition:
-/// `io.k8s.api.core.v1.PodSpec` → `V1PodSpec`.
+/// `io.k8s.api.core.v1.PodSpec` → `V1PodSpec`; with its group where another definition
+/// has the same version and name (`io.k8s.api.core.v1.Event` → `CoreV1Event`, beside
+/// `EventsV1Event`), as client-node and the kubernetes client name them.
 pub fn kubernetes_name(definition: &str) -> String {
+    let (group, short) = short_kubernetes_name(definition);
+    if ambiguous_kubernetes_names().contains(&short) { format!("{}{short}", upper_first(group)) } else { short }
+}
+
+/// A definition's group and its name without it (`V1Event`).
+fn short_kubernetes_name(definition: &str) -> (&str, String) {
     let mut parts: Vec<&str> = definition.split('.').collect();
     let name = parts.pop().unwrap_or_default();
     let version = parts.pop().unwrap_or_default();
-    format!("{}{name}", upper_first(version))
+    (parts.pop().unwrap_or_default(), format!("{}{name}", upper_first(version)))
+}
+
+/// The names without a group that two of Kubernetes' definitions share (of the release
+/// k8s-openapi is built for).
+fn ambiguous_kubernetes_names() -> &'static std::collections::BTreeSet<String> {
+    static AMBIGUOUS: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    AMBIGUOUS.get_or_init(|| {
+        let table: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(kubegen_core::k8s::TABLE).unwrap_or_default();
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        for definition in table.keys() {
+            *count.entry(short_kubernetes_name(definition).1).or_default() += 1;
+        }
+        count.into_iter().filter(|(_, n)| *n > 1).map(|(name, _)| name).collect()
+    })
 }
 
 // The languages `clients` writes: a setting (`[workspace.metadata.kubegen.clients]
@@ -498,6 +521,20 @@ mod tests {
             pub resources: Option<k8s_openapi::api::core::v1::ResourceRequirements>,
             pub env: Option<Vec<k8s_openapi::api::core::v1::EnvVar>>,
         }
+    }
+
+    /// Found by review: `io.k8s.api.core.v1.Event` and `io.k8s.api.events.v1.Event` were both
+    /// `V1Event`, one declared type for two schemas (and an import client-node lacks).
+    #[test]
+    fn kubernetes_names_are_the_upstream_clients() {
+        assert_eq!(kubernetes_name("io.k8s.api.core.v1.PodSpec"), "V1PodSpec");
+        assert_eq!(kubernetes_name("io.k8s.api.core.v1.Event"), "CoreV1Event");
+        assert_eq!(kubernetes_name("io.k8s.api.events.v1.Event"), "EventsV1Event");
+        assert_eq!(kubernetes_name("io.k8s.api.core.v1.EndpointPort"), "CoreV1EndpointPort");
+        assert_eq!(
+            kubernetes_name("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference"),
+            "ApiextensionsV1ServiceReference"
+        );
     }
 
     pub(super) fn kubernetes_types_package() -> Package {

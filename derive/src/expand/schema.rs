@@ -223,7 +223,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let generics = &input.generics;
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
     let mut fns = Vec::new();
-    crate::cel::begin(!input.generics.params.is_empty());
+    crate::cel::begin(!input.generics.params.is_empty(), &input.ident);
     let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
     shapes::check(input, errors);
     if let Data::Struct(s) = &input.data {
@@ -416,7 +416,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         for rule in transition_rules(&parsed) {
             transitions.push(quote!(::core::option::Option::Some(#rule)));
         }
-        placements.extend(uncorrelated(f, &name, &parsed));
+        placements.extend(uncorrelated(input, f, &name, &parsed));
     }
     // The sum over every field: each field's own count is asserted where it is declared,
     // the CRD's budget holds all of them at once.
@@ -429,7 +429,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
             use #cel::Unseen as _;
             let fields = <#name as #cel::Fields>::COST.total.saturating_add(<#name as #cel::Fields>::FIXED.total);
             if fields > #cel::PER_CRD_LIMIT {
-                ::core::panic!(#message)
+                ::core::panic!("{}", #message)
             }
         };
     };
@@ -463,6 +463,34 @@ struct Costs {
     unbounded: Vec<TokenStream>,
 }
 
+/// The bound of each level of a field's lists and maps, outermost first: its `maxItems`
+/// or `maxProperties`, then its items' (`items(max_items = ...)`), and so on.
+fn level_bounds(markers: &[crate::markers::Marker]) -> Vec<Option<u64>> {
+    use crate::markers::MarkerValue;
+    let bound = |ms: &[crate::markers::Marker]| {
+        ms.iter().rev().find(|m| matches!(m.def.key, "max_items" | "max_properties")).and_then(|m| match &m.value {
+            MarkerValue::Json(v) => v.as_u64(),
+            _ => None,
+        })
+    };
+    let items = |ms: &[crate::markers::Marker]| -> Vec<crate::markers::Marker> {
+        ms.iter()
+            .filter_map(|m| match &m.value {
+                MarkerValue::Items(nested) if m.def.key == "items" => Some(nested.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    };
+    let mut out = vec![bound(markers)];
+    let mut level = items(markers);
+    while !level.is_empty() {
+        out.push(bound(&level));
+        level = items(&level);
+    }
+    out
+}
+
 /// A constant assertion, at `span`, that the server's budgets hold `cost`.
 fn over(span: proc_macro2::Span, cost: &TokenStream, message: &str) -> TokenStream {
     quote_spanned! {span=>
@@ -470,7 +498,7 @@ fn over(span: proc_macro2::Span, cost: &TokenStream, message: &str) -> TokenStre
             #[allow(unused_imports)]
             use ::kubegen::__private::cel::Unseen as _;
             if #cost.over() {
-                ::core::panic!(#message)
+                ::core::panic!("{}", #message)
             }
         };
     }
@@ -483,14 +511,19 @@ fn over(span: proc_macro2::Span, cost: &TokenStream, message: &str) -> TokenStre
 /// means fewer values fit in a request, so the estimate never exceeds the server's.
 fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default: bool) -> Option<TokenStream> {
     let cel = quote!(::kubegen::__private::cel);
+    // schemars keeps a flattened struct's required fields required unless it is an
+    // `Option` (a `default` on the field does not change that).
+    if crate::serde_attrs::has(&f.attrs, "flatten") {
+        if crate::shapes::arguments(&f.ty).is_some_and(|(name, _)| name == "Option") {
+            return None;
+        }
+        let inner = crate::cel::strip(&f.ty);
+        return Some(quote!(#cel::flattened(#cel::Probe::<#inner>::MIN_SIZE)));
+    }
     let optional = crate::shapes::is_optional(f, container_default) && parsed.get("required").is_none()
         || parsed.get("optional").is_some_and(|m| m.flag());
     if optional || parsed.get("default").is_some() || parsed.get("default_json").is_some() {
         return None;
-    }
-    if crate::serde_attrs::has(&f.attrs, "flatten") {
-        let inner = crate::cel::strip(&f.ty);
-        return Some(quote!(#cel::flattened(#cel::Probe::<#inner>::MIN_SIZE)));
     }
     let schema = if parsed.foreign_schema {
         crate::cel::unknown()
@@ -498,13 +531,19 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
         crate::cel::node_schema(Some(&f.ty), &parsed.markers)
     };
     // A schemaless field (`serde_json::Value`) has no CEL type: the server leaves it out.
+    // Written `Value` alone it may be a type of the user's of that name, whose least size
+    // the derive cannot tell.
     if schema.reference.is_none() && kubegen_cel::types::of_schema(&schema, "self").is_none() {
-        return None;
+        let spelled_out = matches!(crate::cel::strip(&f.ty), syn::Type::Path(p) if p.path.segments.len() > 1);
+        return (!spelled_out).then(|| quote!(#cel::UNKNOWN_SIZE));
     }
     let size = match crate::cel::min_size(&schema) {
         crate::cel::MinSize::Known(n) => quote!(#n),
-        crate::cel::MinSize::Named(ty) => quote!(#cel::Probe::<#ty>::MIN_SIZE),
-        crate::cel::MinSize::Own | crate::cel::MinSize::Unknown => quote!(#cel::UNKNOWN_SIZE),
+        crate::cel::MinSize::Named(ty) if !crate::cel::is_own(&ty) => quote!(#cel::Probe::<#ty>::MIN_SIZE),
+        // The type itself (a recursive one): no constant may name itself.
+        crate::cel::MinSize::Named(_) | crate::cel::MinSize::Own | crate::cel::MinSize::Unknown => {
+            quote!(#cel::UNKNOWN_SIZE)
+        }
     };
     let len = name.len() as u64;
     Some(quote!(#cel::property(#len, #size)))
@@ -530,15 +569,18 @@ fn counted_costs(
     costs: &mut Costs,
     assertions: &mut Vec<TokenStream>,
 ) {
-    let bound = |key: &str| {
-        parsed.get(key).and_then(|m| match &m.value {
-            crate::markers::MarkerValue::Json(v) => v.as_u64(),
-            _ => None,
-        })
-    };
-    let max = bound("max_items").or_else(|| bound("max_properties"));
-    for (ty, count) in crate::shapes::counted_types(&f.ty, max) {
+    let flattened = crate::serde_attrs::has(&f.attrs, "flatten");
+    for (ty, count) in crate::shapes::counted_types(&f.ty, &level_bounds(&parsed.markers)) {
         if is_own(input, ty) {
+            continue;
+        }
+        // A flattened struct's own rules land on this struct's node, which the server
+        // sizes with this struct's fields: its count below an unbounded list is this
+        // struct's to say, and left out here (the whole-CRD check judges it).
+        if flattened {
+            let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
+            costs.bounded.push(quote!(#probe::COST));
+            costs.fixed.push(quote!(#probe::FIXED));
             continue;
         }
         let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
@@ -596,10 +638,12 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
 /// without `+listType=map`, or any list inside another), a constant assertion that the
 /// named types there hold no transition rule: the server pairs such items with no old
 /// value, and refuses `oldSelf` on them.
-fn uncorrelated(f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
+fn uncorrelated(input: &DeriveInput, f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
     let list_map = parsed.get("list_type").and_then(|m| m.str()) == Some("map");
     crate::shapes::uncorrelated_types(&f.ty, list_map)
         .into_iter()
+        // The type itself (`Vec<Self>`): its own transition rules are its own derive's.
+        .filter(|(ty, _)| !is_own(input, ty))
         .map(|(ty, own)| {
             let ty_name = quote!(#ty).to_string().replace(' ', "");
             let message = if own {
@@ -617,7 +661,7 @@ fn uncorrelated(f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream>
                     #[allow(unused_imports)]
                     use ::kubegen::__private::cel::Unseen as _;
                     if ::kubegen::__private::cel::Probe::<#ty>::TRANSITION.is_some() {
-                        ::core::panic!(#message)
+                        ::core::panic!("{}", #message)
                     }
                 };
             }

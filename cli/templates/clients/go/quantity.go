@@ -49,24 +49,38 @@ func MustParseQuantity(s string) Quantity {
 
 // UnmarshalJSON reads a number or a string in Quantity's notation, and keeps the JSON.
 func (q *Quantity) UnmarshalJSON(data []byte) error {
-	q.unread = false
-	if err := q.Quantity.UnmarshalJSON(data); err != nil {
-		var s string
-		var n json.Number
-		admitted := json.Unmarshal(data, &s) == nil && quantityPattern.MatchString(s) || json.Unmarshal(data, &n) == nil
-		if !admitted {
+	var read resource.Quantity
+	unread := false
+	if err := read.UnmarshalJSON(data); err != nil {
+		if !quantityAdmitted(data) {
 			return err
 		}
-		q.Quantity, q.unread = resource.Quantity{}, true
+		read, unread = resource.Quantity{}, true
 	}
+	q.Quantity, q.unread = read, unread
 	q.raw = append(q.raw[:0], data...)
 	return nil
 }
 
+// quantityAdmitted says whether the API server takes data as a quantity: a string of the
+// schema's pattern, or an integer.
+func quantityAdmitted(data []byte) bool {
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		return quantityPattern.MatchString(s)
+	}
+	var n json.Number
+	return json.Unmarshal(data, &n) == nil && quantityInteger.MatchString(string(n))
+}
+
+// quantityInteger is a JSON integer, of any size.
+var quantityInteger = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
 // MarshalJSON writes the JSON the quantity was read from while it still holds that
 // quantity, else resource.Quantity's canonical string.
 func (q Quantity) MarshalJSON() ([]byte, error) {
-	if q.unread && q.Quantity.IsZero() {
+	// Still the value read (no Quantity set since), which resource.Quantity cannot hold.
+	if q.unread && q.Quantity == (resource.Quantity{}) {
 		return q.raw, nil
 	}
 	if q.raw != nil {

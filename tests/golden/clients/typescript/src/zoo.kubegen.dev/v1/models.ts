@@ -3009,7 +3009,7 @@ export interface V1RBDVolumeSource {
 /**
  * ResourceClaim references one entry in PodSpec.ResourceClaims.
  */
-export interface V1ResourceClaim {
+export interface CoreV1ResourceClaim {
   /**
    * Name must match the name of one entry in pod.spec.resourceClaims of the Pod where this field is used. It makes that resource available inside a container.
    */
@@ -3049,7 +3049,7 @@ export interface V1ResourceRequirements {
    *
    * This field is immutable. It can only be set for containers.
    */
-  claims?: Array<V1ResourceClaim>;
+  claims?: Array<CoreV1ResourceClaim>;
   /**
    * Limits describes the maximum amount of compute resources allowed. More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
    */
