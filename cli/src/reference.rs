@@ -319,7 +319,8 @@ mod tests {
     /// writes something else than the reference says, fails `cargo test --workspace`.
     #[test]
     fn every_marker_has_an_example_the_tests_compile() {
-        let missing: Vec<&str> = super::MARKERS.iter().filter(|d| d.example.is_none()).map(|d| d.key).collect();
+        let missing: Vec<&str> =
+            super::MARKERS.iter().filter(|d| d.example.is_none()).map(|d| d.key.as_str()).collect();
         assert!(missing.is_empty(), "markers without an example in the registry: {missing:?}");
         let now = super::marker_examples();
         assert_current("tests/tests/marker_examples.rs", &now);

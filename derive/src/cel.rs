@@ -11,6 +11,7 @@
 //! type; the CRD lint (`codegen-cli manifests`) checks every rule again on the whole
 //! schema.
 
+use crate::markers::registry::Key;
 use std::cell::RefCell;
 
 use kubegen_cel::reads::{Read, Seg, Use};
@@ -38,7 +39,7 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
         return unknown();
     }
     let kind = crate::check::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
-    if markers.iter().any(|m| m.def.key == "embedded_resource" && m.flag()) {
+    if markers.iter().any(|m| m.def.key == Key::EmbeddedResource && m.flag()) {
         return unknown();
     }
     // `serde_json::Value` is schemaless (preserve-unknown-fields, no type): the server
@@ -55,7 +56,7 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
             let item_markers: Vec<Marker> = markers
                 .iter()
                 .filter_map(|m| match &m.value {
-                    MarkerValue::Items(nested) if m.def.key == "items" => Some(nested.clone()),
+                    MarkerValue::Items(nested) if m.def.key == Key::Items => Some(nested.clone()),
                     _ => None,
                 })
                 .flatten()
@@ -76,12 +77,12 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
     for m in markers {
         let MarkerValue::Json(v) = &m.value else { continue };
         match m.def.key {
-            "max_length" => s.max_length = v.as_u64(),
-            "max_items" => s.max_items = v.as_u64(),
-            "max_properties" => s.max_properties = v.as_u64(),
-            "format" => s.format = v.as_str().map(String::from),
-            "enum_values" => s.enum_ = v.as_array().cloned(),
-            "list_type" => s.list_type = v.as_str().map(String::from),
+            Key::MaxLength => s.max_length = v.as_u64(),
+            Key::MaxItems => s.max_items = v.as_u64(),
+            Key::MaxProperties => s.max_properties = v.as_u64(),
+            Key::Format => s.format = v.as_str().map(String::from),
+            Key::EnumValues => s.enum_ = v.as_array().cloned(),
+            Key::ListType => s.list_type = v.as_str().map(String::from),
             _ => {}
         }
     }
@@ -474,7 +475,7 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
 pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let any = quote!(::kubegen::__private::cel::Shape::Any);
     let opaque = markers.iter().any(|m| {
-        matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless" | "int_or_string")
+        matches!(m.def.key, Key::EmbeddedResource | Key::PreserveUnknownFields | Key::Schemaless | Key::IntOrString)
             && m.flag()
     });
     if foreign || opaque {

@@ -4,6 +4,7 @@
 //! compile time.
 
 use crate::errors::Errors;
+use crate::markers::registry::Key;
 use crate::markers::{Marker, MarkerValue};
 
 /// How a marker's field type is spelled in Rust, for the error.
@@ -18,10 +19,10 @@ fn example(needs: &[&str]) -> &'static str {
 
 /// The field's JSON type after the markers that change it.
 pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<&'static str> {
-    if markers.iter().any(|m| m.def.key == "int_or_string" && m.flag()) {
+    if markers.iter().any(|m| m.def.key == Key::IntOrString && m.flag()) {
         return Some("int-or-string");
     }
-    if let Some(t) = markers.iter().rev().find(|m| m.def.key == "schema_type").and_then(Marker::str) {
+    if let Some(t) = markers.iter().rev().find(|m| m.def.key == Key::SchemaType).and_then(Marker::str) {
         return Some(match t {
             "string" => "string",
             "integer" => "integer",
@@ -32,7 +33,7 @@ pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<
             _ => return None,
         });
     }
-    if markers.iter().any(|m| matches!(m.def.key, "preserve_unknown_fields" | "schemaless") && m.flag()) {
+    if markers.iter().any(|m| matches!(m.def.key, Key::PreserveUnknownFields | Key::Schemaless) && m.flag()) {
         return None;
     }
     kind
@@ -43,7 +44,7 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
     for m in markers {
         let count = matches!(
             m.def.key,
-            "min_length" | "max_length" | "min_items" | "max_items" | "min_properties" | "max_properties"
+            Key::MinLength | Key::MaxLength | Key::MinItems | Key::MaxItems | Key::MinProperties | Key::MaxProperties
         );
         if count
             && let MarkerValue::Json(v) = &m.value

@@ -15,6 +15,7 @@ mod serde_attrs;
 mod shapes;
 mod webhook;
 
+use crate::markers::registry::Key;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
@@ -39,7 +40,7 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
     let mut tokens = expand::schema::expand(&input, &parsed, &mut errors);
-    if parsed.get("apply_config").is_some_and(|m| m.flag()) {
+    if parsed.get(Key::ApplyConfig).is_some_and(|m| m.flag()) {
         tokens.extend(expand::apply::expand(&input));
     }
     if errors.is_empty() {

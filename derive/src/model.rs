@@ -2,6 +2,7 @@
 //! and lowered to kubegen-core's typed [`NodeMarkers`], which the runtime's structural
 //! pass applies.
 
+use crate::markers::registry::Key;
 use kubegen_core::schema::markers::{Fact, FactKind, NodeMarkers, Rule};
 use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value, json};
@@ -97,26 +98,26 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
         let key = m.def.key;
         let set = match (&m.value, key) {
             (MarkerValue::Flag(false), _) => None,
-            (_, "unique_items") => {
+            (_, Key::UniqueItems) => {
                 errors.push(
                     m.span,
                     "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
                 );
                 None
             }
-            (MarkerValue::Json(v), "list_type") => {
+            (MarkerValue::Json(v), Key::ListType) => {
                 check_one_of(m, v, errors);
                 serde_json::from_value(v.clone()).ok().map(Fact::ListType)
             }
-            (MarkerValue::Json(v), "map_type" | "struct_type") => {
+            (MarkerValue::Json(v), Key::MapType | Key::StructType) => {
                 check_one_of(m, v, errors);
                 serde_json::from_value(v.clone()).ok().map(Fact::MapType)
             }
-            (MarkerValue::Json(_), "list_map_keys") => {
+            (MarkerValue::Json(_), Key::ListMapKeys) => {
                 list_map_keys.extend(m.strs());
                 None
             }
-            (MarkerValue::Json(Value::String(p)), "pattern") => {
+            (MarkerValue::Json(Value::String(p)), Key::Pattern) => {
                 if let Err(e) = regex_syntax::Parser::new().parse(p) {
                     errors.push(
                         m.span,
@@ -125,26 +126,26 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 }
                 Some(Fact::Pattern(p.clone()))
             }
-            (MarkerValue::Json(v), "enum_values") => {
+            (MarkerValue::Json(v), Key::EnumValues) => {
                 Some(Fact::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
             }
             (MarkerValue::Flag(true), _) if m.def.sets.is_some() => {
                 m.def.sets.and_then(|k| fact(m, k, true.into(), errors))
             }
             (MarkerValue::Json(v), _) if m.def.sets.is_some() => m.def.sets.and_then(|k| fact(m, k, v.clone(), errors)),
-            (MarkerValue::Struct(s), "external_docs") => Some(Fact::ExternalDocs(s.clone())),
-            (MarkerValue::Json(v), "example" | "example_json") => {
+            (MarkerValue::Struct(s), Key::ExternalDocs) => Some(Fact::ExternalDocs(s.clone())),
+            (MarkerValue::Json(v), Key::Example | Key::ExampleJson) => {
                 example = Some(v.clone());
                 example_marker = Some(m);
                 None
             }
-            (MarkerValue::Json(v), "default" | "default_json") => {
+            (MarkerValue::Json(v), Key::Default | Key::DefaultJson) => {
                 // controller-gen's `{}` is also the empty list.
                 default = Some(if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() });
                 default_marker = Some(m);
                 None
             }
-            (MarkerValue::Struct(s), "validation") => {
+            (MarkerValue::Struct(s), Key::Validation) => {
                 out.rules.push(rule(m, s, errors));
                 // A field's rule sees the field; a type's rules are checked with its fields.
                 if ty.is_some() {
@@ -153,14 +154,14 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 }
                 None
             }
-            (MarkerValue::Expr(_), "validation") => {
+            (MarkerValue::Expr(_), Key::Validation) => {
                 errors.push(
                     m.span,
                     "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
                 );
                 None
             }
-            (MarkerValue::Flag(true), "immutable") => {
+            (MarkerValue::Flag(true), Key::Immutable) => {
                 out.rules.push(Rule {
                     rule: "self == oldSelf".into(),
                     message: Some("field is immutable".into()),
@@ -168,29 +169,29 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
                 });
                 None
             }
-            (MarkerValue::Json(_), "at_most_one_of" | "exactly_one_of" | "at_least_one_of") => {
+            (MarkerValue::Json(_), Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf) => {
                 out.rules.push(one_of_rule(key, &m.strs()));
                 None
             }
-            (MarkerValue::Flag(true), "optional") => {
+            (MarkerValue::Flag(true), Key::Optional) => {
                 out.required = Some(false);
                 None
             }
-            (MarkerValue::Flag(true), "required") => {
+            (MarkerValue::Flag(true), Key::Required) => {
                 out.required = Some(true);
                 None
             }
-            (MarkerValue::Flag(true), "skip_description") => {
+            (MarkerValue::Flag(true), Key::SkipDescription) => {
                 out.skip_description = true;
                 None
             }
             // Not a schema fact: the derive generates the apply configuration.
-            (MarkerValue::Flag(_), "apply_config") => None,
-            (MarkerValue::Flag(true), "schemaless") => {
+            (MarkerValue::Flag(_), Key::ApplyConfig) => None,
+            (MarkerValue::Flag(true), Key::Schemaless) => {
                 out.schemaless = true;
                 None
             }
-            (MarkerValue::Items(nested), "items") => {
+            (MarkerValue::Items(nested), Key::Items) => {
                 item_markers.extend(nested.iter().cloned());
                 None
             }
@@ -206,7 +207,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
         // An item's rules run once per item: as many as the list's bound, or, without
         // one, as many as fit in a request.
         // schemars bounds a fixed-size array's items to its length.
-        let marked = markers.iter().rev().find(|m| m.def.key == "max_items").and_then(|m| match &m.value {
+        let marked = markers.iter().rev().find(|m| m.def.key == Key::MaxItems).and_then(|m| match &m.value {
             MarkerValue::Json(v) => v.as_u64(),
             _ => None,
         });
@@ -221,9 +222,9 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             out.items = Some(Box::new(items.markers));
         }
     }
-    let list_type = markers.iter().rev().find(|m| m.def.key == "list_type").and_then(Marker::str);
+    let list_type = markers.iter().rev().find(|m| m.def.key == Key::ListType).and_then(Marker::str);
     let item_kind = ty.and_then(crate::shapes::item_type).and_then(crate::shapes::json_kind);
-    if let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys")
+    if let Some(m) = markers.iter().find(|m| m.def.key == Key::ListMapKeys)
         && list_type != Some("map")
     {
         errors.push(
@@ -231,7 +232,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             "`list_map_keys` (`+listMapKey`) needs `list_type = \"map\"` (`+listType=map`) on the same field",
         );
     }
-    if let Some(m) = markers.iter().rev().find(|m| m.def.key == "list_type") {
+    if let Some(m) = markers.iter().rev().find(|m| m.def.key == Key::ListType) {
         match (list_type, item_kind) {
             (Some("map"), Some(k)) if k != "object" => errors.push(
                 m.span,
@@ -282,7 +283,7 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
 /// the item type's fields are known here ([`crate::item_fields`]).
 fn check_list_map_keys(markers: &[Marker], ty: Option<&syn::Type>, keys: &[String], errors: &mut Errors) {
     let Some(item) = ty.and_then(crate::shapes::item_type) else { return };
-    let Some(m) = markers.iter().find(|m| m.def.key == "list_map_keys") else { return };
+    let Some(m) = markers.iter().find(|m| m.def.key == Key::ListMapKeys) else { return };
     if !proc_macro::is_available() {
         return;
     }
@@ -330,17 +331,17 @@ fn check_one_of(m: &Marker, v: &Value, errors: &mut Errors) {
 /// `min > max` pairs never admit a value; the API server would accept the CRD and then
 /// reject every object.
 fn check_bounds(markers: &[Marker], errors: &mut Errors) {
-    let num = |key: &str| {
+    let num = |key: Key| {
         markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
             MarkerValue::Json(Value::Number(n)) => n.as_f64().map(|f| (f, m)),
             _ => None,
         })
     };
     for (lo, hi) in [
-        ("minimum", "maximum"),
-        ("min_length", "max_length"),
-        ("min_items", "max_items"),
-        ("min_properties", "max_properties"),
+        (Key::Minimum, Key::Maximum),
+        (Key::MinLength, Key::MaxLength),
+        (Key::MinItems, Key::MaxItems),
+        (Key::MinProperties, Key::MaxProperties),
     ] {
         if let (Some((a, low)), Some((b, high))) = (num(lo), num(hi))
             && a > b
@@ -385,15 +386,15 @@ pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
 
 /// The CEL rule and message controller-gen writes for `AtMostOneOf` and friends
 /// (`pkg/crd/markers/validation.go`).
-fn one_of_rule(key: &str, fields: &[String]) -> Rule {
+fn one_of_rule(key: Key, fields: &[String]) -> Rule {
     let list = format!("[{}]", fields.join(" "));
     // Rules read a property by its CEL name (`a-b` is `self.a__dash__b`).
     let fields: Vec<String> =
         fields.iter().map(|f| kubegen_cel::names::escape(f).unwrap_or_else(|| f.clone())).collect();
     let counted = fields.iter().map(|f| format!("(has(self.{f})?1:0)")).collect::<Vec<_>>().join(" + ");
     let (rule, message) = match key {
-        "at_most_one_of" => (format!("{counted} <= 1"), format!("at most one of the fields in {list} may be set")),
-        "exactly_one_of" => (format!("{counted} == 1"), format!("exactly one of the fields in {list} must be set")),
+        Key::AtMostOneOf => (format!("{counted} <= 1"), format!("at most one of the fields in {list} may be set")),
+        Key::ExactlyOneOf => (format!("{counted} == 1"), format!("exactly one of the fields in {list} must be set")),
         _ => (
             fields.iter().map(|f| format!("has(self.{f})")).collect::<Vec<_>>().join(" || "),
             format!("at least one of the fields in {list} must be set"),

@@ -60,7 +60,7 @@ pub enum Target {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MarkerDef {
     /// The typed spelling: `#[kube(key ...)]`.
-    pub key: &'static str,
+    pub key: Key,
     /// Doc-comment spellings without the leading `+`.
     pub doc: &'static [&'static str],
     pub arg: Arg,
@@ -139,7 +139,7 @@ impl Example {
     }
 }
 
-const fn m(key: &'static str, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
+const fn m(key: Key, doc: &'static [&'static str], arg: Arg, target: Target, repeatable: bool) -> MarkerDef {
     MarkerDef { key, doc, arg, target, repeatable, help: "", needs: &[], sets: None, values: &[], example: None }
 }
 
@@ -221,12 +221,117 @@ use crate::schema::markers::FactKind;
 use Arg::*;
 use Target::*;
 
+/// Every marker's typed spelling (`max_items`), as a type: the derive and the CLI name a
+/// marker by its variant, so a misspelled one fails to compile. Each has one entry in
+/// [`MARKERS`] (a test says so).
+macro_rules! keys {
+    ($($variant:ident = $key:literal,)*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Key {
+            $($variant,)*
+        }
+
+        impl Key {
+            /// Every key, in the table's order.
+            pub const ALL: &[Key] = &[$(Key::$variant,)*];
+
+            /// The typed spelling: `#[kube(max_items = ...)]`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Key::$variant => $key,)*
+                }
+            }
+        }
+    };
+}
+
+keys! {
+    Group = "group",
+    Version = "version",
+    Kind = "kind",
+    Plural = "plural",
+    Singular = "singular",
+    Root = "root",
+    Namespaced = "namespaced",
+    Resource = "resource",
+    Shortname = "shortname",
+    Category = "category",
+    Status = "status",
+    StatusSubresource = "status_subresource",
+    Scale = "scale",
+    Printcolumn = "printcolumn",
+    Selectable = "selectable",
+    Storage = "storage",
+    Served = "served",
+    Unserved = "unserved",
+    Deprecated = "deprecated",
+    SkipVersion = "skip_version",
+    Metadata = "metadata",
+    Annotation = "annotation",
+    Label = "label",
+    Doc = "doc",
+    Schema = "schema",
+    NoSpec = "no_spec",
+    Derive = "derive",
+    Attr = "attr",
+    Crates = "crates",
+    Cel = "cel",
+    ObjectRoot = "object_root",
+    SchemaType = "schema_type",
+    IntOrString = "int_or_string",
+    PreserveUnknownFields = "preserve_unknown_fields",
+    EmbeddedResource = "embedded_resource",
+    ListType = "list_type",
+    ListMapKeys = "list_map_keys",
+    MapType = "map_type",
+    StructType = "struct_type",
+    Minimum = "minimum",
+    Maximum = "maximum",
+    ExclusiveMinimum = "exclusive_minimum",
+    ExclusiveMaximum = "exclusive_maximum",
+    MultipleOf = "multiple_of",
+    MinLength = "min_length",
+    MaxLength = "max_length",
+    Pattern = "pattern",
+    Format = "format",
+    MinItems = "min_items",
+    MaxItems = "max_items",
+    UniqueItems = "unique_items",
+    MinProperties = "min_properties",
+    MaxProperties = "max_properties",
+    EnumValues = "enum_values",
+    Nullable = "nullable",
+    Schemaless = "schemaless",
+    Title = "title",
+    ExternalDocs = "external_docs",
+    Example = "example",
+    ExampleJson = "example_json",
+    DefaultJson = "default_json",
+    Default = "default",
+    Validation = "validation",
+    Immutable = "immutable",
+    AtMostOneOf = "at_most_one_of",
+    ExactlyOneOf = "exactly_one_of",
+    AtLeastOneOf = "at_least_one_of",
+    Optional = "optional",
+    Required = "required",
+    Items = "items",
+    SkipDescription = "skip_description",
+    ApplyConfig = "apply_config",
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The table. Order within the schema markers is the order they are applied in, which
 /// follows controller-gen's priorities (`pkg/crd/markers/priority.go`): the type and
 /// int-or-string overrides and list types first, `+default` before `+kubebuilder:default`.
 pub static MARKERS: &[MarkerDef] = &[
     // --- resource identity (kube-derive's keys and controller-gen's CRD markers) ---
-    m("group", &["groupName"], Str, Resource, false)
+    m(Key::Group, &["groupName"], Str, Resource, false)
         .help("The API group of the kind (`+groupName` on the Go package).")
         .example(
             kind(
@@ -240,7 +345,7 @@ spec:
             )
             .note("`//! +groupName=example.com` in the doc of the kind's file (or of the `mod.rs` beside it) gives every kind there its group, as controller-gen reads it from the Go package's doc."),
         ),
-    m("version", &["versionName"], Str, Resource, false)
+    m(Key::Version, &["versionName"], Str, Resource, false)
         .help("The API version of the kind (`+versionName` on the Go package).")
         .example(
             kind(
@@ -254,7 +359,7 @@ versions:
             )
             .note("`//! +versionName=v1` in the doc of the kind's file does the same, and so does a module path such as `api/v1/`."),
         ),
-    m("kind", &[], Str, Resource, false)
+    m(Key::Kind, &[], Str, Resource, false)
         .help("The kind's name; the Rust type's name by default.")
         .example(
             kind(
@@ -268,7 +373,7 @@ names:
 "#,
             ),
         ),
-    m("plural", &[], Str, Resource, false)
+    m(Key::Plural, &[], Str, Resource, false)
         .help("The resource's plural name; made from the kind as controller-gen makes it by default.")
         .example(
             kind(
@@ -282,7 +387,7 @@ spec:
 "#,
             ),
         ),
-    m("singular", &[], Str, Resource, false)
+    m(Key::Singular, &[], Str, Resource, false)
         .help("The resource's singular name; the lowercased kind by default.")
         .example(
             kind(
@@ -293,7 +398,7 @@ names:
 "#,
             ),
         ),
-    m("root", &[], Str, Resource, false)
+    m(Key::Root, &[], Str, Resource, false)
         .help("The name of the generated root type (kube-rs style); the kind by default.")
         .example(
             kind(
@@ -306,7 +411,7 @@ names:
             .crd("FooResource::crd()")
             .note("The generated Rust type is `FooResource`; the kind, and so the CRD, stay `Foo`."),
         ),
-    m("namespaced", &[], Flag, Resource, false)
+    m(Key::Namespaced, &[], Flag, Resource, false)
         .help("Objects live in a namespace: the default, as in controller-gen; `namespaced = false` makes the kind cluster-scoped.")
         .example(
             kind(
@@ -315,7 +420,7 @@ names:
             )
             .note("`namespaced = false` makes the kind cluster-scoped. Without the key, as with `namespaced`, the scope is `Namespaced`, which is controller-gen's default too."),
         ),
-    m("resource", &["kubebuilder:resource"], Struct(RESOURCE_ARGS), Resource, false)
+    m(Key::Resource, &["kubebuilder:resource"], Struct(RESOURCE_ARGS), Resource, false)
         .help("controller-gen's resource marker: path (plural), shortName, categories, scope, singular.")
         .example(
             kind(
@@ -331,7 +436,7 @@ scope: Cluster
 "#,
             ),
         ),
-    m("shortname", &[], Str, Resource, true)
+    m(Key::Shortname, &[], Str, Resource, true)
         .help("A short name for kubectl (`kubectl get fo`); repeatable.")
         .example(
             kind(
@@ -343,7 +448,7 @@ names:
 "#,
             ),
         ),
-    m("category", &[], Str, Resource, true)
+    m(Key::Category, &[], Str, Resource, true)
         .help("A category the resource joins (`kubectl get all`); repeatable.")
         .example(
             kind(
@@ -355,7 +460,7 @@ names:
 "#,
             ),
         ),
-    m("status", &[], Str, Resource, false)
+    m(Key::Status, &[], Str, Resource, false)
         .help("The status type: adds `status` to the root and the status subresource.")
         .example(
             items(
@@ -378,7 +483,7 @@ subresources:
             )
             .note("The generated `Foo` has `status: Option<FooStatus>`, and the schema a `status` property."),
         ),
-    m("status_subresource", &["kubebuilder:subresource:status"], Flag, Resource, false)
+    m(Key::StatusSubresource, &["kubebuilder:subresource:status"], Flag, Resource, false)
         .help("Enables the status subresource.")
         .example(
             items(
@@ -411,7 +516,7 @@ subresources:
             )
             .note("For a root type that declares its own `status` field; on a spec, `status = \"FooStatus\"` implies it."),
         ),
-    m("scale", &["kubebuilder:subresource:scale"], Struct(SCALE_ARGS), Resource, false)
+    m(Key::Scale, &["kubebuilder:subresource:scale"], Struct(SCALE_ARGS), Resource, false)
         .help("Enables the scale subresource with its replica paths and label selector path.")
         .example(
             items(
@@ -437,7 +542,7 @@ subresources:
 "#,
             ),
         ),
-    m("printcolumn", &["kubebuilder:printcolumn"], Struct(PRINTCOLUMN_ARGS), Resource, true)
+    m(Key::Printcolumn, &["kubebuilder:printcolumn"], Struct(PRINTCOLUMN_ARGS), Resource, true)
         .help("An additional printer column for `kubectl get`; repeatable.")
         .example(
             kind(
@@ -450,7 +555,7 @@ additionalPrinterColumns:
 "#,
             ),
         ),
-    m("selectable", &["kubebuilder:selectablefield"], Struct(SELECTABLE_ARGS), Resource, true)
+    m(Key::Selectable, &["kubebuilder:selectablefield"], Struct(SELECTABLE_ARGS), Resource, true)
         .help("A field usable in field selectors (`kubectl get --field-selector`); repeatable.")
         .example(
             kind(
@@ -461,7 +566,7 @@ selectableFields:
 "#,
             ),
         ),
-    m("storage", &["kubebuilder:storageversion"], Flag, Resource, false)
+    m(Key::Storage, &["kubebuilder:storageversion"], Flag, Resource, false)
         .help("This version is the storage version of the merged CRD.")
         .example(
             items(
@@ -492,7 +597,7 @@ pub mod v2 {
             .crd("v1::Foo::crd()")
             .note("A kind's own CRD has one version, which is its storage version either way; `codegen-cli manifests`, merging the versions of `foos.example.com` into one CRD, makes `v1` the one with `storage: true`."),
         ),
-    m("served", &[], Flag, Resource, false)
+    m(Key::Served, &[], Flag, Resource, false)
         .help("Whether this version is served (`served = false` keeps it in the CRD unserved).")
         .example(
             kind(
@@ -505,7 +610,7 @@ versions:
             )
             .note("`served = false` keeps the version in the CRD, unserved; `served` alone is the default."),
         ),
-    m("unserved", &["kubebuilder:unservedversion"], Flag, Resource, false)
+    m(Key::Unserved, &["kubebuilder:unservedversion"], Flag, Resource, false)
         .help("This version is not served.")
         .example(
             kind(
@@ -517,7 +622,7 @@ versions:
 "#,
             ),
         ),
-    m("deprecated", &["kubebuilder:deprecatedversion"], FlagOrStr, Resource, false)
+    m(Key::Deprecated, &["kubebuilder:deprecatedversion"], FlagOrStr, Resource, false)
         .help("This version is deprecated, with an optional warning returned to clients.")
         .example(
             kind(
@@ -530,7 +635,7 @@ versions:
 "#,
             ),
         ),
-    m("skip_version", &["kubebuilder:skipversion"], Flag, Resource, false)
+    m(Key::SkipVersion, &["kubebuilder:skipversion"], Flag, Resource, false)
         .help("Leave this version out of the merged CRD.")
         .example(
             items(
@@ -561,7 +666,7 @@ pub mod v2 {
             .crd("v1::Foo::crd()")
             .note("The kind's own CRD is unchanged; `codegen-cli manifests` leaves `v1` out when it merges the versions of `foos.example.com`, so the merged CRD has only `v2`."),
         ),
-    m("metadata", &["kubebuilder:metadata"], Struct(METADATA_ARGS), Resource, true)
+    m(Key::Metadata, &["kubebuilder:metadata"], Struct(METADATA_ARGS), Resource, true)
         .help("Annotations and labels on the CRD object itself.")
         .example(
             kind(
@@ -575,7 +680,7 @@ metadata:
 "#,
             ),
         ),
-    m("annotation", &[], Pair, Resource, true)
+    m(Key::Annotation, &[], Pair, Resource, true)
         .help("An annotation on the CRD object; repeatable.")
         .example(
             kind(
@@ -587,7 +692,7 @@ metadata:
 "#,
             ),
         ),
-    m("label", &[], Pair, Resource, true)
+    m(Key::Label, &[], Pair, Resource, true)
         .help("A label on the CRD object; repeatable.")
         .example(
             kind(
@@ -599,7 +704,7 @@ metadata:
 "#,
             ),
         ),
-    m("doc", &[], Str, Resource, false)
+    m(Key::Doc, &[], Str, Resource, false)
         .help("The generated root type's doc comment.")
         .example(
             kind(
@@ -610,7 +715,7 @@ openAPIV3Schema:
 "#,
             ),
         ),
-    m("schema", &[], Str, Resource, false)
+    m(Key::Schema, &[], Str, Resource, false)
         .help("`derived` (default), `manual` or `disabled` (the server keeps whatever it is sent).")
         .example(
             kind(
@@ -622,7 +727,7 @@ openAPIV3Schema:
 "#,
             ),
         ),
-    m("no_spec", &[], Flag, Resource, false)
+    m(Key::NoSpec, &[], Flag, Resource, false)
         .help("The spec type's fields sit beside `metadata` instead of under `spec`.")
         .example(
             kind(
@@ -636,7 +741,7 @@ openAPIV3Schema:
 "#,
             ),
         ),
-    m("derive", &[], Str, Resource, true)
+    m(Key::Derive, &[], Str, Resource, true)
         .help("An extra derive for the generated root type; repeatable.")
         .example(
             items(
@@ -655,7 +760,7 @@ pub fn same(a: &Foo, b: &Foo) -> bool {
             )
             .note("The generated `Foo` derives `PartialEq` (its spec must too)."),
         ),
-    m("attr", &[], Str, Resource, true)
+    m(Key::Attr, &[], Str, Resource, true)
         .help("An extra attribute for the generated root type; repeatable.")
         .example(
             kind(
@@ -664,7 +769,7 @@ pub fn same(a: &Foo, b: &Foo) -> bool {
             )
             .note("The generated `Foo` carries `#[allow(deprecated)]`; `derive`, `serde` and `schemars` attributes are refused here (use `derive = ...`)."),
         ),
-    m("crates", &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
+    m(Key::Crates, &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
         .help("kube-derive's key for the paths of the crates the generated code names; refused here: depend on kubegen under its own name.")
         .example(
             refused(
@@ -680,7 +785,7 @@ pub struct FooSpec {
             )
             .note("`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name"),
         ),
-    m("cel", &[], Flag, Resource, false)
+    m(Key::Cel, &[], Flag, Resource, false)
         .help("kube-derive's key for its client-side CEL validation; refused here: the API server evaluates the `validation` rules, and `Validate` runs them in-process.")
         .example(
             refused(
@@ -695,7 +800,7 @@ pub struct FooSpec {
             )
             .note("`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules"),
         ),
-    m("object_root", &["kubebuilder:object:root"], Flag, Resource, false)
+    m(Key::ObjectRoot, &["kubebuilder:object:root"], Flag, Resource, false)
         .help("controller-gen's object root marker; accepted for Go ports, implied by the derive.")
         .example(
             items(
@@ -715,7 +820,7 @@ pub struct Foo {
             .note("Accepted so that a Go type pastes unchanged; the derive already makes `Foo` a root."),
         ),
     // --- schema markers, in application order ---
-    m("schema_type", &["kubebuilder:validation:Type"], Str, Schema, false)
+    m(Key::SchemaType, &["kubebuilder:validation:Type"], Str, Schema, false)
         .help("Overrides the node's type (`string`, `integer`, `number`, `boolean`, `array`, `object`).")
         .sets(FactKind::Type)
         .example(
@@ -734,7 +839,7 @@ size:
 "#,
             ),
         ),
-    m("int_or_string", &["kubebuilder:validation:XIntOrString"], Flag, Schema, false)
+    m(Key::IntOrString, &["kubebuilder:validation:XIntOrString"], Flag, Schema, false)
         .help("The node takes an integer or a string (`x-kubernetes-int-or-string`).")
         .sets(FactKind::IntOrString)
         .example(
@@ -753,7 +858,7 @@ target:
 "#,
             ),
         ),
-    m("list_type", &["listType", "k8s:listType"], Str, Schema, false)
+    m(Key::ListType, &["listType", "k8s:listType"], Str, Schema, false)
         .help("How server-side apply merges the list: `atomic`, `set` (unique scalars) or `map` (items keyed by `list_map_keys`).")
         .needs(ARRAY)
         .sets(FactKind::ListType)
@@ -774,7 +879,7 @@ tags:
 "#,
             ),
         ),
-    m("list_map_keys", &["listMapKey", "k8s:listMapKey"], StrList, Schema, true)
+    m(Key::ListMapKeys, &["listMapKey", "k8s:listMapKey"], StrList, Schema, true)
         .help("The key fields of a `list_type = \"map\"` list's items; repeatable.")
         .needs(ARRAY)
         .example(
@@ -810,7 +915,7 @@ ports:
 "#,
             ),
         ),
-    m("map_type", &["mapType"], Str, Schema, false)
+    m(Key::MapType, &["mapType"], Str, Schema, false)
         .help("How server-side apply merges the map: `atomic` or `granular`.")
         .needs(OBJECT)
         .sets(FactKind::MapType)
@@ -831,7 +936,7 @@ selector:
 "#,
             ),
         ),
-    m("struct_type", &["structType"], Str, Schema, false)
+    m(Key::StructType, &["structType"], Str, Schema, false)
         .help("How server-side apply merges the struct: `atomic` or `granular`.")
         .needs(OBJECT)
         .sets(FactKind::MapType)
@@ -867,7 +972,7 @@ selector:
             )
             .note("On a type (here `Owner`) it holds wherever the type is used."),
         ),
-    m("minimum", &["kubebuilder:validation:Minimum", "k8s:minimum"], Number, Schema, false)
+    m(Key::Minimum, &["kubebuilder:validation:Minimum", "k8s:minimum"], Number, Schema, false)
         .help("The smallest value allowed (inclusive unless `exclusive_minimum`).")
         .needs(NUMBER)
         .sets(FactKind::Minimum)
@@ -887,7 +992,7 @@ replicas:
 "#,
             ),
         ),
-    m("maximum", &["kubebuilder:validation:Maximum", "k8s:maximum"], Number, Schema, false)
+    m(Key::Maximum, &["kubebuilder:validation:Maximum", "k8s:maximum"], Number, Schema, false)
         .help("The largest value allowed (inclusive unless `exclusive_maximum`).")
         .needs(NUMBER)
         .sets(FactKind::Maximum)
@@ -907,7 +1012,7 @@ replicas:
 "#,
             ),
         ),
-    m("exclusive_minimum", &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false)
+    m(Key::ExclusiveMinimum, &["kubebuilder:validation:ExclusiveMinimum"], Flag, Schema, false)
         .help("The minimum itself is not allowed.")
         .needs(NUMBER)
         .sets(FactKind::ExclusiveMinimum)
@@ -930,7 +1035,7 @@ weight:
 "#,
             ),
         ),
-    m("exclusive_maximum", &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false)
+    m(Key::ExclusiveMaximum, &["kubebuilder:validation:ExclusiveMaximum"], Flag, Schema, false)
         .help("The maximum itself is not allowed.")
         .needs(NUMBER)
         .sets(FactKind::ExclusiveMaximum)
@@ -953,7 +1058,7 @@ weight:
 "#,
             ),
         ),
-    m("multiple_of", &["kubebuilder:validation:MultipleOf"], Number, Schema, false)
+    m(Key::MultipleOf, &["kubebuilder:validation:MultipleOf"], Number, Schema, false)
         .help("The value is a multiple of this number.")
         .needs(NUMBER)
         .sets(FactKind::MultipleOf)
@@ -973,7 +1078,7 @@ step:
 "#,
             ),
         ),
-    m("min_length", &["kubebuilder:validation:MinLength"], Int, Schema, false)
+    m(Key::MinLength, &["kubebuilder:validation:MinLength"], Int, Schema, false)
         .help("The fewest characters a string may have.")
         .needs(STRING)
         .sets(FactKind::MinLength)
@@ -993,7 +1098,7 @@ owner:
 "#,
             ),
         ),
-    m("max_length", &["kubebuilder:validation:MaxLength"], Int, Schema, false)
+    m(Key::MaxLength, &["kubebuilder:validation:MaxLength"], Int, Schema, false)
         .help("The most characters a string may have.")
         .needs(STRING)
         .sets(FactKind::MaxLength)
@@ -1013,7 +1118,7 @@ name:
 "#,
             ),
         ),
-    m("pattern", &["kubebuilder:validation:Pattern"], Str, Schema, false)
+    m(Key::Pattern, &["kubebuilder:validation:Pattern"], Str, Schema, false)
         .help("A regular expression (Go's RE2) every string value matches.")
         .needs(STRING)
         .sets(FactKind::Pattern)
@@ -1033,7 +1138,7 @@ release:
 "#,
             ),
         ),
-    m("format", &["kubebuilder:validation:Format"], Str, Schema, false)
+    m(Key::Format, &["kubebuilder:validation:Format"], Str, Schema, false)
         .help("A named format (`date-time`, `uri`, `email`, `duration`, ...) the API server checks.")
         .sets(FactKind::Format)
         .example(
@@ -1052,7 +1157,7 @@ since:
 "#,
             ),
         ),
-    m("min_items", &["kubebuilder:validation:MinItems"], Int, Schema, false)
+    m(Key::MinItems, &["kubebuilder:validation:MinItems"], Int, Schema, false)
         .help("The fewest items a list may have.")
         .needs(ARRAY)
         .sets(FactKind::MinItems)
@@ -1072,7 +1177,7 @@ tags:
 "#,
             ),
         ),
-    m("max_items", &["kubebuilder:validation:MaxItems", "k8s:maxItems"], Int, Schema, false)
+    m(Key::MaxItems, &["kubebuilder:validation:MaxItems", "k8s:maxItems"], Int, Schema, false)
         .help("The most items a list may have.")
         .needs(ARRAY)
         .sets(FactKind::MaxItems)
@@ -1092,7 +1197,7 @@ tags:
 "#,
             ),
         ),
-    m("unique_items", &["kubebuilder:validation:UniqueItems"], Flag, Schema, false)
+    m(Key::UniqueItems, &["kubebuilder:validation:UniqueItems"], Flag, Schema, false)
         .help("Refused: the API server does not allow `uniqueItems`; use `list_type = \"set\"`.")
         .needs(ARRAY)
         .example(
@@ -1109,7 +1214,7 @@ pub struct FooSpec {
             )
             .note("the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead"),
         ),
-    m("min_properties", &["kubebuilder:validation:MinProperties"], Int, Schema, false)
+    m(Key::MinProperties, &["kubebuilder:validation:MinProperties"], Int, Schema, false)
         .help("The fewest keys an object or map may have.")
         .needs(OBJECT)
         .sets(FactKind::MinProperties)
@@ -1129,7 +1234,7 @@ labels:
 "#,
             ),
         ),
-    m("max_properties", &["kubebuilder:validation:MaxProperties"], Int, Schema, false)
+    m(Key::MaxProperties, &["kubebuilder:validation:MaxProperties"], Int, Schema, false)
         .help("The most keys an object or map may have.")
         .needs(OBJECT)
         .sets(FactKind::MaxProperties)
@@ -1149,7 +1254,7 @@ labels:
 "#,
             ),
         ),
-    m("enum_values", &["kubebuilder:validation:Enum"], StrList, Schema, false)
+    m(Key::EnumValues, &["kubebuilder:validation:Enum"], StrList, Schema, false)
         .help("The only values allowed.")
         .example(
             field(
@@ -1171,7 +1276,7 @@ restart:
 "#,
             ),
         ),
-    m("nullable", &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false)
+    m(Key::Nullable, &["nullable", "kubebuilder:validation:Nullable"], Flag, Field, false)
         .help("`null` is a value of the field (kept, not pruned).")
         .sets(FactKind::Nullable)
         .example(
@@ -1191,7 +1296,7 @@ note:
             ),
         ),
     m(
-        "preserve_unknown_fields",
+        Key::PreserveUnknownFields,
         &["kubebuilder:pruning:PreserveUnknownFields", "kubebuilder:validation:XPreserveUnknownFields"],
         Flag,
         Schema,
@@ -1216,7 +1321,7 @@ settings:
             ),
         ),
     m(
-        "embedded_resource",
+        Key::EmbeddedResource,
         &["kubebuilder:validation:EmbeddedResource", "kubebuilder:validation:XEmbeddedResource"],
         Flag,
         Schema,
@@ -1241,7 +1346,7 @@ template:
 "#,
             ),
         ),
-    m("schemaless", &["kubebuilder:validation:Schemaless"], Flag, Field, false)
+    m(Key::Schemaless, &["kubebuilder:validation:Schemaless"], Flag, Field, false)
         .help("No schema below this field: the server keeps whatever it is sent.")
         .example(
             items(
@@ -1273,7 +1378,7 @@ extra:
             )
             .note("No schema below the field, not even its type: the server keeps whatever it is sent."),
         ),
-    m("title", &["kubebuilder:title"], Str, Schema, false)
+    m(Key::Title, &["kubebuilder:title"], Str, Schema, false)
         .help("A title for the node.")
         .sets(FactKind::Title)
         .example(
@@ -1292,7 +1397,7 @@ replicas:
 "#,
             ),
         ),
-    m("external_docs", &["kubebuilder:externalDocs"], Struct(EXTERNAL_DOCS_ARGS), Schema, false)
+    m(Key::ExternalDocs, &["kubebuilder:externalDocs"], Struct(EXTERNAL_DOCS_ARGS), Schema, false)
         .help("A link to documentation about the node.")
         .example(
             field(
@@ -1313,7 +1418,7 @@ replicas:
 "#,
             ),
         ),
-    m("example", &["kubebuilder:example"], Any, Field, false)
+    m(Key::Example, &["kubebuilder:example"], Any, Field, false)
         .help("An example value (a Rust literal typed, controller-gen's value syntax in a comment).")
         .example(
             field(
@@ -1331,7 +1436,7 @@ replicas:
 "#,
             ),
         ),
-    m("example_json", &[], JsonText, Field, false)
+    m(Key::ExampleJson, &[], JsonText, Field, false)
         .help("An example value as JSON text.")
         .example(
             field(
@@ -1346,7 +1451,7 @@ labels:
 "#,
             ),
         ),
-    m("default_json", &["default"], JsonText, Field, false)
+    m(Key::DefaultJson, &["default"], JsonText, Field, false)
         .help("The default as JSON text, or `ref(CONSTANT)` for a Rust constant's serde JSON.")
         .example(
             field(
@@ -1365,7 +1470,7 @@ replicas:
 "#,
             ),
         ),
-    m("default", &["kubebuilder:default"], Any, Field, false)
+    m(Key::Default, &["kubebuilder:default"], Any, Field, false)
         .help("The value the API server fills in when the field is absent.")
         .example(
             field(
@@ -1383,7 +1488,7 @@ replicas:
 "#,
             ),
         ),
-    m("validation", &["kubebuilder:validation:XValidation"], Rule, Schema, true)
+    m(Key::Validation, &["kubebuilder:validation:XValidation"], Rule, Schema, true)
         .help("A CEL rule the API server checks, with its message, reason and field path; repeatable.")
         .example(
             field(
@@ -1405,7 +1510,7 @@ replicas:
 "#,
             ),
         ),
-    m("immutable", &["k8s:immutable"], Flag, Field, false)
+    m(Key::Immutable, &["k8s:immutable"], Flag, Field, false)
         .help("The field cannot change once set (a `self == oldSelf` rule).")
         .example(
             field(
@@ -1427,7 +1532,7 @@ zone:
 "#,
             ),
         ),
-    m("at_most_one_of", &["kubebuilder:validation:AtMostOneOf"], StrList, Type, true)
+    m(Key::AtMostOneOf, &["kubebuilder:validation:AtMostOneOf"], StrList, Type, true)
         .help("At most one of these fields is set (a CEL rule); repeatable.")
         .example(
             items(
@@ -1447,7 +1552,7 @@ x-kubernetes-validations:
 "#,
             ),
         ),
-    m("exactly_one_of", &["kubebuilder:validation:ExactlyOneOf"], StrList, Type, true)
+    m(Key::ExactlyOneOf, &["kubebuilder:validation:ExactlyOneOf"], StrList, Type, true)
         .help("Exactly one of these fields is set (a CEL rule); repeatable.")
         .example(
             items(
@@ -1467,7 +1572,7 @@ x-kubernetes-validations:
 "#,
             ),
         ),
-    m("at_least_one_of", &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true)
+    m(Key::AtLeastOneOf, &["kubebuilder:validation:AtLeastOneOf"], StrList, Type, true)
         .help("At least one of these fields is set (a CEL rule); repeatable.")
         .example(
             items(
@@ -1487,7 +1592,7 @@ x-kubernetes-validations:
 "#,
             ),
         ),
-    m("optional", &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false)
+    m(Key::Optional, &["optional", "k8s:optional", "kubebuilder:validation:Optional"], Flag, Field, false)
         .help("The field may be absent, whatever its Rust type says.")
         .example(
             field(
@@ -1505,7 +1610,7 @@ required:
             )
             .note("`name` and `nick` are left out of `required`."),
         ),
-    m("required", &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false)
+    m(Key::Required, &["required", "k8s:required", "kubebuilder:validation:Required"], Flag, Field, false)
         .help("The field must be present, whatever its Rust type says.")
         .example(
             field(
@@ -1522,7 +1627,7 @@ required:
 "#,
             ),
         ),
-    m("items", &[], Items, Schema, true)
+    m(Key::Items, &[], Items, Schema, true)
         .help("Markers for each item of a list (`items(max_length = 63)`, `+kubebuilder:validation:items:...`).")
         .needs(ARRAY)
         .example(
@@ -1545,7 +1650,7 @@ ports:
         ),
     // Beyond controller-gen: drop this node's description and everything's below it
     // (controller-tools#441), to keep a CRD under the size kubectl can apply.
-    m("skip_description", &["kubegen:skipDescription"], Flag, Schema, false)
+    m(Key::SkipDescription, &["kubegen:skipDescription"], Flag, Schema, false)
         .help("Drop this node's description and every description below it (keeps a CRD small).")
         .example(
             field(
@@ -1571,7 +1676,7 @@ name:
         ),
     // client-go's apply configurations (controller-gen's `+kubebuilder:ac:generate=true`,
     // package-level there): `XApply` for server-side apply.
-    m("apply_config", &["kubebuilder:ac:generate"], Flag, Type, false)
+    m(Key::ApplyConfig, &["kubebuilder:ac:generate"], Flag, Type, false)
         .help("Generate a server-side apply configuration for the type.")
         .example(
             items(
@@ -1596,7 +1701,13 @@ pub fn scale_to_three() -> FooApply {
 pub const ITEMS_PREFIX: &str = "kubebuilder:validation:items:";
 
 pub fn by_key(key: &str) -> Option<&'static MarkerDef> {
-    MARKERS.iter().find(|d| d.key == key)
+    MARKERS.iter().find(|d| d.key.as_str() == key)
+}
+
+/// The marker of `key`.
+pub fn def(key: Key) -> &'static MarkerDef {
+    // Every key has its entry (`every_key_is_declared_once`).
+    MARKERS.iter().find(|d| d.key == key).unwrap_or(&MARKERS[0])
 }
 
 /// The marker a doc-comment line names, with the rest of the line (`=value`, `:args` or
@@ -1631,12 +1742,21 @@ pub fn doc_spellings() -> impl Iterator<Item = &'static str> {
 }
 
 pub fn typed_keys() -> impl Iterator<Item = &'static str> {
-    MARKERS.iter().map(|d| d.key)
+    MARKERS.iter().map(|d| d.key.as_str())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_key_is_declared_once() {
+        for key in Key::ALL {
+            assert_eq!(MARKERS.iter().filter(|d| d.key == *key).count(), 1, "`{key}`");
+            assert_eq!(def(*key).key, *key);
+        }
+        assert_eq!(MARKERS.len(), Key::ALL.len());
+    }
 
     #[test]
     fn every_marker_says_what_it_means_once() {

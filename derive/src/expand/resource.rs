@@ -1,6 +1,7 @@
 //! `#[derive(CustomResource)]`: the resource model (parsed, then checked), then the root
 //! type, `kube::Resource`, `CustomResourceExt` and the registration for `codegen-cli`.
 
+use crate::markers::registry::Key;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -288,7 +289,7 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
 fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors) -> Option<Resource> {
     let whole = input.ident.span();
     let mut missing = Vec::new();
-    let mut required = |key: &str| match parsed.get(key) {
+    let mut required = |key: Key| match parsed.get(key) {
         Some(m) => Some(s(m)),
         None => {
             if !parsed.failed.contains(&key) {
@@ -300,18 +301,18 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     // controller-gen reads `+groupName=` (and `+versionName=`) from the package's doc;
     // here, from the `//!` doc of the type's file or of the `mod.rs` beside it.
     let package = package_markers(&input.ident);
-    let mut from_package = |key: &str, marker: Option<String>| match (parsed.get(key), marker) {
+    let mut from_package = |key: Key, marker: Option<String>| match (parsed.get(key), marker) {
         (None, Some(value)) if !parsed.failed.contains(&key) => Some(value),
         _ => required(key),
     };
-    let group = from_package("group", package.group);
-    let version = from_package("version", package.version);
+    let group = from_package(Key::Group, package.group);
+    let version = from_package(Key::Version, package.version);
     // A root struct (style 2) is the kind, as controller-gen names a Go root type.
     let kind = match style {
-        Style::Root if parsed.get("kind").is_none() && !parsed.failed.contains(&"kind") => {
+        Style::Root if parsed.get(Key::Kind).is_none() && !parsed.failed.contains(&Key::Kind) => {
             Some(input.ident.to_string())
         }
-        _ => required("kind"),
+        _ => required(Key::Kind),
     };
     if !missing.is_empty() {
         // (A key whose value did not parse is reported there, not as missing.)
@@ -327,34 +328,34 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let (group, version, kind) = (group?, version?, kind?);
 
     if style == Style::Root {
-        for key in ["status", "root", "no_spec", "derive", "attr"] {
+        for key in [Key::Status, Key::Root, Key::NoSpec, Key::Derive, Key::Attr] {
             if let Some(m) = parsed.get(key) {
                 errors.push(
                     m.span,
                     format!(
                         "`{}` has a `metadata` field, so it is the root object itself; `{key}` only applies when the derive generates a root around a spec. Either drop `metadata` (the derive then generates `{kind}` with `spec`), or declare the root's fields yourself{}",
                         input.ident,
-                        if key == "status" { " (`pub status: Option<...>` with `+kubebuilder:subresource:status`)" } else { "" }
+                        if key == Key::Status { " (`pub status: Option<...>` with `+kubebuilder:subresource:status`)" } else { "" }
                     ),
                 );
             }
         }
     }
 
-    let resource = parsed.get("resource");
+    let resource = parsed.get(Key::Resource);
     let plural = parsed
-        .get("plural")
+        .get(Key::Plural)
         .map(s)
         .or_else(|| resource.and_then(|r| field_str(r, "path")))
         .unwrap_or_else(|| pluralize(&kind.to_lowercase()));
     let singular = parsed
-        .get("singular")
+        .get(Key::Singular)
         .map(s)
         .or_else(|| resource.and_then(|r| field_str(r, "singular")))
         .unwrap_or_else(|| kind.to_lowercase());
-    let mut short_names: Vec<String> = parsed.all("shortname").map(s).collect();
+    let mut short_names: Vec<String> = parsed.all(Key::Shortname).map(s).collect();
     short_names.extend(resource.map(|r| field_strs(r, "short_name")).unwrap_or_default());
-    let mut categories: Vec<String> = parsed.all("category").map(s).collect();
+    let mut categories: Vec<String> = parsed.all(Key::Category).map(s).collect();
     categories.extend(resource.map(|r| field_strs(r, "categories")).unwrap_or_default());
 
     let mut namespaced = true;
@@ -366,11 +367,11 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
                 .push(resource.map_or(whole, |r| r.span), format!("scope is `Namespaced` or `Cluster`, not `{other}`")),
         }
     }
-    if let Some(m) = parsed.get("namespaced") {
+    if let Some(m) = parsed.get(Key::Namespaced) {
         namespaced = m.flag();
     }
 
-    let root_name = match parsed.get("root") {
+    let root_name = match parsed.get(Key::Root) {
         Some(m) => syn::Ident::new(&s(m), m.span),
         None => syn::Ident::new(&kind, Span::call_site()),
     };
@@ -381,7 +382,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         );
     }
 
-    let status = match parsed.get("status") {
+    let status = match parsed.get(Key::Status) {
         Some(m) => match syn::parse_str::<syn::Path>(&s(m)) {
             Ok(p) => Some(p),
             Err(_) => {
@@ -391,16 +392,16 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         },
         None => None,
     };
-    let status_subresource = status.is_some() || parsed.get("status_subresource").is_some_and(Marker::flag);
+    let status_subresource = status.is_some() || parsed.get(Key::StatusSubresource).is_some_and(Marker::flag);
     // `+kubebuilder:subresource:status` on a root without a `status` field is what older
     // Go APIs do; controller-gen writes `subresources: {status: {}}` for it, and so do we.
 
     let fields = wire_fields(input);
     // With `no_spec` the spec's fields sit at the top level, as in a root.
-    let layout = if parsed.get("no_spec").is_some_and(Marker::flag) { Style::Root } else { style };
+    let layout = if parsed.get(Key::NoSpec).is_some_and(Marker::flag) { Style::Root } else { style };
 
     let mut printer_columns = Vec::new();
-    for m in parsed.all("printcolumn") {
+    for m in parsed.all(Key::Printcolumn) {
         let type_ = field_str(m, "type").unwrap_or_default();
         if !COLUMN_TYPES.contains(&type_.as_str()) {
             errors.push(
@@ -445,7 +446,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         });
     }
 
-    let scale = parsed.get("scale").map(|m| {
+    let scale = parsed.get(Key::Scale).map(|m| {
         let spec = field_str(m, "spec_replicas_path").unwrap_or_default();
         let status = field_str(m, "status_replicas_path").unwrap_or_default();
         let selector = field_str(m, "label_selector_path");
@@ -454,7 +455,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
         if !status.starts_with(".status.") {
             errors.push(m.span, format!("the scale subresource's status replicas path `{status}` must lie under `.status`, like `.status.replicas`"));
-        } else if (layout == Style::Spec && parsed.get("status").is_none())
+        } else if (layout == Style::Spec && parsed.get(Key::Status).is_none())
             || (layout == Style::Root && !has_field(input, "status"))
         {
             let fix = match layout {
@@ -476,7 +477,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     });
 
     let mut selectable = Vec::new();
-    for m in parsed.all("selectable") {
+    for m in parsed.all(Key::Selectable) {
         let path = match &m.value {
             MarkerValue::Json(Value::String(p)) => p.clone(),
             _ => field_str(m, "json_path").unwrap_or_default(),
@@ -487,13 +488,13 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
 
     // Unset means "storage" for a kind with one version (kube-derive's default); among
     // several versions `codegen-cli` needs one marked.
-    let storage_marked = parsed.get("storage").map(Marker::flag);
+    let storage_marked = parsed.get(Key::Storage).map(Marker::flag);
     let storage = storage_marked.unwrap_or(true);
-    let mut served = parsed.get("served").is_none_or(Marker::flag);
-    if parsed.get("unserved").is_some_and(Marker::flag) {
+    let mut served = parsed.get(Key::Served).is_none_or(Marker::flag);
+    if parsed.get(Key::Unserved).is_some_and(Marker::flag) {
         served = false;
     }
-    let (deprecated, deprecation_warning) = match parsed.get("deprecated") {
+    let (deprecated, deprecation_warning) = match parsed.get(Key::Deprecated) {
         Some(Marker { value: MarkerValue::Flag(b), .. }) => (*b, None),
         Some(m) => (true, m.str().map(String::from)),
         None => (false, None),
@@ -505,9 +506,9 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
         _ => Default::default(),
     };
-    let mut annotations: Vec<(String, String)> = parsed.all("annotation").map(pair).collect();
-    let mut labels: Vec<(String, String)> = parsed.all("label").map(pair).collect();
-    for m in parsed.all("metadata") {
+    let mut annotations: Vec<(String, String)> = parsed.all(Key::Annotation).map(pair).collect();
+    let mut labels: Vec<(String, String)> = parsed.all(Key::Label).map(pair).collect();
+    for m in parsed.all(Key::Metadata) {
         for (key, into) in [("annotations", &mut annotations), ("labels", &mut labels)] {
             for kv in field_strs(m, key) {
                 match kv.split_once('=') {
@@ -521,33 +522,33 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     // KEP-1111: the API server refuses CRDs in *.k8s.io and *.kubernetes.io without this.
     let protected = ["k8s.io", "kubernetes.io"].iter().any(|g| group == *g || group.ends_with(&format!(".{g}")));
     if protected && !annotations.iter().any(|(k, _)| k == "api-approved.kubernetes.io") {
-        let span = parsed.get("group").map_or(whole, |m| m.span);
+        let span = parsed.get(Key::Group).map_or(whole, |m| m.span);
         errors.push(
             span,
             format!("group `{group}` is protected: the API server refuses its CRDs without an approval annotation. Add `annotation(\"api-approved.kubernetes.io\", \"https://github.com/kubernetes/kubernetes/pull/NNN\")` (or `\"unapproved, experimental-only\"` for experiments), or use a group you own"),
         );
     }
 
-    let schema = match parsed.get("schema").map(s).as_deref() {
+    let schema = match parsed.get(Key::Schema).map(s).as_deref() {
         None | Some("derived") => SchemaMode::Derived,
         Some("manual") => SchemaMode::Manual,
         Some("disabled") => SchemaMode::Disabled,
         Some(other) => {
-            let span = parsed.get("schema").map_or(whole, |m| m.span);
+            let span = parsed.get(Key::Schema).map_or(whole, |m| m.span);
             errors.push(span, format!("schema = \"{other}\" is not a mode; use \"derived\" (the default), \"manual\" (your own JsonSchema impl) or \"disabled\""));
             SchemaMode::Derived
         }
     };
 
     let mut derives = Vec::new();
-    for m in parsed.all("derive") {
+    for m in parsed.all(Key::Derive) {
         match syn::parse_str::<syn::Path>(&s(m)) {
             Ok(p) => derives.push(p),
             Err(_) => errors.push(m.span, format!("derive = \"{}\" is not a trait path", s(m))),
         }
     }
     let mut attrs = Vec::new();
-    for m in parsed.all("attr") {
+    for m in parsed.all(Key::Attr) {
         match syn::parse_str::<syn::Meta>(&s(m)) {
             Ok(meta) if ["derive", "serde", "schemars"].iter().any(|k| meta.path().is_ident(k)) => errors.push(
                 m.span,
@@ -558,13 +559,13 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
     }
 
-    if let Some(m) = parsed.get("cel") {
+    if let Some(m) = parsed.get(Key::Cel) {
         errors.push(
             m.span,
             "`cel` (kube-derive's client-side CEL validation) is not available in kubegen yet; the API server evaluates the `validation` rules",
         );
     }
-    if let Some(m) = parsed.get("crates")
+    if let Some(m) = parsed.get(Key::Crates)
         && let MarkerValue::Struct(map) = &m.value
         && map.get("kubegen").is_some()
     {
@@ -573,7 +574,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
 
     let mut root_rules = Vec::new();
     let mut root_rule_exprs = Vec::new();
-    for m in parsed.all("validation").filter(|m| !m.from_doc) {
+    for m in parsed.all(Key::Validation).filter(|m| !m.from_doc) {
         match &m.value {
             MarkerValue::Struct(map) => root_rules.push(crate::model::rule(m, map, errors)),
             MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
@@ -603,14 +604,14 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         deprecation_warning,
         annotations,
         labels,
-        doc: parsed.get("doc").map(s),
+        doc: parsed.get(Key::Doc).map(s),
         schema,
-        no_spec: parsed.get("no_spec").is_some_and(Marker::flag),
+        no_spec: parsed.get(Key::NoSpec).is_some_and(Marker::flag),
         derives,
         attrs,
         root_rules,
         root_rule_exprs,
-        skip_version: parsed.get("skip_version").is_some_and(Marker::flag),
+        skip_version: parsed.get(Key::SkipVersion).is_some_and(Marker::flag),
     })
 }
 
@@ -705,7 +706,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     // is kube-derive's rule on the root object; `+kubebuilder:validation:XValidation` in
     // the doc comment is controller-gen's rule on the type it documents.
     let mut type_markers = parsed.clone();
-    type_markers.markers.retain(|m| m.def.target != Target::Resource && (m.def.key != "validation" || m.from_doc));
+    type_markers.markers.retain(|m| m.def.target != Target::Resource && (m.def.key != Key::Validation || m.from_doc));
     if style == Style::Spec {
         type_markers.description = parsed.description.clone();
     }
@@ -728,7 +729,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         return quote!(#errors #stand_in #generated);
     }
     let generated = generate(input, resource, style);
-    let apply = if parsed.get("apply_config").is_some_and(|m| m.flag()) {
+    let apply = if parsed.get(Key::ApplyConfig).is_some_and(|m| m.flag()) {
         apply_configs(input, resource, style)
     } else {
         quote!()

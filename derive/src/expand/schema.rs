@@ -6,6 +6,7 @@
 //! description, each node's markers attached as a schemars transform — derives schemars'
 //! `JsonSchema` on the mirror, and forwards the user's type to it.
 
+use crate::markers::registry::Key;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -34,7 +35,7 @@ fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut
         }
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
         // The path carries the marker's span, so an unknown constant is reported there.
-        let span = parsed.get("default_json").map_or_else(proc_macro2::Span::call_site, |m| m.span);
+        let span = parsed.get(Key::DefaultJson).map_or_else(proc_macro2::Span::call_site, |m| m.span);
         if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
             let path: TokenStream = quote::ToTokens::into_token_stream(path)
                 .into_iter()
@@ -137,9 +138,9 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
-        let optional = shapes::is_optional(f, container_default) && parsed.get("required").is_none()
-            || parsed.get("optional").is_some_and(|m| m.flag());
-        if optional && parsed.get("immutable").is_some_and(|m| m.flag()) {
+        let optional = shapes::is_optional(f, container_default) && parsed.get(Key::Required).is_none()
+            || parsed.get(Key::Optional).is_some_and(|m| m.flag());
+        if optional && parsed.get(Key::Immutable).is_some_and(|m| m.flag()) {
             let cel = kubegen_cel::names::escape(&name).unwrap_or_else(|| name.clone());
             rules.push(kubegen_core::schema::markers::Rule {
                 rule: format!("!has(oldSelf.{cel}) || has(self.{cel})"),
@@ -158,7 +159,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
     for m in type_markers
         .markers
         .iter()
-        .filter(|m| matches!(m.def.key, "at_most_one_of" | "exactly_one_of" | "at_least_one_of"))
+        .filter(|m| matches!(m.def.key, Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf))
     {
         for field in m.strs() {
             match wire.iter().find(|(n, _)| *n == field) {
@@ -188,7 +189,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         // (or, a reserved word, `self.namespace` as well).
         let cel_names: Vec<String> = wire.iter().flat_map(|(n, _)| kubegen_cel::names::identifiers(n)).collect();
         let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
-        for m in type_markers.all("validation") {
+        for m in type_markers.all(Key::Validation) {
             let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
             let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
             let unknown: Vec<String> =
@@ -340,7 +341,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let open = type_markers
         .markers
         .iter()
-        .any(|m| matches!(m.def.key, "embedded_resource" | "preserve_unknown_fields" | "schemaless") && m.flag());
+        .any(|m| matches!(m.def.key, Key::EmbeddedResource | Key::PreserveUnknownFields | Key::Schemaless) && m.flag());
     if !input.generics.params.is_empty() || open || crate::serde_attrs::has(&input.attrs, "transparent") {
         return quote!();
     }
@@ -468,7 +469,7 @@ struct Costs {
 fn level_bounds(markers: &[crate::markers::Marker]) -> Vec<Option<u64>> {
     use crate::markers::MarkerValue;
     let bound = |ms: &[crate::markers::Marker]| {
-        ms.iter().rev().find(|m| matches!(m.def.key, "max_items" | "max_properties")).and_then(|m| match &m.value {
+        ms.iter().rev().find(|m| matches!(m.def.key, Key::MaxItems | Key::MaxProperties)).and_then(|m| match &m.value {
             MarkerValue::Json(v) => v.as_u64(),
             _ => None,
         })
@@ -476,7 +477,7 @@ fn level_bounds(markers: &[crate::markers::Marker]) -> Vec<Option<u64>> {
     let items = |ms: &[crate::markers::Marker]| -> Vec<crate::markers::Marker> {
         ms.iter()
             .filter_map(|m| match &m.value {
-                MarkerValue::Items(nested) if m.def.key == "items" => Some(nested.clone()),
+                MarkerValue::Items(nested) if m.def.key == Key::Items => Some(nested.clone()),
                 _ => None,
             })
             .flatten()
@@ -520,9 +521,9 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
         let inner = crate::cel::strip(&f.ty);
         return Some(quote!(#cel::flattened(#cel::Probe::<#inner>::MIN_SIZE)));
     }
-    let optional = crate::shapes::is_optional(f, container_default) && parsed.get("required").is_none()
-        || parsed.get("optional").is_some_and(|m| m.flag());
-    if optional || parsed.get("default").is_some() || parsed.get("default_json").is_some() {
+    let optional = crate::shapes::is_optional(f, container_default) && parsed.get(Key::Required).is_none()
+        || parsed.get(Key::Optional).is_some_and(|m| m.flag());
+    if optional || parsed.get(Key::Default).is_some() || parsed.get(Key::DefaultJson).is_some() {
         return None;
     }
     let schema = if parsed.foreign_schema {
@@ -625,10 +626,10 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
         .markers
         .iter()
         .filter_map(|m| match (&m.value, m.def.key) {
-            (crate::markers::MarkerValue::Struct(map), "validation") => {
+            (crate::markers::MarkerValue::Struct(map), Key::Validation) => {
                 map.get("rule").and_then(|r| r.as_str()).filter(|r| crate::check::reads_old_self(r)).map(String::from)
             }
-            (_, "immutable") if m.flag() => Some("self == oldSelf".to_string()),
+            (_, Key::Immutable) if m.flag() => Some("self == oldSelf".to_string()),
             _ => None,
         })
         .collect()
@@ -639,7 +640,7 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
 /// named types there hold no transition rule: the server pairs such items with no old
 /// value, and refuses `oldSelf` on them.
 fn uncorrelated(input: &DeriveInput, f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
-    let list_map = parsed.get("list_type").and_then(|m| m.str()) == Some("map");
+    let list_map = parsed.get(Key::ListType).and_then(|m| m.str()) == Some("map");
     crate::shapes::uncorrelated_types(&f.ty, list_map)
         .into_iter()
         // The type itself (`Vec<Self>`): its own transition rules are its own derive's.

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta, UnOp};
 
-use super::registry::{self, Arg, ITEMS_PREFIX, MarkerDef, SubArg, Target};
+use super::registry::{self, Arg, ITEMS_PREFIX, Key, MarkerDef, SubArg, Target};
 use crate::errors::Errors;
 
 /// A marker's argument, normalised across spellings.
@@ -66,7 +66,7 @@ pub struct Parsed {
     pub markers: Vec<Marker>,
     pub description: Option<String>,
     /// Keys given with a value that did not parse (already reported): not "missing".
-    pub failed: Vec<&'static str>,
+    pub failed: Vec<Key>,
     /// Attributes other than kubegen's shape this node's schema too (schemars, validator,
     /// garde, serde's `with`): the derive cannot see all of it, so its CEL check treats
     /// the node as unknown and leaves it to `codegen-cli manifests`.
@@ -74,11 +74,11 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn get(&self, key: &str) -> Option<&Marker> {
+    pub fn get(&self, key: Key) -> Option<&Marker> {
         self.markers.iter().rev().find(|m| m.def.key == key)
     }
 
-    pub fn all<'a>(&'a self, key: &'a str) -> impl Iterator<Item = &'a Marker> + 'a {
+    pub fn all(&self, key: Key) -> impl Iterator<Item = &Marker> + '_ {
         self.markers.iter().filter(move |m| m.def.key == key)
     }
 }
@@ -118,14 +118,18 @@ pub fn parse_attrs(attrs: &[Attribute], allowed: &[Target], place: &str, errors:
                     return Ok(());
                 };
                 if !target_allowed(def, allowed) {
-                    errors.push(span, misplaced(def.key, def, place));
+                    errors.push(span, misplaced(def.key.as_str(), def, place));
                     skip_value(&meta)?;
                     return Ok(());
                 }
                 match typed_value(def, &meta, allowed, place, errors) {
-                    Ok(value) => {
-                        parsed.markers.push(Marker { def, value, span, from_doc: false, written: def.key.into() })
-                    }
+                    Ok(value) => parsed.markers.push(Marker {
+                        def,
+                        value,
+                        span,
+                        from_doc: false,
+                        written: def.key.as_str().into(),
+                    }),
                     Err(e) => {
                         parsed.failed.push(def.key);
                         errors.push_syn(e);
@@ -271,7 +275,7 @@ fn typed_value(
     place: &str,
     errors: &mut Errors,
 ) -> syn::Result<MarkerValue> {
-    let key = def.key;
+    let key = def.key.as_str();
     let has_eq = meta.input.peek(syn::Token![=]);
     let has_paren = meta.input.peek(syn::token::Paren);
     match def.arg {
@@ -440,7 +444,7 @@ fn parse_doc_marker(
         let mut nested = Vec::new();
         parse_doc_marker(&inner, span, &[Target::Schema, Target::Field], place, errors, &mut nested);
         if !nested.is_empty() {
-            let def = registry::by_key("items").expect("items is in the marker table");
+            let def = registry::def(Key::Items);
             let written = format!("+{ITEMS_PREFIX}{}", rest.split(['=', ':']).next().unwrap_or_default());
             out.push(Marker { def, value: MarkerValue::Items(nested), span, from_doc: true, written });
         }
@@ -514,7 +518,7 @@ fn doc_value(def: &MarkerDef, spelling: &str, rest: &str) -> Result<MarkerValue,
                 return Err(format!("`+{spelling}` takes a value: write `+{spelling}=...`"));
             };
             let parsed = match arg {
-                Arg::JsonText => json_text(def.key, value.trim()),
+                Arg::JsonText => json_text(def.key.as_str(), value.trim()),
                 _ => doc_scalar(arg, value.trim()),
             };
             parsed.map(MarkerValue::Json).map_err(|what| format!("`+{spelling}={value}`: {what}"))
