@@ -42,10 +42,7 @@ pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<
 /// Markers that need another JSON type than the field's.
 pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str, errors: &mut Errors) {
     for m in markers {
-        let count = matches!(
-            m.def.key,
-            Key::MinLength | Key::MaxLength | Key::MinItems | Key::MaxItems | Key::MinProperties | Key::MaxProperties
-        );
+        let count = m.def.sets.is_some_and(|f| f.is_count());
         if count
             && let MarkerValue::Json(v) = &m.value
             && v.as_i64().is_some_and(|n| n < 0)

@@ -1751,6 +1751,8 @@ mod tests {
 
     #[test]
     fn every_key_is_declared_once() {
+        let spellings: std::collections::BTreeSet<&str> = Key::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(spellings.len(), Key::ALL.len(), "two keys share a spelling");
         for key in Key::ALL {
             assert_eq!(MARKERS.iter().filter(|d| d.key == *key).count(), 1, "`{key}`");
             assert_eq!(def(*key).key, *key);

@@ -11,9 +11,10 @@ use serde_json::{Map, Number, Value};
 
 use super::node::Node;
 
-/// A node's markers.
+/// A node's markers. Unknown keys are refused: a newer derive's markers read by an older
+/// runtime are reported, not dropped in silence.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeMarkers {
     /// Schema facts, applied in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -114,6 +115,15 @@ macro_rules! facts {
                 }
             }
 
+            /// Whether the fact's value is a count (`minLength`, `maxItems`, ...): a
+            /// non-negative integer.
+            pub const fn is_count(self) -> bool {
+                match self {
+                    $( FactKind::$fact => form::$form::COUNT, )*
+                    $( FactKind::$unit => false, )*
+                }
+            }
+
             /// The fact that sets `key`.
             pub fn of_key(key: &str) -> Option<FactKind> {
                 FactKind::ALL.iter().copied().find(|k| k.key() == key)
@@ -195,6 +205,7 @@ impl Fact {
 /// How a fact's value is read from and written as JSON, by form.
 mod form {
     pub mod string {
+        pub const COUNT: bool = false;
         use serde_json::Value;
         pub fn read(v: &Value) -> Option<String> {
             v.as_str().map(String::from)
@@ -204,6 +215,7 @@ mod form {
         }
     }
     pub mod number {
+        pub const COUNT: bool = false;
         use serde_json::{Number, Value};
         pub fn read(v: &Value) -> Option<Number> {
             match v {
@@ -216,6 +228,7 @@ mod form {
         }
     }
     pub mod count {
+        pub const COUNT: bool = true;
         use serde_json::Value;
         pub fn read(v: &Value) -> Option<u64> {
             v.as_u64()
@@ -225,6 +238,7 @@ mod form {
         }
     }
     pub mod flag {
+        pub const COUNT: bool = false;
         use serde_json::Value;
         pub fn read(v: &Value) -> Option<bool> {
             v.as_bool()
@@ -234,6 +248,7 @@ mod form {
         }
     }
     pub mod array {
+        pub const COUNT: bool = false;
         use serde_json::Value;
         pub fn read(v: &Value) -> Option<Vec<Value>> {
             v.as_array().cloned()
@@ -243,6 +258,7 @@ mod form {
         }
     }
     pub mod object {
+        pub const COUNT: bool = false;
         use serde_json::{Map, Value};
         pub fn read(v: &Value) -> Option<Map<String, Value>> {
             v.as_object().cloned()
@@ -252,6 +268,7 @@ mod form {
         }
     }
     pub mod any {
+        pub const COUNT: bool = false;
         use serde_json::Value;
         pub fn read(v: &Value) -> Option<Value> {
             Some(v.clone())
@@ -262,6 +279,7 @@ mod form {
     }
     /// A value of its own serde form (`"map"`, `["name"]`).
     pub mod typed {
+        pub const COUNT: bool = false;
         use serde_json::Value;
         pub fn read<T: serde::de::DeserializeOwned>(v: &Value) -> Option<T> {
             serde_json::from_value(v.clone()).ok()
@@ -451,6 +469,37 @@ mod tests {
             r#"{"set":[["minimum",1],["x-kubernetes-list-type","map"],["x-kubernetes-int-or-string",true]],"required":true}"#
         );
         assert_eq!(serde_json::from_str::<NodeMarkers>(&text).unwrap(), markers);
+    }
+
+    #[test]
+    fn every_fact_reads_back_as_written() {
+        let mut keys = std::collections::BTreeSet::new();
+        for kind in FactKind::ALL {
+            assert!(keys.insert(kind.key()), "`{}` is the key of two facts", kind.key());
+            let value = match kind.key() {
+                "x-kubernetes-list-type" => json!("map"),
+                "x-kubernetes-map-type" => json!("atomic"),
+                "x-kubernetes-list-map-keys" | "enum" => json!(["a"]),
+                "externalDocs" => json!({"url": "https://example.com"}),
+                _ if kind.is_count() => json!(3),
+                "minimum" | "maximum" | "multipleOf" => json!(0.9215686321258545),
+                "exclusiveMinimum"
+                | "exclusiveMaximum"
+                | "nullable"
+                | "x-kubernetes-preserve-unknown-fields"
+                | "x-kubernetes-embedded-resource"
+                | "x-kubernetes-int-or-string"
+                | "x-kubegen-non-empty" => {
+                    json!(true)
+                }
+                _ => json!("text"),
+            };
+            let fact = kind.read(&value).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!((fact.kind(), fact.value()), (*kind, value.clone()));
+            let markers = NodeMarkers { set: vec![fact], ..Default::default() };
+            let text = serde_json::to_string(&markers).unwrap();
+            assert_eq!(serde_json::from_str::<NodeMarkers>(&text).unwrap(), markers, "{text}");
+        }
     }
 
     #[test]
