@@ -75,6 +75,25 @@ def go_names(found: str, path: str, keys: set[int] = frozenset()) -> bool:
     return bool(keys) and names(found, without_keys)
 
 
+def unwrap(t: Any) -> Any:
+    """`t` without `Annotated`, `Optional` and `list` around it (a union of several stays)."""
+    import typing
+
+    while True:
+        origin, args = typing.get_origin(t), typing.get_args(t)
+        if origin is typing.Annotated:
+            t = args[0]
+        elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+            rest = [a for a in args if a is not type(None)]
+            if len(rest) != 1:
+                return t
+            t = rest[0]
+        elif origin is list:
+            t = args[0]
+        else:
+            return t
+
+
 def map_keys(model: Any, path: str) -> set[int]:
     """The segments of `path` (without list indices) that are keys of a map in `model`."""
     import typing
@@ -84,17 +103,7 @@ def map_keys(model: Any, path: str) -> set[int]:
     keys: set[int] = set()
     t: Any = model
     for i, key in enumerate(path.split(".")):
-        while True:
-            origin, args = typing.get_origin(t), typing.get_args(t)
-            if origin is typing.Annotated or origin is list:
-                t = args[0]
-            elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-                rest = [a for a in args if a is not type(None)]
-                if len(rest) != 1:
-                    return keys
-                t = rest[0]
-            else:
-                break
+        t = unwrap(t)
         if typing.get_origin(t) is dict:
             keys.add(i)
             t = typing.get_args(t)[1]
@@ -176,21 +185,6 @@ def in_kubernetes_type(model: Any, path: str) -> bool:
     import typing
 
     import pydantic
-
-    def unwrap(t: Any) -> Any:
-        while True:
-            origin, args = typing.get_origin(t), typing.get_args(t)
-            if origin is typing.Annotated:
-                t = args[0]
-            elif origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-                rest = [a for a in args if a is not type(None)]
-                if len(rest) != 1:
-                    return t
-                t = rest[0]
-            elif origin is list:
-                t = args[0]
-            else:
-                return t
 
     def is_k8s(t: Any) -> bool:
         if not isinstance(t, type):

@@ -537,14 +537,22 @@ mod tests {
         );
     }
 
-    pub(super) fn kubernetes_types_package() -> Package {
+    /// The one package of the kinds registered in the test module `module`, as `clients`
+    /// builds it.
+    fn package_of(module: &str) -> Package {
+        let prefix = format!("kubegen_cli::clients::tests::{module}::");
         let kinds: Vec<Kind> = kubegen::registry::records(&Default::default())
             .into_iter()
-            .filter(|k| k.type_path.starts_with("kubegen_cli::clients::tests::kubernetes_types::"))
+            .filter(|k| k.type_path.starts_with(&prefix))
             .collect();
         let mut packages = packages(kinds).expect("the client model");
         assert_eq!(packages.len(), 1);
         packages.remove(0)
+    }
+
+    /// The package of [`kubernetes_types`]'s kind.
+    pub(super) fn kubernetes_types_package() -> Package {
+        package_of("kubernetes_types")
     }
 
     pub(super) mod issue28 {
@@ -597,13 +605,7 @@ mod tests {
 
     /// The package of [`issue28`]'s kind, as `clients` builds it.
     pub(super) fn issue28_package() -> Package {
-        let kinds: Vec<Kind> = kubegen::registry::records(&Default::default())
-            .into_iter()
-            .filter(|k| k.type_path.starts_with("kubegen_cli::clients::tests::issue28::"))
-            .collect();
-        let mut packages = packages(kinds).expect("the client model");
-        assert_eq!(packages.len(), 1);
-        packages.remove(0)
+        package_of("issue28")
     }
 
     #[test]
