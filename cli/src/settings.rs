@@ -37,10 +37,10 @@ pub enum GoKubernetesTypes {
     /// k8s.io/api's types (`corev1.PodTemplateSpec`): what controller-runtime and client-go
     /// take, but their `omitempty` drops an empty string or list the server keeps, and
     /// their `resource.Quantity` writes a quantity in its canonical form
-    #[default]
     Upstream,
     /// The package declares them from the CRD's own schema, as the TypeScript and Python
     /// packages do: what the server keeps inside them comes back as sent
+    #[default]
     Declared,
 }
 
@@ -105,8 +105,8 @@ pub struct ClientSettings {
     pub languages: Option<Vec<Lang>>,
     /// The Go module path of `clients/go`.
     pub go_module: Option<String>,
-    /// Where the Go package takes Kubernetes' own types from (`upstream`, the default, or
-    /// `declared`).
+    /// Where the Go package takes Kubernetes' own types from (`declared`, the default, or
+    /// `upstream`).
     pub go_kubernetes_types: Option<GoKubernetesTypes>,
     /// The npm package name of `clients/typescript`.
     pub typescript_package: Option<String>,

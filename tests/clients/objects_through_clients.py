@@ -44,8 +44,8 @@ REFUSES = {
     "typescript": {"type", "required", "enum"},
     # encoding/json: types.
     "go": {"type"},
-    # The Go package with Kubernetes' own types declared (`go-kubernetes-types = "declared"`).
-    "go-declared": {"type"},
+    # The Go package with k8s.io/api's types (`go-kubernetes-types = "upstream"`).
+    "go-upstream": {"type"},
 }
 
 
@@ -132,14 +132,14 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
 
 def known_class(lang: str, case: dict[str, Any], paths: list[str], error: str) -> str | None:
     """The open defect class a finding belongs to (tests/clients/objects-known.txt), if any."""
-    if lang == "go" and re.search(r"cannot unmarshal number -?\d+ into Go struct field \S+ of type int32", error):
+    if lang.startswith("go") and re.search(r"cannot unmarshal number -?\d+ into Go struct field \S+ of type int32", error):
         return "int32"
     # k8s.io/apimachinery's resource.Quantity refuses some strings the CRD's pattern takes.
-    if lang == "go" and "quantities must match the regular expression" in error:
+    if lang == "go-upstream" and "quantities must match the regular expression" in error:
         return "kubernetes-types"
-    # The package that declares Kubernetes' types keeps what the server keeps there too:
-    # no class is open for it.
-    if lang == "go-declared":
+    # The package that declares Kubernetes' types (Go's default) keeps what the server keeps
+    # there too: no class is open for it.
+    if lang == "go":
         return None
     model = python_model(case)
     if paths and all(in_kubernetes_type(model, p) for p in paths):
@@ -497,8 +497,8 @@ def main() -> None:
         "typescript": typescript_decisions(inputs, work),
         "go": go_decisions(inputs, inputs_file, work),
     }
-    if os.path.isdir(os.path.join(work, "go-declared")):
-        decisions["go-declared"] = go_decisions(inputs, inputs_file, work, "go-declared")
+    if os.path.isdir(os.path.join(work, "go-upstream")):
+        decisions["go-upstream"] = go_decisions(inputs, inputs_file, work, "go-upstream")
     wrong: list[str] = []
     found_classes: dict[tuple[str, str], int] = defaultdict(int)
     unnamed: dict[str, int] = defaultdict(int)

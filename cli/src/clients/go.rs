@@ -1208,11 +1208,13 @@ mod tests {
     }
 
     /// Issue 28's client tiers: k8s.io/api's types drop an empty string or list the API
-    /// server keeps in a custom resource, and resource.Quantity rewrites a quantity. On
-    /// request the package declares them itself, as TypeScript and Python do; the tiers
-    /// run both forms (scripts/generated-clients.sh, scripts/objects-clients.sh).
+    /// server keeps in a custom resource, and resource.Quantity rewrites a quantity. By
+    /// default the package declares them itself, as TypeScript and Python do; k8s.io/api's
+    /// are an opt-in; the tiers run both forms (scripts/generated-clients.sh,
+    /// scripts/objects-clients.sh).
     #[test]
     fn kubernetes_types_are_upstream_or_declared() {
+        assert_eq!(GoKubernetesTypes::default(), GoKubernetesTypes::Declared);
         let pkg = crate::clients::tests::kubernetes_types_package();
         let files = |from| -> BTreeMap<String, String> { package_files(&pkg, "", from).unwrap().into_iter().collect() };
         let upstream = files(GoKubernetesTypes::Upstream);

@@ -173,7 +173,7 @@ pub struct ClientsArgs {
     #[arg(long)]
     check: bool,
     /// Where the Go package takes Kubernetes' own types from; default:
-    /// `[workspace.metadata.kubegen.clients] go-kubernetes-types`, else `upstream`.
+    /// `[workspace.metadata.kubegen.clients] go-kubernetes-types`, else `declared`.
     #[arg(long, value_name = "FROM")]
     go_kubernetes_types: Option<crate::settings::GoKubernetesTypes>,
     /// Directory of the language's package, relative to the workspace root (default

@@ -2,7 +2,6 @@ package v1
 
 import (
 	"encoding/json"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -121,7 +120,7 @@ type MenagerieSpec struct {
 	Schedule *Schedule `json:"schedule,omitempty"`
 
 	// +optional
-	Selector *metav1.LabelSelector `json:"selector,omitempty"`
+	Selector *V1LabelSelector `json:"selector,omitempty"`
 
 	// An untagged integer-or-string.
 	// +optional
@@ -136,13 +135,13 @@ type MenagerieSpec struct {
 	Tags []string `json:"tags,omitzero"`
 
 	// +optional
-	Template *corev1.PodTemplateSpec `json:"template,omitempty"`
+	Template *V1PodTemplateSpec `json:"template,omitempty"`
 
 	// +optional
 	Transport *Transport `json:"transport,omitempty"`
 
 	// +optional
-	Vet *corev1.ObjectReference `json:"vet,omitempty"`
+	Vet *V1ObjectReference `json:"vet,omitempty"`
 
 	// A set of scalars is a list-type set.
 	// +optional
@@ -157,7 +156,7 @@ type MenagerieSpec struct {
 type MenagerieStatus struct {
 	// +optional
 	// +default=[]
-	Conditions []metav1.Condition `json:"conditions,omitzero"`
+	Conditions []V1Condition `json:"conditions,omitzero"`
 
 	// +optional
 	// +default=0
