@@ -66,8 +66,9 @@ done
 # The agreement test's values inside every constraint, through the Go types and back.
 KUBEGEN_GO_PKG=$gen_out/zoo/api/v1 cargo test -q -p kubegen-tests --test agreement -- --ignored --exact go_round_trips_every_value_inside
 # The Go types keep the keys a field's preserve_unknown_fields keeps (issue 28), through
-# unmarshal, deep copy and marshal: the test runs beside the types it tests.
-cp tests/clients/go_unknown_keys_test.go "$gen_out/zoo/api/v1/"
+# unmarshal, deep copy and marshal, and the package's Quantity reads every quantity the
+# server admits in bounded time: the tests run beside the types they test.
+cp tests/clients/go_unknown_keys_test.go tests/clients/go_quantity_test.go "$gen_out/zoo/api/v1/"
 (cd "$gen_out/zoo" && go test -count=1 -v ./api/v1/)
 KUBEGEN_ORACLE_DIR=$gen_out KUBEGEN_ORACLE_ALLOWED=tests/oracle/allowed-generated.txt \
   cargo test -q -p kubegen-tests --test oracle kubegen_crds_match_controller_gen -- --ignored --nocapture

@@ -4,6 +4,7 @@ package {{ package }}
 
 import (
 	"encoding/json"
+	"errors"
 	"regexp"
 
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -14,8 +15,9 @@ import (
 // read-modify-write, where resource.Quantity would send its canonical string ("10").
 // One set or changed in Go is written as resource.Quantity writes it. Its methods are
 // resource.Quantity's (Value, Cmp, String, ...). A value the API server admits that
-// resource.Quantity cannot hold (an exponent with a fraction, a number beyond its range)
-// is kept as read and written back; its Quantity is zero until set.
+// resource.Quantity cannot hold (an exponent with a fraction, a number beyond its range,
+// an exponent beyond ±999, which resource.ParseQuantity would compute digit by digit) is
+// kept as read and written back; its Quantity is zero until set.
 // +kubebuilder:validation:XIntOrString
 // +kubebuilder:validation:Type=""
 // +kubebuilder:validation:Pattern=`{{ pattern }}`
@@ -38,6 +40,9 @@ func NewQuantity(q resource.Quantity) Quantity {
 
 // ParseQuantity reads s in Quantity's notation ("500m", "1Gi", "10").
 func ParseQuantity(s string) (Quantity, error) {
+	if quantityOutOfReach(s) {
+		return Quantity{}, errQuantityOutOfReach
+	}
 	q, err := resource.ParseQuantity(s)
 	return Quantity{Quantity: q}, err
 }
@@ -51,7 +56,7 @@ func MustParseQuantity(s string) Quantity {
 func (q *Quantity) UnmarshalJSON(data []byte) error {
 	var read resource.Quantity
 	unread := false
-	if err := read.UnmarshalJSON(data); err != nil {
+	if err := readQuantity(&read, data); err != nil {
 		if !quantityAdmitted(data) {
 			return err
 		}
@@ -61,6 +66,37 @@ func (q *Quantity) UnmarshalJSON(data []byte) error {
 	q.raw = append(q.raw[:0], data...)
 	return nil
 }
+
+// readQuantity is resource.Quantity's UnmarshalJSON, which first refuses a value out of
+// its reach: resource.ParseQuantity rounds through 10^exponent, so "1e-999999999", which
+// the API server admits, would take minutes and gigabytes.
+func readQuantity(q *resource.Quantity, data []byte) error {
+	s := string(data)
+	if len(data) > 0 && data[0] == '"' {
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+	}
+	if quantityOutOfReach(s) {
+		return errQuantityOutOfReach
+	}
+	return q.UnmarshalJSON(data)
+}
+
+var errQuantityOutOfReach = errors.New("quantity: the exponent is beyond ±999 or the text longer than 1000 characters")
+
+// quantityOutOfReach says whether s is beyond what resource.ParseQuantity reads in bounded
+// time: an exponent of four digits or more, or a text over 1000 characters.
+func quantityOutOfReach(s string) bool {
+	if len(s) > 1000 {
+		return true
+	}
+	m := quantityExponent.FindStringSubmatch(s)
+	return m != nil && len(m[1]) > 3
+}
+
+// quantityExponent is the integer part of a decimal exponent, without leading zeros.
+var quantityExponent = regexp.MustCompile(`[eE][+-]?0*([0-9]*)(\.[0-9]*)?$`)
 
 // quantityAdmitted says whether the API server takes data as a quantity: a string of the
 // schema's pattern, or an integer.
@@ -85,7 +121,7 @@ func (q Quantity) MarshalJSON() ([]byte, error) {
 	}
 	if q.raw != nil {
 		var read resource.Quantity
-		if read.UnmarshalJSON(q.raw) == nil && read.Cmp(q.Quantity) == 0 && read.Format == q.Format {
+		if readQuantity(&read, q.raw) == nil && read.Cmp(q.Quantity) == 0 && read.Format == q.Format {
 			return q.raw, nil
 		}
 	}
