@@ -139,7 +139,9 @@ EOF
 go_build "$out/go"
 (cd "$out/go" && go run ./cmd/roundtrip "$objects") | tee "$out/go.log" || true
 # Again with k8s.io/api's types for Kubernetes' own (`go-kubernetes-types = "upstream"`, the
-# opt-in for client-go interop): what they cannot keep is listed as `go-upstream`.
+# opt-in for client-go interop, which docs/clients.md documents as lossy there): its count is
+# printed, not gated — what it shares with the default form is gated there, and what it
+# loses is k8s.io/api's contract (omitempty, resource.Quantity's canonical form).
 CARGO_TARGET_DIR=$ROOT/target "$cli" clients --manifest-path "$dir/Cargo.toml" --lang go \
   --go-kubernetes-types upstream --out "$out/go-upstream"
 go_build "$out/go-upstream"
@@ -219,8 +221,8 @@ for lang in go go-upstream typescript python; do
 done
 # Every finding, against the known ones of this seed (tests/clients/generated-known.txt):
 # a new one fails, and so does a known one that no longer occurs (the list only shrinks).
-findings=$(cat "$out/go.log" "$out/go-upstream.log" "$out/typescript.log" "$out/python.log" \
-  | sed -n 's/^\(go\|go-upstream\|typescript\|python\): \(Gen[0-9]*\)[ :(].*\(refuses it\|comes back changed\).*/\1 \2 \3/p' \
+findings=$(cat "$out/go.log" "$out/typescript.log" "$out/python.log" \
+  | sed -n 's/^\(go\|typescript\|python\): \(Gen[0-9]*\)[ :(].*\(refuses it\|comes back changed\).*/\1 \2 \3/p' \
   | sed 's/refuses it$/refused/; s/comes back changed$/changed/' | sort -u)
 known=$(sed -n "s/^$seed \([a-z-]* Gen[0-9]* [a-z]*\) .*/\1/p" tests/clients/generated-known.txt | sort -u)
 new=$(comm -23 <(echo "$findings" | sed '/^$/d') <(echo "$known" | sed '/^$/d'))
