@@ -16,6 +16,7 @@
 
 use std::sync::OnceLock;
 
+use kubegen_core::schema::markers::FactKind;
 use serde_json::{Map, Value, json};
 
 use super::{markers, structural};
@@ -98,8 +99,8 @@ fn known_type(name: &str, options: &Options) -> Option<Value> {
         // not hold it to: bounded, as the format of an `i32` is (`formats::range`).
         "util.intstr.IntOrString" => {
             let mut v = int_or_string();
-            v["minimum"] = i32::MIN.into();
-            v["maximum"] = i32::MAX.into();
+            v[FactKind::Minimum.key()] = i32::MIN.into();
+            v[FactKind::Maximum.key()] = i32::MAX.into();
             v
         }
         "api.resource.Quantity" => {

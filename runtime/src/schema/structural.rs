@@ -24,55 +24,57 @@ use kubegen_core::schema::node::{Additional, FieldSide, Node};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use kubegen_core::schema::markers::FactKind;
+
 use super::markers;
 
 /// Keys of an OpenAPI v3 schema node that apiextensions knows, other than the ones
 /// this module rewrites (`type`, `properties`, `items`, `additionalProperties`, junctors).
 const PASSTHROUGH: &[&str] = &[
-    "description",
-    "title",
-    "default",
-    "example",
-    "enum",
-    "format",
-    "maximum",
-    "minimum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "multipleOf",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "maxProperties",
-    "minProperties",
-    "nullable",
-    "externalDocs",
-    "x-kubernetes-embedded-resource",
-    "x-kubernetes-int-or-string",
-    "x-kubernetes-preserve-unknown-fields",
-    "x-kubernetes-list-type",
-    "x-kubernetes-list-map-keys",
-    "x-kubernetes-map-type",
+    FactKind::Description.key(),
+    FactKind::Title.key(),
+    FactKind::Default.key(),
+    FactKind::Example.key(),
+    FactKind::Enum.key(),
+    FactKind::Format.key(),
+    FactKind::Maximum.key(),
+    FactKind::Minimum.key(),
+    FactKind::ExclusiveMaximum.key(),
+    FactKind::ExclusiveMinimum.key(),
+    FactKind::MultipleOf.key(),
+    FactKind::MaxLength.key(),
+    FactKind::MinLength.key(),
+    FactKind::Pattern.key(),
+    FactKind::MaxItems.key(),
+    FactKind::MinItems.key(),
+    FactKind::MaxProperties.key(),
+    FactKind::MinProperties.key(),
+    FactKind::Nullable.key(),
+    FactKind::ExternalDocs.key(),
+    FactKind::EmbeddedResource.key(),
+    FactKind::IntOrString.key(),
+    FactKind::PreserveUnknownFields.key(),
+    FactKind::ListType.key(),
+    FactKind::ListMapKeys.key(),
+    FactKind::MapType.key(),
     "x-kubernetes-validations",
 ];
 
 /// Value validations allowed inside a junctor (`anyOf`, `oneOf`, ...).
 const VALUE_VALIDATIONS: &[&str] = &[
-    "enum",
-    "maximum",
-    "minimum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "multipleOf",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "maxProperties",
-    "minProperties",
+    FactKind::Enum.key(),
+    FactKind::Maximum.key(),
+    FactKind::Minimum.key(),
+    FactKind::ExclusiveMaximum.key(),
+    FactKind::ExclusiveMinimum.key(),
+    FactKind::MultipleOf.key(),
+    FactKind::MaxLength.key(),
+    FactKind::MinLength.key(),
+    FactKind::Pattern.key(),
+    FactKind::MaxItems.key(),
+    FactKind::MinItems.key(),
+    FactKind::MaxProperties.key(),
+    FactKind::MinProperties.key(),
     "required",
 ];
 
@@ -357,7 +359,10 @@ fn own_facts(obj: &mut Map<String, Value>) -> Map<String, Value> {
         drop_null_members(default);
     }
     // Draft 2020-12 writes exclusive bounds as numbers, OpenAPI v3.0 as flags.
-    for (bound, flag) in [("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")] {
+    for (bound, flag) in
+        [(FactKind::Minimum, FactKind::ExclusiveMinimum), (FactKind::Maximum, FactKind::ExclusiveMaximum)]
+    {
+        let (bound, flag) = (bound.key(), flag.key());
         if let Some(v @ Value::Number(_)) = own.get(flag).cloned() {
             own.insert(bound.into(), v);
             own.insert(flag.into(), true.into());
@@ -368,9 +373,10 @@ fn own_facts(obj: &mut Map<String, Value>) -> Map<String, Value> {
     if let Some(Value::String(format)) = own.get("format")
         && let Some((min, max)) = kubegen_core::schema::formats::range(format)
     {
-        for (key, flag, edge, low) in
-            [("minimum", "exclusiveMinimum", min, true), ("maximum", "exclusiveMaximum", max, false)]
-        {
+        for (key, flag, edge, low) in [
+            (FactKind::Minimum.key(), FactKind::ExclusiveMinimum.key(), min, true),
+            (FactKind::Maximum.key(), FactKind::ExclusiveMaximum.key(), max, false),
+        ] {
             let set = own.get(key).and_then(Value::as_f64);
             if set.is_none_or(|v| if low { v < edge as f64 } else { v > edge as f64 }) {
                 own.insert(key.into(), edge.into());
@@ -544,7 +550,10 @@ fn integer_bounds(branches: &[&Map<String, Value>]) -> Map<String, Value> {
     let ints: Vec<&&Map<String, Value>> =
         branches.iter().filter(|b| b.get("type").and_then(Value::as_str) == Some("integer")).collect();
     let mut out = Map::new();
-    for (key, flag, low) in [("minimum", "exclusiveMinimum", true), ("maximum", "exclusiveMaximum", false)] {
+    for (key, flag, low) in [
+        (FactKind::Minimum.key(), FactKind::ExclusiveMinimum.key(), true),
+        (FactKind::Maximum.key(), FactKind::ExclusiveMaximum.key(), false),
+    ] {
         let edges: Option<Vec<f64>> = ints
             .iter()
             .map(|b| b.get(key).and_then(Value::as_f64).filter(|_| b.get(flag) != Some(&Value::Bool(true))))
