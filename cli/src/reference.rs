@@ -264,7 +264,8 @@ fn argument(arg: Arg) -> String {
 fn sub_args(args: &[SubArg]) -> String {
     args.iter()
         .map(|a| {
-            let name = if a.key == a.doc { format!("`{}`", a.key) } else { format!("`{}`/`{}`", a.key, a.doc) };
+            let name =
+                if a.key.as_str() == a.doc { format!("`{}`", a.key) } else { format!("`{}`/`{}`", a.key, a.doc) };
             if a.required { format!("{name} (required)") } else { name }
         })
         .collect::<Vec<_>>()

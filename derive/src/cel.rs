@@ -11,14 +11,14 @@
 //! type; the CRD lint (`codegen-cli manifests`) checks every rule again on the whole
 //! schema.
 
-use crate::markers::registry::Key;
+use crate::markers::registry::{Args, Key, Sub};
 use std::cell::RefCell;
 
 use kubegen_cel::reads::{Read, Seg, Use};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use kubegen_cel::check::{Part, Rule, Site, check_rule};
+use kubegen_cel::check::{Part, Site, check_rule};
 use kubegen_core::schema::node::{Additional, Node};
 use serde_json::{Map, Value};
 use syn::{GenericArgument, PathArguments, Type};
@@ -139,28 +139,23 @@ fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
 /// marker. An accepted rule's cost is kept for the struct's `Fields` constants, with how
 /// many of its node one value of the struct holds ([`within`]).
 pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, errors: &mut Errors) {
-    let text = |k: &str| s.get(k).and_then(Value::as_str).map(str::to_string);
-    let Some(rule_text) = text("rule") else { return };
+    if s.arg_str(Sub::Rule).is_none() {
+        return;
+    }
+    let rule = crate::model::rule_of(s);
+    let rule_text = rule.rule.clone();
     // A rule that does not parse is reported once, by the parse check.
     if kubegen_cel::check::parse(&rule_text).is_err()
-        || text("message_expression").is_some_and(|e| kubegen_cel::check::parse(&e).is_err())
+        || rule.message_expression.as_deref().is_some_and(|e| kubegen_cel::check::parse(e).is_err())
     {
         return;
     }
-    let rule = Rule {
-        rule: rule_text.clone(),
-        message: text("message"),
-        message_expression: text("message_expression"),
-        field_path: text("field_path"),
-        reason: text("reason"),
-        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool),
-    };
     let mut read = kubegen_cel::reads::reads(&rule_text).unwrap_or_default();
-    if let Some(e) = text("message_expression") {
-        read.extend(kubegen_cel::reads::reads(&e).unwrap_or_default());
+    if let Some(e) = &rule.message_expression {
+        read.extend(kubegen_cel::reads::reads(e).unwrap_or_default());
     }
-    if let Some(fp) = text("field_path") {
-        read.extend(field_path_read(&fp));
+    if let Some(fp) = &rule.field_path {
+        read.extend(field_path_read(fp));
     }
     // What the rule reads through other structs: obligations on their fields.
     for r in &read {

@@ -2,7 +2,7 @@
 //! and lowered to kubegen-core's typed [`NodeMarkers`], which the runtime's structural
 //! pass applies.
 
-use crate::markers::registry::Key;
+use crate::markers::registry::{Args, Key, Sub};
 use kubegen_core::schema::markers::{Fact, FactKind, NodeMarkers, Rule};
 use kubegen_core::schema::node::Node;
 use serde_json::{Map, Value, json};
@@ -356,8 +356,7 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
 
 /// A CEL rule as an apiextensions `ValidationRule`, its reason checked.
 pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
-    let text = |key: &str| s.get(key).and_then(Value::as_str).map(String::from);
-    if let Some(reason) = s.get("reason").and_then(Value::as_str)
+    if let Some(reason) = s.arg_str(Sub::Reason)
         && !REASONS.contains(&reason)
     {
         errors.push(
@@ -366,21 +365,27 @@ pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
         );
     }
     // The API server compiles every rule when it reads the CRD; so do we.
-    for (key, what) in [("rule", "rule"), ("message_expression", "messageExpression")] {
-        if let Some(expr) = s.get(key).and_then(Value::as_str)
+    for (key, what) in [(Sub::Rule, "rule"), (Sub::MessageExpression, "messageExpression")] {
+        if let Some(expr) = s.arg_str(key)
             && let Err(e) = kubegen_cel::check::parse(expr)
         {
             let detail = e.lines().next().unwrap_or_default().to_string();
             errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
     }
+    rule_of(s)
+}
+
+/// A rule's named arguments (`validation(rule = ..., message = ...)`) as the rule.
+pub fn rule_of(s: &Map<String, Value>) -> Rule {
+    let text = |key: Sub| s.arg_str(key).map(String::from);
     Rule {
-        rule: text("rule").unwrap_or_default(),
-        message: text("message"),
-        message_expression: text("message_expression"),
-        reason: text("reason"),
-        field_path: text("field_path"),
-        optional_old_self: s.get("optional_old_self").and_then(Value::as_bool),
+        rule: text(Sub::Rule).unwrap_or_default(),
+        message: text(Sub::Message),
+        message_expression: text(Sub::MessageExpression),
+        reason: text(Sub::Reason),
+        field_path: text(Sub::FieldPath),
+        optional_old_self: s.arg(Sub::OptionalOldSelf).and_then(Value::as_bool),
     }
 }
 

@@ -32,16 +32,88 @@ pub enum Arg {
     Items,
 }
 
+/// One named argument of a marker with named arguments (`printcolumn(json_path = ...)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SubArg {
-    pub key: &'static str,
+    /// Its typed spelling, as a type: a consumer reads the argument by its variant.
+    pub key: Sub,
+    /// Its doc-comment spelling (`JSONPath`).
     pub doc: &'static str,
     pub arg: Arg,
     pub required: bool,
 }
 
-const fn sub(key: &'static str, doc: &'static str, arg: Arg, required: bool) -> SubArg {
+const fn sub(key: Sub, doc: &'static str, arg: Arg, required: bool) -> SubArg {
     SubArg { key, doc, arg, required }
+}
+
+macro_rules! subs {
+    ($($variant:ident = $key:literal,)*) => {
+        /// Every named argument's typed spelling (`json_path`), as a type: the derive reads
+        /// a marker's argument by its variant ([`Args::arg`]), so a misspelled one fails to
+        /// compile.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Sub {
+            $($variant,)*
+        }
+
+        impl Sub {
+            /// Every named argument, in the table's order.
+            pub const ALL: &[Sub] = &[$(Sub::$variant,)*];
+
+            /// The typed spelling: `printcolumn(json_path = ...)`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Sub::$variant => $key,)*
+                }
+            }
+        }
+    };
+}
+
+subs! {
+    Name = "name",
+    Type = "type",
+    JsonPath = "json_path",
+    Description = "description",
+    Format = "format",
+    Priority = "priority",
+    SpecReplicasPath = "spec_replicas_path",
+    StatusReplicasPath = "status_replicas_path",
+    LabelSelectorPath = "label_selector_path",
+    Path = "path",
+    ShortName = "short_name",
+    Categories = "categories",
+    Singular = "singular",
+    Scope = "scope",
+    Rule = "rule",
+    Message = "message",
+    MessageExpression = "message_expression",
+    Reason = "reason",
+    FieldPath = "field_path",
+    OptionalOldSelf = "optional_old_self",
+    Url = "url",
+    Annotations = "annotations",
+    Labels = "labels",
+    Warning = "warning",
+    Kubegen = "kubegen",
+}
+
+/// A marker's named arguments as parsed (under their typed spelling), read by [`Sub`].
+pub trait Args {
+    /// The argument's value, if given.
+    fn arg(&self, key: Sub) -> Option<&serde_json::Value>;
+
+    /// The argument as a string, if given as one.
+    fn arg_str(&self, key: Sub) -> Option<&str> {
+        self.arg(key).and_then(serde_json::Value::as_str)
+    }
+}
+
+impl Args for serde_json::Map<String, serde_json::Value> {
+    fn arg(&self, key: Sub) -> Option<&serde_json::Value> {
+        self.get(key.as_str())
+    }
 }
 
 /// Where a marker may stand.
@@ -176,46 +248,46 @@ const ARRAY: &[&str] = &["array"];
 const OBJECT: &[&str] = &["object"];
 
 pub const PRINTCOLUMN_ARGS: &[SubArg] = &[
-    sub("name", "name", Arg::Str, true),
-    sub("type", "type", Arg::Str, true),
-    sub("json_path", "JSONPath", Arg::Str, true),
-    sub("description", "description", Arg::Str, false),
-    sub("format", "format", Arg::Str, false),
-    sub("priority", "priority", Arg::Int, false),
+    sub(Sub::Name, "name", Arg::Str, true),
+    sub(Sub::Type, "type", Arg::Str, true),
+    sub(Sub::JsonPath, "JSONPath", Arg::Str, true),
+    sub(Sub::Description, "description", Arg::Str, false),
+    sub(Sub::Format, "format", Arg::Str, false),
+    sub(Sub::Priority, "priority", Arg::Int, false),
 ];
 
 pub const SCALE_ARGS: &[SubArg] = &[
-    sub("spec_replicas_path", "specpath", Arg::Str, true),
-    sub("status_replicas_path", "statuspath", Arg::Str, true),
-    sub("label_selector_path", "selectorpath", Arg::Str, false),
+    sub(Sub::SpecReplicasPath, "specpath", Arg::Str, true),
+    sub(Sub::StatusReplicasPath, "statuspath", Arg::Str, true),
+    sub(Sub::LabelSelectorPath, "selectorpath", Arg::Str, false),
 ];
 
 pub const RESOURCE_ARGS: &[SubArg] = &[
-    sub("path", "path", Arg::Str, false),
-    sub("short_name", "shortName", Arg::StrList, false),
-    sub("categories", "categories", Arg::StrList, false),
-    sub("singular", "singular", Arg::Str, false),
-    sub("scope", "scope", Arg::Str, false),
+    sub(Sub::Path, "path", Arg::Str, false),
+    sub(Sub::ShortName, "shortName", Arg::StrList, false),
+    sub(Sub::Categories, "categories", Arg::StrList, false),
+    sub(Sub::Singular, "singular", Arg::Str, false),
+    sub(Sub::Scope, "scope", Arg::Str, false),
 ];
 
 pub const RULE_ARGS: &[SubArg] = &[
-    sub("rule", "rule", Arg::Str, true),
-    sub("message", "message", Arg::Str, false),
-    sub("message_expression", "messageExpression", Arg::Str, false),
-    sub("reason", "reason", Arg::Str, false),
-    sub("field_path", "fieldPath", Arg::Str, false),
-    sub("optional_old_self", "optionalOldSelf", Arg::Flag, false),
+    sub(Sub::Rule, "rule", Arg::Str, true),
+    sub(Sub::Message, "message", Arg::Str, false),
+    sub(Sub::MessageExpression, "messageExpression", Arg::Str, false),
+    sub(Sub::Reason, "reason", Arg::Str, false),
+    sub(Sub::FieldPath, "fieldPath", Arg::Str, false),
+    sub(Sub::OptionalOldSelf, "optionalOldSelf", Arg::Flag, false),
 ];
 
 pub const EXTERNAL_DOCS_ARGS: &[SubArg] =
-    &[sub("url", "url", Arg::Str, true), sub("description", "description", Arg::Str, false)];
+    &[sub(Sub::Url, "url", Arg::Str, true), sub(Sub::Description, "description", Arg::Str, false)];
 
 pub const METADATA_ARGS: &[SubArg] =
-    &[sub("annotations", "annotations", Arg::StrList, false), sub("labels", "labels", Arg::StrList, false)];
+    &[sub(Sub::Annotations, "annotations", Arg::StrList, false), sub(Sub::Labels, "labels", Arg::StrList, false)];
 
-pub const SELECTABLE_ARGS: &[SubArg] = &[sub("json_path", "JSONPath", Arg::Str, true)];
+pub const SELECTABLE_ARGS: &[SubArg] = &[sub(Sub::JsonPath, "JSONPath", Arg::Str, true)];
 
-pub const DEPRECATED_ARGS: &[SubArg] = &[sub("warning", "warning", Arg::Str, false)];
+pub const DEPRECATED_ARGS: &[SubArg] = &[sub(Sub::Warning, "warning", Arg::Str, false)];
 
 use crate::schema::markers::FactKind;
 use Arg::*;
@@ -321,6 +393,12 @@ keys! {
 }
 
 impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Sub {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -769,7 +847,7 @@ pub fn same(a: &Foo, b: &Foo) -> bool {
             )
             .note("The generated `Foo` carries `#[allow(deprecated)]`; `derive`, `serde` and `schemars` attributes are refused here (use `derive = ...`)."),
         ),
-    m(Key::Crates, &[], Struct(&[sub("kubegen", "kubegen", Str, false)]), Resource, false)
+    m(Key::Crates, &[], Struct(&[sub(Sub::Kubegen, "kubegen", Str, false)]), Resource, false)
         .help("kube-derive's key for the paths of the crates the generated code names; refused here: depend on kubegen under its own name.")
         .example(
             refused(
@@ -1758,6 +1836,27 @@ mod tests {
             assert_eq!(def(*key).key, *key);
         }
         assert_eq!(MARKERS.len(), Key::ALL.len());
+    }
+
+    /// Each named argument's typed spelling is one variant of `Sub`, and each variant is an
+    /// argument of some marker (a rule's and `deprecated`'s tables stand beside MARKERS).
+    #[test]
+    fn every_named_argument_is_declared_once() {
+        let spellings: std::collections::BTreeSet<&str> = Sub::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(spellings.len(), Sub::ALL.len(), "two named arguments share a spelling");
+        let used: std::collections::BTreeSet<Sub> = MARKERS
+            .iter()
+            .filter_map(|d| match d.arg {
+                Arg::Struct(subs) => Some(subs),
+                _ => None,
+            })
+            .chain([RULE_ARGS, DEPRECATED_ARGS])
+            .flatten()
+            .map(|s| s.key)
+            .collect();
+        for sub in Sub::ALL {
+            assert!(used.contains(sub), "`{}` is an argument of no marker", sub.as_str());
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `#[derive(CustomResource)]`: the resource model (parsed, then checked), then the root
 //! type, `kube::Resource`, `CustomResourceExt` and the registration for `codegen-cli`.
 
-use crate::markers::registry::Key;
+use crate::markers::registry::{Args, Key, Sub};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -82,16 +82,16 @@ fn s(m: &Marker) -> String {
     m.str().unwrap_or_default().to_string()
 }
 
-fn field_str(m: &Marker, key: &str) -> Option<String> {
+fn field_str(m: &Marker, key: Sub) -> Option<String> {
     match &m.value {
-        MarkerValue::Struct(map) => map.get(key).and_then(|v| v.as_str().map(String::from)),
+        MarkerValue::Struct(map) => map.arg_str(key).map(String::from),
         _ => None,
     }
 }
 
-fn field_strs(m: &Marker, key: &str) -> Vec<String> {
+fn field_strs(m: &Marker, key: Sub) -> Vec<String> {
     match &m.value {
-        MarkerValue::Struct(map) => match map.get(key) {
+        MarkerValue::Struct(map) => match map.arg(key) {
             Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
             Some(Value::String(s)) => vec![s.clone()],
             _ => Vec::new(),
@@ -346,20 +346,20 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let plural = parsed
         .get(Key::Plural)
         .map(s)
-        .or_else(|| resource.and_then(|r| field_str(r, "path")))
+        .or_else(|| resource.and_then(|r| field_str(r, Sub::Path)))
         .unwrap_or_else(|| pluralize(&kind.to_lowercase()));
     let singular = parsed
         .get(Key::Singular)
         .map(s)
-        .or_else(|| resource.and_then(|r| field_str(r, "singular")))
+        .or_else(|| resource.and_then(|r| field_str(r, Sub::Singular)))
         .unwrap_or_else(|| kind.to_lowercase());
     let mut short_names: Vec<String> = parsed.all(Key::Shortname).map(s).collect();
-    short_names.extend(resource.map(|r| field_strs(r, "short_name")).unwrap_or_default());
+    short_names.extend(resource.map(|r| field_strs(r, Sub::ShortName)).unwrap_or_default());
     let mut categories: Vec<String> = parsed.all(Key::Category).map(s).collect();
-    categories.extend(resource.map(|r| field_strs(r, "categories")).unwrap_or_default());
+    categories.extend(resource.map(|r| field_strs(r, Sub::Categories)).unwrap_or_default());
 
     let mut namespaced = true;
-    if let Some(scope) = resource.and_then(|r| field_str(r, "scope")) {
+    if let Some(scope) = resource.and_then(|r| field_str(r, Sub::Scope)) {
         match scope.as_str() {
             "Namespaced" => namespaced = true,
             "Cluster" => namespaced = false,
@@ -402,7 +402,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
 
     let mut printer_columns = Vec::new();
     for m in parsed.all(Key::Printcolumn) {
-        let type_ = field_str(m, "type").unwrap_or_default();
+        let type_ = field_str(m, Sub::Type).unwrap_or_default();
         if !COLUMN_TYPES.contains(&type_.as_str()) {
             errors.push(
                 m.span,
@@ -412,7 +412,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
                 ),
             );
         }
-        let format = field_str(m, "format");
+        let format = field_str(m, Sub::Format);
         if let Some(f) = &format
             && !COLUMN_FORMATS.contains(&f.as_str())
         {
@@ -424,10 +424,10 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
                 ),
             );
         }
-        let json_path = field_str(m, "json_path").unwrap_or_default();
+        let json_path = field_str(m, Sub::JsonPath).unwrap_or_default();
         check_path(&json_path, "printer column path", m.span, layout, &fields, errors);
         let priority = match &m.value {
-            MarkerValue::Struct(map) => map.get("priority").and_then(Value::as_i64),
+            MarkerValue::Struct(map) => map.arg(Sub::Priority).and_then(Value::as_i64),
             _ => None,
         };
         if priority.is_some_and(|p| p < 0 || p > i64::from(i32::MAX)) {
@@ -437,19 +437,19 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             );
         }
         printer_columns.push(PrinterColumn {
-            name: field_str(m, "name").unwrap_or_default(),
+            name: field_str(m, Sub::Name).unwrap_or_default(),
             type_,
             json_path,
-            description: field_str(m, "description"),
+            description: field_str(m, Sub::Description),
             format,
             priority,
         });
     }
 
     let scale = parsed.get(Key::Scale).map(|m| {
-        let spec = field_str(m, "spec_replicas_path").unwrap_or_default();
-        let status = field_str(m, "status_replicas_path").unwrap_or_default();
-        let selector = field_str(m, "label_selector_path");
+        let spec = field_str(m, Sub::SpecReplicasPath).unwrap_or_default();
+        let status = field_str(m, Sub::StatusReplicasPath).unwrap_or_default();
+        let selector = field_str(m, Sub::LabelSelectorPath);
         if !spec.starts_with(".spec.") {
             errors.push(m.span, format!("the scale subresource's spec replicas path `{spec}` must lie under `.spec`, like `.spec.replicas`"));
         }
@@ -480,7 +480,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     for m in parsed.all(Key::Selectable) {
         let path = match &m.value {
             MarkerValue::Json(Value::String(p)) => p.clone(),
-            _ => field_str(m, "json_path").unwrap_or_default(),
+            _ => field_str(m, Sub::JsonPath).unwrap_or_default(),
         };
         check_path(&path, "selectable field", m.span, layout, &fields, errors);
         selectable.push(path);
@@ -509,8 +509,9 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     let mut annotations: Vec<(String, String)> = parsed.all(Key::Annotation).map(pair).collect();
     let mut labels: Vec<(String, String)> = parsed.all(Key::Label).map(pair).collect();
     for m in parsed.all(Key::Metadata) {
-        for (key, into) in [("annotations", &mut annotations), ("labels", &mut labels)] {
-            for kv in field_strs(m, key) {
+        for (sub, into) in [(Sub::Annotations, &mut annotations), (Sub::Labels, &mut labels)] {
+            let key = sub.as_str();
+            for kv in field_strs(m, sub) {
                 match kv.split_once('=') {
                     Some((k, v)) => into.push((k.to_string(), v.to_string())),
                     None => errors.push(m.span, format!("`{key}=\"{kv}\"` needs the form `{key}=\"key=value\"`")),
@@ -567,7 +568,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     }
     if let Some(m) = parsed.get(Key::Crates)
         && let MarkerValue::Struct(map) = &m.value
-        && map.get("kubegen").is_some()
+        && map.arg(Sub::Kubegen).is_some()
     {
         errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
     }

@@ -6,7 +6,7 @@
 //! description, each node's markers attached as a schemars transform — derives schemars'
 //! `JsonSchema` on the mirror, and forwards the user's type to it.
 
-use crate::markers::registry::Key;
+use crate::markers::registry::{Args, Key, Sub};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -191,7 +191,7 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
         for m in type_markers.all(Key::Validation) {
             let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
-            let Some(rule) = map.get("rule").and_then(|r| r.as_str()) else { continue };
+            let Some(rule) = map.arg_str(Sub::Rule) else { continue };
             let unknown: Vec<String> =
                 crate::check::self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
             if unknown.is_empty() && !transparent {
@@ -627,7 +627,7 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
         .iter()
         .filter_map(|m| match (&m.value, m.def.key) {
             (crate::markers::MarkerValue::Struct(map), Key::Validation) => {
-                map.get("rule").and_then(|r| r.as_str()).filter(|r| crate::check::reads_old_self(r)).map(String::from)
+                map.arg_str(Sub::Rule).filter(|r| crate::check::reads_old_self(r)).map(String::from)
             }
             (_, Key::Immutable) if m.flag() => Some("self == oldSelf".to_string()),
             _ => None,

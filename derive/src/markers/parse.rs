@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta, UnOp};
 
-use super::registry::{self, Arg, ITEMS_PREFIX, Key, MarkerDef, SubArg, Target};
+use super::registry::{self, Arg, Args, ITEMS_PREFIX, Key, MarkerDef, Sub, SubArg, Target};
 use crate::errors::Errors;
 
 /// A marker's argument, normalised across spellings.
@@ -312,28 +312,34 @@ fn typed_value(
             let expr: Expr = meta.value()?.parse()?;
             let text = match lit_json(&expr) {
                 Some(Value::String(s)) => s,
-                _ => return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key))),
+                _ => {
+                    return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key.as_str())));
+                }
             };
             // A one-argument marker takes its argument bare: `selectable = ".spec.x"`.
             if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
                 && !text.trim_start().starts_with('{')
             {
                 let mut out = Map::new();
-                out.insert(only.key.into(), Value::String(text));
+                out.insert(only.key.as_str().into(), Value::String(text));
                 return Ok(MarkerValue::Struct(out));
             }
             let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
                 return Err(syn::Error::new(
                     expr.span(),
-                    format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key),
+                    format!(
+                        "`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`",
+                        subs[0].key.as_str()
+                    ),
                 ));
             };
             let mut out = Map::new();
             for (k, v) in obj {
-                let Some(s) = subs.iter().find(|s| camel(s.key) == k || s.key == k || s.doc == k) else {
+                let Some(s) = subs.iter().find(|s| camel(s.key.as_str()) == k || s.key.as_str() == k || s.doc == k)
+                else {
                     return Err(syn::Error::new(expr.span(), format!("`{key}` has no field `{k}`")));
                 };
-                out.insert(s.key.into(), v);
+                out.insert(s.key.as_str().into(), v);
             }
             check_required(key, subs, &out, expr.span())?;
             Ok(MarkerValue::Struct(out))
@@ -343,15 +349,15 @@ fn typed_value(
             let expr: Expr = meta.value()?.parse()?;
             if let Some(Value::String(rule)) = lit_json(&expr) {
                 let mut out = Map::new();
-                out.insert("rule".into(), rule.into());
+                out.insert(Sub::Rule.as_str().into(), rule.into());
                 return Ok(MarkerValue::Struct(out));
             }
             if let Expr::Tuple(t) = &expr {
                 let parts: Vec<_> = t.elems.iter().map(lit_json).collect();
                 if let [Some(Value::String(rule)), Some(Value::String(message))] = parts.as_slice() {
                     let mut out = Map::new();
-                    out.insert("rule".into(), rule.clone().into());
-                    out.insert("message".into(), message.clone().into());
+                    out.insert(Sub::Rule.as_str().into(), rule.clone().into());
+                    out.insert(Sub::Message.as_str().into(), message.clone().into());
                     return Ok(MarkerValue::Struct(out));
                 }
             }
@@ -382,11 +388,11 @@ fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -
         let name = inner.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
         // kube-derive spells the printer column type `type_`.
         let name = if name == "type_" { "type".to_string() } else { name };
-        let Some(s) = subs.iter().find(|s| s.key == name) else {
-            let hint = registry::suggest(&name, subs.iter().map(|s| s.key))
+        let Some(s) = subs.iter().find(|s| s.key.as_str() == name) else {
+            let hint = registry::suggest(&name, subs.iter().map(|s| s.key.as_str()))
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
-            let known = subs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ");
+            let known = subs.iter().map(|s| s.key.as_str()).collect::<Vec<_>>().join(", ");
             return Err(syn::Error::new(
                 inner.path.span(),
                 format!("`{key}` has no argument `{name}` (it takes {known}){hint}"),
@@ -396,9 +402,9 @@ fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -
             Value::Bool(true)
         } else {
             let expr: Expr = inner.value()?.parse()?;
-            typed_scalar(s.arg, s.key, &expr)?
+            typed_scalar(s.arg, s.key.as_str(), &expr)?
         };
-        out.insert(s.key.into(), value);
+        out.insert(s.key.as_str().into(), value);
         Ok(())
     })?;
     check_required(key, subs, &out, span)?;
@@ -407,8 +413,8 @@ fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -
 
 fn check_required(key: &str, subs: &[SubArg], out: &Map<String, Value>, span: Span) -> syn::Result<()> {
     for s in subs.iter().filter(|s| s.required) {
-        if !out.contains_key(s.key) {
-            return Err(syn::Error::new(span, format!("`{key}` needs `{}`", s.key)));
+        if !out.contains_key(s.key.as_str()) {
+            return Err(syn::Error::new(span, format!("`{key}` needs `{}`", s.key.as_str())));
         }
     }
     Ok(())
@@ -506,7 +512,7 @@ fn doc_value(def: &MarkerDef, spelling: &str, rest: &str) -> Result<MarkerValue,
             };
             let map = doc_struct(spelling, subs, args)?;
             if def.arg == Arg::FlagOrStr {
-                return Ok(match map.get("warning") {
+                return Ok(match map.arg(Sub::Warning) {
                     Some(w) => MarkerValue::Json(w.clone()),
                     None => MarkerValue::Flag(true),
                 });
@@ -543,10 +549,10 @@ fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String,
         };
         let value =
             doc_scalar(s.arg, v.trim()).map_err(|what| format!("`+{spelling}` argument `{}`: {what}", s.doc))?;
-        out.insert(s.key.into(), value);
+        out.insert(s.key.as_str().into(), value);
     }
     for s in subs.iter().filter(|s| s.required) {
-        if !out.contains_key(s.key) {
+        if !out.contains_key(s.key.as_str()) {
             return Err(format!("`+{spelling}` needs `{}=...`", s.doc));
         }
     }
