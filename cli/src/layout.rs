@@ -14,12 +14,6 @@ use kubegen::rbac::RoleObject;
 use crate::output::Output;
 
 #[derive(Template)]
-#[template(path = "header.yaml")]
-struct Header<'a> {
-    lines: Vec<&'a str>,
-}
-
-#[derive(Template)]
 #[template(path = "crd_kustomization.yaml")]
 struct CrdKustomization<'a> {
     files: &'a [String],
@@ -75,12 +69,6 @@ struct DefaultKustomization<'a> {
     project: &'a str,
     /// `codegen-cli create webhook` has scaffolded config/webhook: wire it in.
     webhooks: bool,
-}
-
-/// A header file's text as YAML comments, for the top of every generated file.
-pub fn header(text: &str) -> Result<String> {
-    let lines = text.lines().map(|l| l.trim_start_matches('#').trim_start_matches(' ').trim_end()).collect();
-    Ok(Header { lines }.render()?)
 }
 
 fn rendered(t: &impl Template, what: &str) -> Result<String> {

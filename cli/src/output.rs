@@ -111,10 +111,22 @@ pub fn header(file: Option<&Path>) -> Result<String> {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).with_context(|| format!("reading header file {}", path.display()))?;
-            crate::layout::header(&text)
+            yaml_comments(&text)
         }
         None => Ok(String::new()),
     }
+}
+
+/// A header file's text as YAML comments, for the top of every generated file.
+fn yaml_comments(text: &str) -> Result<String> {
+    let lines = text.lines().map(|l| l.trim_start_matches('#').trim_start_matches(' ').trim_end()).collect();
+    Ok(askama::Template::render(&Header { lines })?)
+}
+
+#[derive(askama::Template)]
+#[template(path = "header.yaml")]
+struct Header<'a> {
+    lines: Vec<&'a str>,
 }
 
 /// This very command line without `flag`, spelled the way it was started: through

@@ -142,7 +142,7 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, error
     if s.arg_str(Sub::Rule).is_none() {
         return;
     }
-    let rule = crate::model::rule_of(s);
+    let rule = crate::markers::rule_of(s);
     let rule_text = rule.rule.clone();
     // A rule that does not parse is reported once, by the parse check.
     if kubegen_cel::check::parse(&rule_text).is_err()

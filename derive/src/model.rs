@@ -373,20 +373,7 @@ pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
             errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
     }
-    rule_of(s)
-}
-
-/// A rule's named arguments (`validation(rule = ..., message = ...)`) as the rule.
-pub fn rule_of(s: &Map<String, Value>) -> Rule {
-    let text = |key: Sub| s.arg_str(key).map(String::from);
-    Rule {
-        rule: text(Sub::Rule).unwrap_or_default(),
-        message: text(Sub::Message),
-        message_expression: text(Sub::MessageExpression),
-        reason: text(Sub::Reason),
-        field_path: text(Sub::FieldPath),
-        optional_old_self: s.arg(Sub::OptionalOldSelf).and_then(Value::as_bool),
-    }
+    crate::markers::rule_of(s)
 }
 
 /// The CEL rule and message controller-gen writes for `AtMostOneOf` and friends

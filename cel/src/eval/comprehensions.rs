@@ -17,7 +17,7 @@ use cel::common::value::Val;
 use cel::parser::{Macro, MacroExprHelper, ParseError};
 use cel::{Env, ExecutionError};
 
-use super::env::{Args, Ret, fail, ok};
+use super::overload::{Args, Ret, fail, ok};
 
 const ITEM: &str = "@it";
 const RESULT: &str = "@result";

@@ -11,7 +11,7 @@ use cel::common::types::{CelList, CelOptional, CelString, STRING_TYPE, Type};
 use cel::common::value::{StaticVal, Val};
 use regex::Regex;
 
-use super::env::{Args, Ret, arg, declare, ok};
+use super::overload::{Args, Ret, arg, declare, ok};
 use super::time;
 use super::urls;
 

@@ -8,7 +8,7 @@ use cel::common::types::{CelBool, CelInt, CelOptional, DYN_TYPE, LIST_TYPE};
 use cel::common::value::{CowVal, Val};
 use cel::{Env, ExecutionError};
 
-use super::env::{Args, Ret, fail, ok};
+use super::overload::{Args, Ret, fail, ok};
 
 pub(crate) fn register(env: &mut Env) -> Result<(), cel::DeclarationError> {
     env.add_member_overload("isSorted", "list_is_sorted_bool", LIST_TYPE, vec![], is_sorted)?;

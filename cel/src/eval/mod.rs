@@ -36,6 +36,7 @@ mod env;
 mod format;
 mod lists;
 mod net;
+mod overload;
 mod quantity;
 mod regex_lib;
 mod schema;

@@ -9,7 +9,7 @@ use cel::Env;
 use cel::common::types::{CelBool, CelInt, CelString, STRING_TYPE, Type};
 use cel::common::value::{StaticVal, Val};
 
-use super::env::{Args, Ret, arg, declare, fail, ok};
+use super::overload::{Args, Ret, arg, declare, fail, ok};
 use super::urls::go_quote;
 
 pub(crate) static IP_TYPE: Type = Type::new_unspecified_type("net.IP");

@@ -11,7 +11,7 @@ use cel::Env;
 use cel::common::types::{CelBool, CelDouble, CelInt, CelString, INT_TYPE, STRING_TYPE, Type};
 use cel::common::value::{StaticVal, Val};
 
-use super::env::{Args, Ret, arg, declare, fail, ok};
+use super::overload::{Args, Ret, arg, declare, fail, ok};
 
 pub(crate) static QUANTITY_TYPE: Type = Type::new_unspecified_type("kubernetes.Quantity");
 

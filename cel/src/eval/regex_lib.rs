@@ -9,7 +9,7 @@ use cel::common::types::{CelInt, CelList, CelString, INT_TYPE, STRING_TYPE};
 use cel::common::value::Val;
 use regex::Regex;
 
-use super::env::{Args, Ret, arg, fail, ok};
+use super::overload::{Args, Ret, arg, fail, ok};
 
 pub(crate) fn register(env: &mut Env) -> Result<(), cel::DeclarationError> {
     env.add_member_overload("find", "string_find_string", STRING_TYPE, vec![STRING_TYPE], find)?;

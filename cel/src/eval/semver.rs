@@ -8,7 +8,7 @@ use cel::Env;
 use cel::common::types::{BOOL_TYPE, CelBool, CelInt, CelString, STRING_TYPE, Type};
 use cel::common::value::{StaticVal, Val};
 
-use super::env::{Args, Ret, arg, declare, fail, ok};
+use super::overload::{Args, Ret, arg, declare, fail, ok};
 
 pub(crate) static SEMVER_TYPE: Type = Type::new_unspecified_type("kubernetes.Semver");
 

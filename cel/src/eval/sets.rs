@@ -5,8 +5,8 @@ use cel::Env;
 use cel::common::types::{CelBool, LIST_TYPE};
 use cel::common::value::Val;
 
-use super::env::{Args, Ret, ok};
 use super::lists::elements;
+use super::overload::{Args, Ret, ok};
 
 pub(crate) fn register(env: &mut Env) -> Result<(), cel::DeclarationError> {
     env.add_overload("sets.contains", "list_sets_contains_list", vec![LIST_TYPE, LIST_TYPE], contains)?;

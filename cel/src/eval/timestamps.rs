@@ -10,7 +10,7 @@ use cel::common::types::{CelDuration, CelInt, CelTimestamp, DURATION_TYPE, TIMES
 use cel::parser::Macro;
 use chrono::{Datelike, Timelike, Utc};
 
-use super::env::{arg, ok};
+use super::overload::{arg, ok};
 
 const GETTERS: &[&str] = &[
     "getFullYear",

@@ -10,7 +10,7 @@ use cel::Env;
 use cel::common::types::{CelBool, CelList, CelMap, CelMapKey, CelString, STRING_TYPE, Type};
 use cel::common::value::{StaticVal, Val};
 
-use super::env::{Args, Ret, arg, declare, fail, ok};
+use super::overload::{Args, Ret, arg, declare, fail, ok};
 
 pub(crate) static URL_TYPE: Type = Type::new_unspecified_type("kubernetes.URL");
 

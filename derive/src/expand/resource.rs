@@ -126,126 +126,8 @@ fn has_field(input: &DeriveInput, name: &str) -> bool {
     }
 }
 
-/// `+groupName=` and `+versionName=` in a module's `//!` doc, as Go puts them in a
-/// package's `groupversion_info.go`.
-#[derive(Default)]
-struct PackageMarkers {
-    group: Option<String>,
-    version: Option<String>,
-}
-
-fn package_markers(ident: &syn::Ident) -> PackageMarkers {
-    let Some(file) = ident.span().unwrap().local_file() else { return PackageMarkers::default() };
-    let mut found = package_doc_markers(&file);
-    // controller-gen takes the version from the Go package's name; the Rust module path
-    // spells it the same way (`api/v1beta1/foo.rs`, `v1beta1.rs`).
-    if found.version.is_none() {
-        found.version = version_in_path(&file);
-    }
-    found
-}
-
-/// The innermost directory or file name of `file` that is a Kubernetes API version.
-fn version_in_path(file: &std::path::Path) -> Option<String> {
-    let names = file.with_extension("");
-    names.components().rev().filter_map(|c| c.as_os_str().to_str()).find(|n| is_api_version(n)).map(String::from)
-}
-
-/// `v1`, `v2beta3`, `v1alpha1`: the versions Kubernetes sorts and serves.
-fn is_api_version(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix('v') else { return false };
-    let major_len = rest.chars().take_while(char::is_ascii_digit).count();
-    if major_len == 0 || rest.starts_with('0') {
-        return false;
-    }
-    let rest = &rest[major_len..];
-    match rest.strip_prefix("alpha").or_else(|| rest.strip_prefix("beta")) {
-        Some(n) => !n.is_empty() && !n.starts_with('0') && n.chars().all(|c| c.is_ascii_digit()),
-        None => rest.is_empty(),
-    }
-}
-
-fn package_doc_markers(file: &std::path::Path) -> PackageMarkers {
-    let file = file.to_path_buf();
-    let mut candidates = vec![file.clone()];
-    if let Some(dir) = file.parent()
-        && file.file_name().is_some_and(|n| n != "mod.rs" && n != "lib.rs")
-    {
-        candidates.push(dir.join("mod.rs"));
-    }
-    let mut found = PackageMarkers::default();
-    for path in candidates {
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
-        for line in text.lines().map(str::trim_start).take_while(|l| l.starts_with("//!") || l.is_empty()) {
-            let marker = line.trim_start_matches("//!").trim();
-            if let Some(g) = marker.strip_prefix("+groupName=") {
-                found.group.get_or_insert_with(|| g.trim().to_string());
-            }
-            if let Some(v) = marker.strip_prefix("+versionName=") {
-                found.version.get_or_insert_with(|| v.trim().to_string());
-            }
-        }
-    }
-    found
-}
-
 const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
 const COLUMN_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "date", "date-time", "password"];
-
-/// Whether `path` parses as kubectl's JSONPath does for printer columns: `.name`
-/// segments, `[N]`, `[*]`, `['key']` and `[?(...)]` filters, brackets and quotes closed.
-fn json_path_syntax(path: &str) -> Result<(), String> {
-    let chars: Vec<char> = path.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '.' => {
-                let start = i + 1;
-                i = start;
-                while i < chars.len() && chars[i] != '.' && chars[i] != '[' {
-                    if chars[i] == ']' {
-                        return Err(format!("a `]` without its `[` at character {}", i + 1));
-                    }
-                    i += 1;
-                }
-                if i == start {
-                    return Err(format!("an empty segment at character {start}"));
-                }
-            }
-            '[' => {
-                let mut depth = 0;
-                let mut quote = None;
-                let start = i;
-                loop {
-                    let Some(&c) = chars.get(i) else {
-                        return Err(format!("the `[` at character {} is never closed", start + 1));
-                    };
-                    match (quote, c) {
-                        (Some(q), c) if c == q => quote = None,
-                        (Some(_), _) => {}
-                        (None, '\'' | '"') => quote = Some(c),
-                        (None, '[' | '(') => depth += 1,
-                        (None, ')') => depth -= 1,
-                        (None, ']') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                if i == start + 1 {
-                    return Err(format!("an empty `[]` at character {}", start + 1));
-                }
-                i += 1;
-            }
-            c => return Err(format!("`{c}` at character {} where `.` or `[` should be", i + 1)),
-        }
-    }
-    Ok(())
-}
 
 /// Checks a JSON path's first segments against what the derive can see: the root's own
 /// fields and, for the generated root, the spec's fields.
@@ -254,7 +136,7 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
         errors.push(span, format!("{what} `{path}` must start with `.`, like `.spec.replicas`"));
         return;
     };
-    if let Err(problem) = json_path_syntax(path) {
+    if let Err(problem) = crate::json_path::syntax(path) {
         errors.push(
             span,
             format!("{what} `{path}` is not a JSONPath kubectl can read ({problem}); write it like `.spec.replicas` or `.status.conditions[0].type`"),
@@ -286,7 +168,76 @@ fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<
     }
 }
 
+/// The resource its markers describe, checked: each part read by its own function below.
 fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors) -> Option<Resource> {
+    let (group, version, kind) = gvk(input, parsed, style, errors)?;
+    if style == Style::Root {
+        root_keys_refused(input, parsed, &kind, errors);
+    }
+    let whole = input.ident.span();
+    let (plural, singular, short_names, categories, namespaced) = kind_names(parsed, &kind, whole, errors);
+    let (root_name, status, status_subresource) = root_and_status(input, parsed, style, &kind, errors);
+    let fields = wire_fields(input);
+    // With `no_spec` the spec's fields sit at the top level, as in a root.
+    let layout = if parsed.get(Key::NoSpec).is_some_and(Marker::flag) { Style::Root } else { style };
+    let at = Paths { layout, fields: &fields };
+    let printer_columns = printer_columns(parsed, &at, errors);
+    let scale = scale(input, parsed, &at, &kind, errors);
+    let selectable = selectable(parsed, &at, errors);
+    let (served, storage, storage_marked, deprecated, deprecation_warning) = versions(parsed);
+    let (annotations, labels) = metadata(parsed, &group, whole, errors);
+    let schema = schema_mode(parsed, whole, errors);
+    let (derives, attrs) = root_extras(parsed, errors);
+    let (root_rules, root_rule_exprs) = root_rules(parsed, errors);
+    Some(Resource {
+        group,
+        version,
+        kind,
+        plural,
+        singular,
+        short_names,
+        categories,
+        namespaced,
+        root_name,
+        status,
+        status_subresource,
+        scale,
+        printer_columns,
+        selectable,
+        served,
+        storage,
+        storage_marked,
+        deprecated,
+        deprecation_warning,
+        annotations,
+        labels,
+        doc: parsed.get(Key::Doc).map(s),
+        schema,
+        no_spec: parsed.get(Key::NoSpec).is_some_and(Marker::flag),
+        derives,
+        attrs,
+        root_rules,
+        root_rule_exprs,
+        skip_version: parsed.get(Key::SkipVersion).is_some_and(Marker::flag),
+    })
+}
+
+/// Where a marker's JSON path is checked against: the object's layout and the fields the
+/// derive sees.
+struct Paths<'a> {
+    layout: Style,
+    fields: &'a Option<Vec<String>>,
+}
+
+impl Paths<'_> {
+    fn check(&self, path: &str, what: &str, span: Span, errors: &mut Errors) {
+        check_path(path, what, span, self.layout, self.fields, errors);
+    }
+}
+
+/// Group, version and kind: each from its marker, the package's `//!` doc or (a root's
+/// kind) the type's name; those missing reported together.
+fn gvk(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors) -> Option<(String, String, String)> {
     let whole = input.ident.span();
     let mut missing = Vec::new();
     let mut required = |key: Key| match parsed.get(key) {
@@ -300,7 +251,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     };
     // controller-gen reads `+groupName=` (and `+versionName=`) from the package's doc;
     // here, from the `//!` doc of the type's file or of the `mod.rs` beside it.
-    let package = package_markers(&input.ident);
+    let package = crate::package::package_markers(&input.ident);
     let mut from_package = |key: Key, marker: Option<String>| match (parsed.get(key), marker) {
         (None, Some(value)) if !parsed.failed.contains(&key) => Some(value),
         _ => required(key),
@@ -325,23 +276,33 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             ),
         );
     }
-    let (group, version, kind) = (group?, version?, kind?);
+    Some((group?, version?, kind?))
+}
 
-    if style == Style::Root {
-        for key in [Key::Status, Key::Root, Key::NoSpec, Key::Derive, Key::Attr] {
-            if let Some(m) = parsed.get(key) {
-                errors.push(
-                    m.span,
-                    format!(
-                        "`{}` has a `metadata` field, so it is the root object itself; `{key}` only applies when the derive generates a root around a spec. Either drop `metadata` (the derive then generates `{kind}` with `spec`), or declare the root's fields yourself{}",
-                        input.ident,
-                        if key == Key::Status { " (`pub status: Option<...>` with `+kubebuilder:subresource:status`)" } else { "" }
-                    ),
-                );
-            }
+/// The keys that only apply when the derive generates a root around a spec, refused on a
+/// root type.
+fn root_keys_refused(input: &DeriveInput, parsed: &Parsed, kind: &str, errors: &mut Errors) {
+    for key in [Key::Status, Key::Root, Key::NoSpec, Key::Derive, Key::Attr] {
+        if let Some(m) = parsed.get(key) {
+            errors.push(
+                m.span,
+                format!(
+                    "`{}` has a `metadata` field, so it is the root object itself; `{key}` only applies when the derive generates a root around a spec. Either drop `metadata` (the derive then generates `{kind}` with `spec`), or declare the root's fields yourself{}",
+                    input.ident,
+                    if key == Key::Status { " (`pub status: Option<...>` with `+kubebuilder:subresource:status`)" } else { "" }
+                ),
+            );
         }
     }
+}
 
+/// Plural, singular, short names, categories and scope.
+fn kind_names(
+    parsed: &Parsed,
+    kind: &str,
+    whole: Span,
+    errors: &mut Errors,
+) -> (String, String, Vec<String>, Vec<String>, bool) {
     let resource = parsed.get(Key::Resource);
     let plural = parsed
         .get(Key::Plural)
@@ -371,9 +332,21 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         namespaced = m.flag();
     }
 
+    (plural, singular, short_names, categories, namespaced)
+}
+
+/// The generated root's name and the status type, with whether the status subresource is on.
+fn root_and_status(
+    input: &DeriveInput,
+    parsed: &Parsed,
+    style: Style,
+    kind: &str,
+    errors: &mut Errors,
+) -> (syn::Ident, Option<syn::Path>, bool) {
+    let whole = input.ident.span();
     let root_name = match parsed.get(Key::Root) {
         Some(m) => syn::Ident::new(&s(m), m.span),
-        None => syn::Ident::new(&kind, Span::call_site()),
+        None => syn::Ident::new(kind, Span::call_site()),
     };
     if style == Style::Spec && root_name == input.ident {
         errors.push(
@@ -396,10 +369,11 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
     // `+kubebuilder:subresource:status` on a root without a `status` field is what older
     // Go APIs do; controller-gen writes `subresources: {status: {}}` for it, and so do we.
 
-    let fields = wire_fields(input);
-    // With `no_spec` the spec's fields sit at the top level, as in a root.
-    let layout = if parsed.get(Key::NoSpec).is_some_and(Marker::flag) { Style::Root } else { style };
+    (root_name, status, status_subresource)
+}
 
+/// `printcolumn`s, their types, formats, paths and priorities checked.
+fn printer_columns(parsed: &Parsed, at: &Paths, errors: &mut Errors) -> Vec<PrinterColumn> {
     let mut printer_columns = Vec::new();
     for m in parsed.all(Key::Printcolumn) {
         let type_ = field_str(m, Sub::Type).unwrap_or_default();
@@ -425,7 +399,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             );
         }
         let json_path = field_str(m, Sub::JsonPath).unwrap_or_default();
-        check_path(&json_path, "printer column path", m.span, layout, &fields, errors);
+        at.check(&json_path, "printer column path", m.span, errors);
         let priority = match &m.value {
             MarkerValue::Struct(map) => map.arg(Sub::Priority).and_then(Value::as_i64),
             _ => None,
@@ -446,7 +420,13 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         });
     }
 
-    let scale = parsed.get(Key::Scale).map(|m| {
+    printer_columns
+}
+
+/// The scale subresource, its paths checked against the spec and the status.
+fn scale(input: &DeriveInput, parsed: &Parsed, at: &Paths, kind: &str, errors: &mut Errors) -> Option<Scale> {
+    let layout = at.layout;
+    parsed.get(Key::Scale).map(|m| {
         let spec = field_str(m, Sub::SpecReplicasPath).unwrap_or_default();
         let status = field_str(m, Sub::StatusReplicasPath).unwrap_or_default();
         let selector = field_str(m, Sub::LabelSelectorPath);
@@ -464,28 +444,36 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             };
             errors.push(m.span, format!("the scale subresource's status replicas path `{status}` reads the status, and `{kind}` has none: {fix}"));
         } else {
-            check_path(&status, "scale status replicas path", m.span, layout, &fields, errors);
+            at.check(&status, "scale status replicas path", m.span, errors);
         }
         if let Some(sel) = &selector
             && !sel.starts_with(".status.") && !sel.starts_with(".spec.") {
                 errors.push(m.span, format!("the scale subresource's label selector path `{sel}` must lie under `.spec` or `.status`"));
             }
         if spec.starts_with(".spec.") {
-            check_path(&spec, "scale spec replicas path", m.span, layout, &fields, errors);
+            at.check(&spec, "scale spec replicas path", m.span, errors);
         }
         Scale { spec, status, selector }
-    });
+    })
+}
 
+/// Selectable fields' paths.
+fn selectable(parsed: &Parsed, at: &Paths, errors: &mut Errors) -> Vec<String> {
     let mut selectable = Vec::new();
     for m in parsed.all(Key::Selectable) {
         let path = match &m.value {
             MarkerValue::Json(Value::String(p)) => p.clone(),
             _ => field_str(m, Sub::JsonPath).unwrap_or_default(),
         };
-        check_path(&path, "selectable field", m.span, layout, &fields, errors);
+        at.check(&path, "selectable field", m.span, errors);
         selectable.push(path);
     }
 
+    selectable
+}
+
+/// Served, storage (and whether it was marked), deprecated and its warning.
+fn versions(parsed: &Parsed) -> (bool, bool, Option<bool>, bool, Option<String>) {
     // Unset means "storage" for a kind with one version (kube-derive's default); among
     // several versions `codegen-cli` needs one marked.
     let storage_marked = parsed.get(Key::Storage).map(Marker::flag);
@@ -500,6 +488,14 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         None => (false, None),
     };
 
+    (served, storage, storage_marked, deprecated, deprecation_warning)
+}
+
+/// Keys and values, in the order written.
+type Pairs = Vec<(String, String)>;
+
+/// The CRD's annotations and labels; a protected group needs its approval annotation.
+fn metadata(parsed: &Parsed, group: &str, whole: Span, errors: &mut Errors) -> (Pairs, Pairs) {
     let pair = |m: &Marker| match &m.value {
         MarkerValue::Json(Value::Array(a)) => {
             (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string())
@@ -530,7 +526,12 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         );
     }
 
-    let schema = match parsed.get(Key::Schema).map(s).as_deref() {
+    (annotations, labels)
+}
+
+/// `schema = "derived" | "manual" | "disabled"`.
+fn schema_mode(parsed: &Parsed, whole: Span, errors: &mut Errors) -> SchemaMode {
+    match parsed.get(Key::Schema).map(s).as_deref() {
         None | Some("derived") => SchemaMode::Derived,
         Some("manual") => SchemaMode::Manual,
         Some("disabled") => SchemaMode::Disabled,
@@ -539,8 +540,11 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
             errors.push(span, format!("schema = \"{other}\" is not a mode; use \"derived\" (the default), \"manual\" (your own JsonSchema impl) or \"disabled\""));
             SchemaMode::Derived
         }
-    };
+    }
+}
 
+/// The generated root's extra derives and attributes; kube-derive's keys kubegen refuses.
+fn root_extras(parsed: &Parsed, errors: &mut Errors) -> (Vec<syn::Path>, Vec<TokenStream>) {
     let mut derives = Vec::new();
     for m in parsed.all(Key::Derive) {
         match syn::parse_str::<syn::Path>(&s(m)) {
@@ -573,6 +577,11 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
     }
 
+    (derives, attrs)
+}
+
+/// CEL rules on the root: checked ones, and Rust expressions built at run time.
+fn root_rules(parsed: &Parsed, errors: &mut Errors) -> (Vec<kubegen_core::schema::markers::Rule>, Vec<syn::Expr>) {
     let mut root_rules = Vec::new();
     let mut root_rule_exprs = Vec::new();
     for m in parsed.all(Key::Validation).filter(|m| !m.from_doc) {
@@ -583,37 +592,7 @@ fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors
         }
     }
 
-    Some(Resource {
-        group,
-        version,
-        kind,
-        plural,
-        singular,
-        short_names,
-        categories,
-        namespaced,
-        root_name,
-        status,
-        status_subresource,
-        scale,
-        printer_columns,
-        selectable,
-        served,
-        storage,
-        storage_marked,
-        deprecated,
-        deprecation_warning,
-        annotations,
-        labels,
-        doc: parsed.get(Key::Doc).map(s),
-        schema,
-        no_spec: parsed.get(Key::NoSpec).is_some_and(Marker::flag),
-        derives,
-        attrs,
-        root_rules,
-        root_rule_exprs,
-        skip_version: parsed.get(Key::SkipVersion).is_some_and(Marker::flag),
-    })
+    (root_rules, root_rule_exprs)
 }
 
 fn opt_str(v: &Option<String>) -> TokenStream {
@@ -993,20 +972,4 @@ pub(super) fn rule_tokens(rule: &kubegen_core::schema::markers::Rule) -> TokenSt
         field_path: #field_path,
         optional_old_self: #optional_old_self,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    #[test]
-    fn versions_are_read_from_the_module_path() {
-        assert_eq!(super::version_in_path(Path::new("src/api/cache/v1beta1/memcached.rs")).as_deref(), Some("v1beta1"));
-        assert_eq!(super::version_in_path(Path::new("src/api/v2.rs")).as_deref(), Some("v2"));
-        assert_eq!(super::version_in_path(Path::new("src/v1/api/v1alpha2/mod.rs")).as_deref(), Some("v1alpha2"));
-        assert_eq!(super::version_in_path(Path::new("src/lib.rs")), None);
-        for not in ["v", "v0", "v01", "v1gamma1", "v1beta", "v1beta01", "version"] {
-            assert!(!super::is_api_version(not), "{not}");
-        }
-    }
 }

@@ -1,6 +1,7 @@
 //! Both spellings of a marker parse into one [`Marker`]: `#[kube(key = value)]` and the
 //! controller-gen line `/// +kubebuilder:...` in a doc comment.
 
+use kubegen_core::schema::markers::Rule;
 use proc_macro2::Span;
 use serde_json::{Map, Value};
 use syn::spanned::Spanned;
@@ -56,6 +57,19 @@ impl Marker {
             MarkerValue::Json(Value::String(s)) => vec![s.clone()],
             _ => Vec::new(),
         }
+    }
+}
+
+/// A rule's named arguments (`validation(rule = ..., message = ...)`) as the rule.
+pub fn rule_of(s: &Map<String, Value>) -> Rule {
+    let text = |key: Sub| s.arg_str(key).map(String::from);
+    Rule {
+        rule: text(Sub::Rule).unwrap_or_default(),
+        message: text(Sub::Message),
+        message_expression: text(Sub::MessageExpression),
+        reason: text(Sub::Reason),
+        field_path: text(Sub::FieldPath),
+        optional_old_self: s.arg(Sub::OptionalOldSelf).and_then(Value::as_bool),
     }
 }
 
