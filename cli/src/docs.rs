@@ -15,8 +15,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kubegen_core::schema::node::{Additional, Node};
 use serde_json::Value;
 
+use crate::clients::Package;
 use crate::clients::shape::{Bounds, Limit, Shape, WireForm, is, shape};
-use crate::clients::{Package, packages};
 use crate::generate::Generator;
 use crate::output::{self, Output};
 use crate::project::Project;
@@ -135,7 +135,7 @@ pub struct Docs {
 impl Generator for Docs {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let settings = &project.settings.docs;
-        let mut packages = packages(project.kinds()?.to_vec())?;
+        let mut packages = project.packages()?.to_vec();
         if let Some(wanted) = &settings.kinds {
             for name in wanted {
                 let known = packages

@@ -11,6 +11,7 @@ use kubegen::rbac::RbacRule;
 use kubegen::webhook::manifests::WebhookMarker;
 use kubegen_core::kind::Options;
 
+use crate::clients::Package;
 use crate::settings::Settings;
 use crate::workspace::{Kind, Workspace};
 use crate::{manifests, output, sources};
@@ -25,6 +26,9 @@ pub struct Project {
     options: Options,
     kinds: OnceCell<Vec<Kind>>,
     crds: OnceCell<Vec<CustomResourceDefinition>>,
+    /// The CRDs were checked as the API server would check them (once).
+    linted: OnceCell<()>,
+    packages: OnceCell<Vec<Package>>,
     scan: OnceCell<sources::Scan>,
     /// The RBAC rules were checked against the kinds' singulars (once).
     singular_checked: OnceCell<()>,
@@ -89,6 +93,8 @@ impl Project {
             options: load.options,
             kinds: OnceCell::new(),
             crds: OnceCell::new(),
+            linted: OnceCell::new(),
+            packages: OnceCell::new(),
             scan: OnceCell::new(),
             singular_checked: OnceCell::new(),
         })
@@ -120,15 +126,34 @@ impl Project {
 
     /// One CRD per kind, its versions merged, checked as the API server would check it.
     pub fn crds(&self) -> Result<&[CustomResourceDefinition]> {
+        let crds = self.merged()?;
+        if self.linted.get().is_none() {
+            let problems: Vec<String> = crds.iter().flat_map(kubegen::crd::lint).collect();
+            if !problems.is_empty() {
+                bail!("the API server would refuse these CRDs:\n  {}", problems.join("\n  "));
+            }
+            let _ = self.linted.set(());
+        }
+        Ok(crds)
+    }
+
+    /// One CRD per kind, its versions merged (not checked).
+    fn merged(&self) -> Result<&[CustomResourceDefinition]> {
         if let Some(crds) = self.crds.get() {
             return Ok(crds);
         }
         let crds = manifests::crds(self.kinds()?.to_vec())?;
-        let problems: Vec<String> = crds.iter().flat_map(kubegen::crd::lint).collect();
-        if !problems.is_empty() {
-            bail!("the API server would refuse these CRDs:\n  {}", problems.join("\n  "));
-        }
         Ok(self.crds.get_or_init(|| crds))
+    }
+
+    /// The client model — the kinds by group/version, every named type they use — that
+    /// `clients`, `docs` and `diff` read: built once, from the kinds and their merged CRDs.
+    pub fn packages(&self) -> Result<&[Package]> {
+        if let Some(packages) = self.packages.get() {
+            return Ok(packages);
+        }
+        let packages = crate::clients::packages_merged(self.kinds()?.to_vec(), self.merged()?)?;
+        Ok(self.packages.get_or_init(|| packages))
     }
 
     /// The `+kubebuilder:rbac` markers and `#[kubegen::rbac]` attributes of every member

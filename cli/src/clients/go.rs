@@ -896,6 +896,20 @@ fn copy_element(src: &str, dst: &str, ty: &GoTy, depth: &Depth, indent: &str, ou
 }
 
 /// The Go files of one group/version package, paths relative to the module root.
+/// The Go module of API types in kubebuilder's layout, with deepcopy.
+pub struct Go;
+
+impl super::Language for Go {
+    fn files(&self, packages: &[Package], o: &super::Options) -> Result<Vec<(String, String)>, ModelError> {
+        let module = o.settings.go_module.clone().unwrap_or_else(|| format!("example.com/{}/api", o.project));
+        let mut files = vec![("go.mod".to_string(), go_mod(&module, o.header)?)];
+        for pkg in packages {
+            files.extend(package_files(pkg, o.header, o.go_kubernetes_types)?);
+        }
+        Ok(files)
+    }
+}
+
 pub fn package_files(
     pkg: &Package,
     header: &str,

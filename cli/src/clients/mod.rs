@@ -44,6 +44,7 @@ impl std::fmt::Display for ModelError {
 impl std::error::Error for ModelError {}
 
 /// One kind in one version, as the generators see it.
+#[derive(Clone)]
 pub struct KindModel {
     pub kind: String,
     pub type_path: String,
@@ -62,6 +63,7 @@ pub struct KindModel {
 }
 
 /// One group/version: its kinds and every named type they use.
+#[derive(Clone)]
 pub struct Package {
     pub group: String,
     /// The group's short name for directories and modules: its first label (`zoo` for
@@ -192,17 +194,17 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
         (_, Some(configured)) => configured.clone(),
         _ => vec![Lang::Go, Lang::Typescript, Lang::Python],
     };
-    let packages = packages(project.kinds()?.to_vec())?;
+    let packages = project.packages()?;
     let clients: Vec<Client> = langs
         .iter()
         .map(|&lang| Client {
-            lang,
+            language: language(lang),
             dir: match (&args.out, langs.len()) {
                 (Some(out), 1) => project.path(out),
                 (Some(out), _) => project.path(out).join(lang.name()),
                 (None, _) => project.path("clients").join(lang.name()),
             },
-            packages: &packages,
+            packages,
             go_kubernetes_types: args.go_kubernetes_types.or(settings.go_kubernetes_types).unwrap_or_default(),
         })
         .collect();
@@ -213,9 +215,40 @@ pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
     })
 }
 
+/// What a language's generator is given besides the packages.
+pub struct Options<'a> {
+    /// `[workspace.metadata.kubegen] project`: the default package names derive from it.
+    pub project: &'a str,
+    /// `[workspace.metadata.kubegen.clients]`.
+    pub settings: &'a crate::settings::ClientSettings,
+    /// The package's version (`version`, default 0.1.0).
+    pub version: String,
+    /// `--header FILE`'s text as YAML comments ([`slash_comment_header`] and the like
+    /// turn it into the language's).
+    pub header: &'a str,
+    /// `--go-kubernetes-types`, else the setting, else its default.
+    pub go_kubernetes_types: crate::settings::GoKubernetesTypes,
+}
+
+/// One language of `clients`, in a module of this folder: a new language is its module
+/// and one line of [`language`] (and its name in [`Lang`]).
+pub trait Language: Sync {
+    /// The package's files, by path relative to its directory.
+    fn files(&self, packages: &[Package], options: &Options) -> Result<Vec<(String, String)>, ModelError>;
+}
+
+/// The generator of `lang`.
+fn language(lang: Lang) -> &'static dyn Language {
+    match lang {
+        Lang::Go => &go::Go,
+        Lang::Typescript => &typescript::TypeScript,
+        Lang::Python => &python::Python,
+    }
+}
+
 /// One language's package, from the kinds grouped by group/version.
 struct Client<'a> {
-    lang: Lang,
+    language: &'static dyn Language,
     dir: PathBuf,
     packages: &'a [Package],
     go_kubernetes_types: crate::settings::GoKubernetesTypes,
@@ -224,37 +257,30 @@ struct Client<'a> {
 impl Generator for Client<'_> {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let settings = &project.settings.clients;
-        let name = project.name();
-        let version = settings.version.clone().unwrap_or_else(|| "0.1.0".into());
-        let header = &project.header;
-        let files = match self.lang {
-            Lang::Typescript => {
-                let package = settings.typescript_package.clone().unwrap_or_else(|| format!("{name}-api"));
-                typescript::files(self.packages, &package, &version, header)?
-            }
-            Lang::Python => {
-                let package =
-                    settings.python_package.clone().unwrap_or_else(|| format!("{}_api", name.replace('-', "_")));
-                python::files(self.packages, &package, &version, header)?
-            }
-            Lang::Go => {
-                let module = settings.go_module.clone().unwrap_or_else(|| format!("example.com/{name}/api"));
-                let mut files = vec![("go.mod".to_string(), go::go_mod(&module, header)?)];
-                for pkg in self.packages {
-                    files.extend(go::package_files(pkg, header, self.go_kubernetes_types)?);
-                }
-                files
-            }
+        let options = Options {
+            project: project.name(),
+            settings,
+            version: settings.version.clone().unwrap_or_else(|| "0.1.0".into()),
+            header: &project.header,
+            go_kubernetes_types: self.go_kubernetes_types,
         };
+        let files = self.language.files(self.packages, &options)?;
         Ok(files.into_iter().map(|(path, contents)| Output::generated(self.dir.join(path), contents)).collect())
     }
 }
 
-/// The kinds by group/version, with their models merged into one type table per package.
+/// The kinds by group/version, with their models merged into one type table per package
+/// (a workspace's are [`Project::packages`](crate::project::Project::packages), built once).
 pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
-    // Storage versions and merged names come from the merged CRDs, as `manifests` writes them.
-    let merged: BTreeMap<String, CustomResourceDefinition> =
-        manifests::crds(kinds.clone())?.into_iter().map(|c| (c.metadata.name.clone().unwrap_or_default(), c)).collect();
+    let merged = manifests::crds(kinds.clone())?;
+    packages_merged(kinds, &merged)
+}
+
+/// [`packages`] of kinds whose versions `merged` holds merged, as `manifests` writes them:
+/// storage versions and merged names come from there.
+pub(crate) fn packages_merged(kinds: Vec<Kind>, merged: &[CustomResourceDefinition]) -> Result<Vec<Package>> {
+    let merged: BTreeMap<String, &CustomResourceDefinition> =
+        merged.iter().map(|c| (c.metadata.name.clone().unwrap_or_default(), c)).collect();
     let mut by_gv: BTreeMap<(String, String), Package> = BTreeMap::new();
     let groups: std::collections::BTreeSet<String> = kinds.iter().map(|k| k.crd.spec.group.clone()).collect();
     for kind in kinds {
@@ -300,7 +326,7 @@ pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
                 }
             }
         }
-        let merged_crd = merged.get(crd.metadata.name.as_deref().unwrap_or_default());
+        let merged_crd = merged.get(crd.metadata.name.as_deref().unwrap_or_default()).copied();
         let resource_markers = resource_markers(crd, merged_crd);
         let root_description = version
             .schema

@@ -114,6 +114,17 @@ fn py_header(header: &str) -> String {
 }
 
 /// Every file of the package, paths relative to its root.
+/// The Python package over the kubernetes client, with pydantic models.
+pub struct Python;
+
+impl super::Language for Python {
+    fn files(&self, packages: &[Package], o: &super::Options) -> Result<Vec<(String, String)>, ModelError> {
+        let package =
+            o.settings.python_package.clone().unwrap_or_else(|| format!("{}_api", o.project.replace('-', "_")));
+        files(packages, &package, &o.version, o.header)
+    }
+}
+
 pub fn files(
     packages: &[Package],
     name: &str,

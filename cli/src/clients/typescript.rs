@@ -92,6 +92,16 @@ struct ClientView {
 }
 
 /// Every file of the package, paths relative to its root.
+/// The TypeScript package over @kubernetes/client-node.
+pub struct TypeScript;
+
+impl super::Language for TypeScript {
+    fn files(&self, packages: &[Package], o: &super::Options) -> Result<Vec<(String, String)>, ModelError> {
+        let package = o.settings.typescript_package.clone().unwrap_or_else(|| format!("{}-api", o.project));
+        files(packages, &package, &o.version, o.header)
+    }
+}
+
 pub fn files(
     packages: &[Package],
     name: &str,

@@ -299,7 +299,7 @@ pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let after = Generation {
         name: "the workspace".into(),
         crds: project.crds()?.to_vec(),
-        clients: Some(crate::clients::packages(project.kinds()?.to_vec())?),
+        clients: Some(project.packages()?.to_vec()),
         commit: None,
     };
     let mut findings = compare(&before, &after, &options);
