@@ -320,10 +320,10 @@ impl<'ast> syn::visit::Visit<'ast> for TypedRbac<'_> {
 }
 
 /// `kubegen::rbac(groups = ["apps"], ...)` into a rule; the attribute macro has already
-/// checked it at compile time, this only reads it.
+/// checked it at compile time, with the same reading and check (`RbacRule::from_typed`).
 fn typed_rule(meta: &syn::Meta) -> Result<RbacRule> {
     let syn::Meta::List(list) = meta else { bail!("write #[kubegen::rbac(verbs = [...], ...)]") };
-    let mut rule = RbacRule::default();
+    let mut pairs = Vec::new();
     list.parse_nested_meta(|m| {
         let key = m.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
         let expr: syn::Expr = m.value()?.parse()?;
@@ -339,20 +339,10 @@ fn typed_rule(meta: &syn::Meta) -> Result<RbacRule> {
                 .collect(),
             _ => Vec::new(),
         };
-        match key.as_str() {
-            "groups" => rule.groups = values,
-            "resources" => rule.resources = values,
-            "resource_names" => rule.resource_names = values,
-            "verbs" => rule.verbs = values,
-            "urls" => rule.urls = values,
-            "namespace" => rule.namespace = values.concat(),
-            "role_name" => rule.role_name = values.concat(),
-            _ => return Err(m.error(format!("`{key}` is not an argument of #[kubegen::rbac]"))),
-        }
+        pairs.push((key, values));
         Ok(())
     })?;
-    rule.check()?;
-    Ok(rule)
+    Ok(RbacRule::from_typed(pairs)?)
 }
 
 /// `kubegen::webhook(path = "...", verbs = ["create"], ...)` into a webhook; the

@@ -1,18 +1,14 @@
 //! `#[kubegen::rbac(groups = ["apps"], resources = ["deployments"], verbs = ["get"])]`:
 //! the typed spelling of `+kubebuilder:rbac`. The attribute leaves its item untouched;
-//! it exists to be checked at compile time. `codegen-cli manifests` reads it from the
-//! source, as it reads the doc-comment spelling.
+//! it exists to be checked at compile time, with kubegen-core's reading and check of both
+//! spellings (`RbacRule::from_typed`), which `codegen-cli manifests` runs on the source.
 
+use kubegen_core::rbac::{RbacError, RbacRule, check_verb, typed_argument, unknown_typed};
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprArray, ExprLit, Lit};
 
-use kubegen_core::rbac::VERBS;
-
 use crate::errors::Errors;
-
-const LIST_KEYS: &[&str] = &["groups", "resources", "resource_names", "verbs", "urls"];
-const STRING_KEYS: &[&str] = &["namespace", "role_name"];
 
 fn strings(expr: &Expr) -> Option<Vec<(String, proc_macro2::Span)>> {
     match expr {
@@ -30,47 +26,46 @@ fn strings(expr: &Expr) -> Option<Vec<(String, proc_macro2::Span)>> {
 
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let mut has_verbs = false;
+    let mut pairs = Vec::new();
     let parser = syn::meta::parser(|meta| {
         let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
         let expr: Expr = meta.value()?.parse()?;
-        if LIST_KEYS.contains(&key.as_str()) {
-            let Some(values) = strings(&expr) else {
+        // Each error at what it is about: the key, the value, the verb.
+        let Some((_, is_list)) = typed_argument(&key) else {
+            errors.push(meta.path.span(), unknown_typed(&key).to_string());
+            return Ok(());
+        };
+        let values = match strings(&expr) {
+            Some(values) if is_list || matches!(expr, Expr::Lit(_)) => values,
+            _ if is_list => {
                 errors.push(expr.span(), format!("`{key}` takes a list of strings: `{key} = [\"...\"]`"));
                 return Ok(());
-            };
-            if key == "verbs" {
-                has_verbs = true;
-                for (verb, span) in values {
-                    if !VERBS.contains(&verb.as_str()) {
-                        errors.push(
-                            span,
-                            format!("`{verb}` is not a verb the API server knows; use one of {}", VERBS.join(", ")),
-                        );
-                    }
+            }
+            _ => {
+                errors.push(expr.span(), format!("`{key}` takes a string: `{key} = \"...\"`"));
+                return Ok(());
+            }
+        };
+        if key == "verbs" {
+            for (verb, span) in &values {
+                if let Err(e) = check_verb(verb) {
+                    errors.push(*span, e.to_string());
                 }
             }
-        } else if STRING_KEYS.contains(&key.as_str()) {
-            if !matches!(expr, Expr::Lit(ExprLit { lit: Lit::Str(_), .. })) {
-                errors.push(expr.span(), format!("`{key}` takes a string: `{key} = \"...\"`"));
-            }
-        } else {
-            let known = [LIST_KEYS, STRING_KEYS].concat().join(", ");
-            let hint = crate::markers::registry::suggest(&key, LIST_KEYS.iter().chain(STRING_KEYS).copied())
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
-            errors.push(
-                meta.path.span(),
-                format!("`{key}` is not an argument of #[kubegen::rbac] (it takes {known}){hint}"),
-            );
         }
+        pairs.push((key, values.into_iter().map(|(v, _)| v).collect()));
         Ok(())
     });
     let span = args.span();
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
         errors.push_syn(e);
-    } else if !has_verbs {
-        errors.push(span, "#[kubegen::rbac] needs `verbs = [\"get\", ...]`");
+    } else {
+        match RbacRule::from_typed(pairs) {
+            Err(RbacError::MissingVerbs) => errors.push(span, "#[kubegen::rbac] needs `verbs = [\"get\", ...]`"),
+            // Reported above, at the verb or the key.
+            Err(RbacError::UnknownVerb { .. } | RbacError::UnknownTypedArgument { .. }) | Ok(_) => {}
+            Err(e) => errors.push(span, e.to_string()),
+        }
     }
     let checked = errors.into_compile_errors();
     quote::quote!(#checked #item)

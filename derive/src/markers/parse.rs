@@ -1,6 +1,7 @@
 //! Both spellings of a marker parse into one [`Marker`]: `#[kube(key = value)]` and the
 //! controller-gen line `/// +kubebuilder:...` in a doc comment.
 
+use kubegen_core::markers::args::{list_checked, split_top, unquote_checked as unquote};
 use kubegen_core::schema::markers::Rule;
 use proc_macro2::Span;
 use serde_json::{Map, Value};
@@ -450,6 +451,22 @@ fn camel(snake: &str) -> String {
     out
 }
 
+/// A `+kubebuilder:rbac`, `+kubebuilder:webhook` or `+kubebuilder:webhookconfiguration`
+/// line (after the `+`), checked by kubegen-core's parser of it; `None` for any other line.
+fn rbac_or_webhook(line: &str) -> Option<Result<(), String>> {
+    let line = line.trim_end();
+    if let Some(args) = line.strip_prefix("kubebuilder:rbac:") {
+        return Some(kubegen_core::rbac::RbacRule::parse_marker(args).map(drop).map_err(|e| e.to_string()));
+    }
+    if let Some(args) = line.strip_prefix("kubebuilder:webhookconfiguration:") {
+        return Some(kubegen_core::webhook::parse_configuration_marker(args).map(drop).map_err(|e| e.to_string()));
+    }
+    if let Some(args) = line.strip_prefix("kubebuilder:webhook:") {
+        return Some(kubegen_core::webhook::WebhookMarker::parse_marker(args).map(drop).map_err(|e| e.to_string()));
+    }
+    None
+}
+
 /// Parses one doc-comment marker (the line after `+`).
 fn parse_doc_marker(
     line: &str,
@@ -467,6 +484,14 @@ fn parse_doc_marker(
             let def = registry::def(Key::Items);
             let written = format!("+{ITEMS_PREFIX}{}", rest.split(['=', ':']).next().unwrap_or_default());
             out.push(Marker { def, value: MarkerValue::Items(nested), span, from_doc: true, written });
+        }
+        return;
+    }
+    // RBAC and webhook markers are `codegen-cli manifests`' to read from any comment; on a
+    // derived type they are checked here with the parser it runs, and do nothing else.
+    if let Some(checked) = rbac_or_webhook(line) {
+        if let Err(e) = checked {
+            errors.push(span, e);
         }
         return;
     }
@@ -573,59 +598,6 @@ fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String,
     Ok(out)
 }
 
-/// Splits at `sep` outside quotes, backticks and braces.
-fn split_top(s: &str, sep: char) -> Vec<String> {
-    let mut parts = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    let mut depth = 0usize;
-    let mut escaped = false;
-    for c in s.chars() {
-        match quote {
-            Some(q) => {
-                cur.push(c);
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' && q == '"' {
-                    escaped = true;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                '"' | '`' => {
-                    quote = Some(c);
-                    cur.push(c);
-                }
-                '{' | '[' => {
-                    depth += 1;
-                    cur.push(c);
-                }
-                '}' | ']' => {
-                    depth = depth.saturating_sub(1);
-                    cur.push(c);
-                }
-                c if c == sep && depth == 0 => parts.push(std::mem::take(&mut cur)),
-                c => cur.push(c),
-            },
-        }
-    }
-    parts.push(cur);
-    parts
-}
-
-fn unquote(s: &str) -> Result<String, String> {
-    let s = s.trim();
-    if let Some(inner) = s.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
-        return Ok(inner.to_string());
-    }
-    if s.starts_with('"') {
-        return serde_json::from_str::<String>(s)
-            .map_err(|_| format!("the string {s} is not closed or has a bad escape"));
-    }
-    Ok(s.to_string())
-}
-
 /// A value in controller-gen's marker syntax.
 fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
     match arg {
@@ -652,20 +624,7 @@ fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
             "false" => Ok(Value::Bool(false)),
             _ => Err(format!("expected true or false, found `{v}`")),
         },
-        Arg::StrList => {
-            let inner = v.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
-            let items = match inner {
-                Some(inner) => split_top(inner, ','),
-                None => split_top(v, ';'),
-            };
-            items
-                .iter()
-                .map(|i| i.trim())
-                .filter(|i| !i.is_empty())
-                .map(|i| unquote(i).map(Value::String))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array)
-        }
+        Arg::StrList => list_checked(v).map(|items| Value::Array(items.into_iter().map(Value::String).collect())),
         Arg::JsonText => json_text("value", v),
         Arg::Any => any_value(v),
         _ => Err("this marker takes named arguments".into()),
