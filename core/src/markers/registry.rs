@@ -47,56 +47,67 @@ const fn sub(key: Sub, doc: &'static str, arg: Arg, required: bool) -> SubArg {
     SubArg { key, doc, arg, required }
 }
 
-macro_rules! subs {
-    ($($variant:ident = $key:literal,)*) => {
-        /// Every named argument's typed spelling (`json_path`), as a type: the derive reads
-        /// a marker's argument by its variant ([`Args::arg`]), so a misspelled one fails to
-        /// compile.
+/// An enum of spellings: each variant, its text (`as_str`, `Display`) and `ALL` in the
+/// table's order. [`Key`] (the markers) and [`Sub`] (their named arguments) are two.
+macro_rules! spellings {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $key:literal,)* }) => {
+        $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Sub {
+        pub enum $name {
             $($variant,)*
         }
 
-        impl Sub {
-            /// Every named argument, in the table's order.
-            pub const ALL: &[Sub] = &[$(Sub::$variant,)*];
+        impl $name {
+            /// Every variant, in the table's order.
+            pub const ALL: &[$name] = &[$($name::$variant,)*];
 
-            /// The typed spelling: `printcolumn(json_path = ...)`.
+            /// The typed spelling.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(Sub::$variant => $key,)*
+                    $($name::$variant => $key,)*
                 }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
             }
         }
     };
 }
 
-subs! {
-    Name = "name",
-    Type = "type",
-    JsonPath = "json_path",
-    Description = "description",
-    Format = "format",
-    Priority = "priority",
-    SpecReplicasPath = "spec_replicas_path",
-    StatusReplicasPath = "status_replicas_path",
-    LabelSelectorPath = "label_selector_path",
-    Path = "path",
-    ShortName = "short_name",
-    Categories = "categories",
-    Singular = "singular",
-    Scope = "scope",
-    Rule = "rule",
-    Message = "message",
-    MessageExpression = "message_expression",
-    Reason = "reason",
-    FieldPath = "field_path",
-    OptionalOldSelf = "optional_old_self",
-    Url = "url",
-    Annotations = "annotations",
-    Labels = "labels",
-    Warning = "warning",
-    Kubegen = "kubegen",
+spellings! {
+    /// Every named argument's typed spelling (`json_path`, as in
+    /// `printcolumn(json_path = ...)`), as a type: the derive reads a marker's argument by
+    /// its variant ([`Args::arg`]), so a misspelled one fails to compile.
+    Sub {
+        Name = "name",
+        Type = "type",
+        JsonPath = "json_path",
+        Description = "description",
+        Format = "format",
+        Priority = "priority",
+        SpecReplicasPath = "spec_replicas_path",
+        StatusReplicasPath = "status_replicas_path",
+        LabelSelectorPath = "label_selector_path",
+        Path = "path",
+        ShortName = "short_name",
+        Categories = "categories",
+        Singular = "singular",
+        Scope = "scope",
+        Rule = "rule",
+        Message = "message",
+        MessageExpression = "message_expression",
+        Reason = "reason",
+        FieldPath = "field_path",
+        OptionalOldSelf = "optional_old_self",
+        Url = "url",
+        Annotations = "annotations",
+        Labels = "labels",
+        Warning = "warning",
+        Kubegen = "kubegen",
+    }
 }
 
 /// A marker's named arguments as parsed (under their typed spelling), read by [`Sub`].
@@ -293,114 +304,83 @@ use crate::schema::markers::FactKind;
 use Arg::*;
 use Target::*;
 
-/// Every marker's typed spelling (`max_items`), as a type: the derive and the CLI name a
-/// marker by its variant, so a misspelled one fails to compile. Each has one entry in
-/// [`MARKERS`] (a test says so).
-macro_rules! keys {
-    ($($variant:ident = $key:literal,)*) => {
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Key {
-            $($variant,)*
-        }
-
-        impl Key {
-            /// Every key, in the table's order.
-            pub const ALL: &[Key] = &[$(Key::$variant,)*];
-
-            /// The typed spelling: `#[kube(max_items = ...)]`.
-            pub const fn as_str(self) -> &'static str {
-                match self {
-                    $(Key::$variant => $key,)*
-                }
-            }
-        }
-    };
-}
-
-keys! {
-    Group = "group",
-    Version = "version",
-    Kind = "kind",
-    Plural = "plural",
-    Singular = "singular",
-    Root = "root",
-    Namespaced = "namespaced",
-    Resource = "resource",
-    Shortname = "shortname",
-    Category = "category",
-    Status = "status",
-    StatusSubresource = "status_subresource",
-    Scale = "scale",
-    Printcolumn = "printcolumn",
-    Selectable = "selectable",
-    Storage = "storage",
-    Served = "served",
-    Unserved = "unserved",
-    Deprecated = "deprecated",
-    SkipVersion = "skip_version",
-    Metadata = "metadata",
-    Annotation = "annotation",
-    Label = "label",
-    Doc = "doc",
-    Schema = "schema",
-    NoSpec = "no_spec",
-    Derive = "derive",
-    Attr = "attr",
-    Crates = "crates",
-    Cel = "cel",
-    ObjectRoot = "object_root",
-    SchemaType = "schema_type",
-    IntOrString = "int_or_string",
-    PreserveUnknownFields = "preserve_unknown_fields",
-    EmbeddedResource = "embedded_resource",
-    ListType = "list_type",
-    ListMapKeys = "list_map_keys",
-    MapType = "map_type",
-    StructType = "struct_type",
-    Minimum = "minimum",
-    Maximum = "maximum",
-    ExclusiveMinimum = "exclusive_minimum",
-    ExclusiveMaximum = "exclusive_maximum",
-    MultipleOf = "multiple_of",
-    MinLength = "min_length",
-    MaxLength = "max_length",
-    Pattern = "pattern",
-    Format = "format",
-    MinItems = "min_items",
-    MaxItems = "max_items",
-    UniqueItems = "unique_items",
-    MinProperties = "min_properties",
-    MaxProperties = "max_properties",
-    EnumValues = "enum_values",
-    Nullable = "nullable",
-    Schemaless = "schemaless",
-    Title = "title",
-    ExternalDocs = "external_docs",
-    Example = "example",
-    ExampleJson = "example_json",
-    DefaultJson = "default_json",
-    Default = "default",
-    Validation = "validation",
-    Immutable = "immutable",
-    AtMostOneOf = "at_most_one_of",
-    ExactlyOneOf = "exactly_one_of",
-    AtLeastOneOf = "at_least_one_of",
-    Optional = "optional",
-    Required = "required",
-    Items = "items",
-    SkipDescription = "skip_description",
-    ApplyConfig = "apply_config",
-}
-
-impl std::fmt::Display for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl std::fmt::Display for Sub {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+spellings! {
+    /// Every marker's typed spelling (`max_items`, as in `#[kube(max_items = ...)]`), as a
+    /// type: the derive and the CLI name a marker by its variant, so a misspelled one fails
+    /// to compile. Each has one entry in [`MARKERS`] (a test says so).
+    Key {
+        Group = "group",
+        Version = "version",
+        Kind = "kind",
+        Plural = "plural",
+        Singular = "singular",
+        Root = "root",
+        Namespaced = "namespaced",
+        Resource = "resource",
+        Shortname = "shortname",
+        Category = "category",
+        Status = "status",
+        StatusSubresource = "status_subresource",
+        Scale = "scale",
+        Printcolumn = "printcolumn",
+        Selectable = "selectable",
+        Storage = "storage",
+        Served = "served",
+        Unserved = "unserved",
+        Deprecated = "deprecated",
+        SkipVersion = "skip_version",
+        Metadata = "metadata",
+        Annotation = "annotation",
+        Label = "label",
+        Doc = "doc",
+        Schema = "schema",
+        NoSpec = "no_spec",
+        Derive = "derive",
+        Attr = "attr",
+        Crates = "crates",
+        Cel = "cel",
+        ObjectRoot = "object_root",
+        SchemaType = "schema_type",
+        IntOrString = "int_or_string",
+        PreserveUnknownFields = "preserve_unknown_fields",
+        EmbeddedResource = "embedded_resource",
+        ListType = "list_type",
+        ListMapKeys = "list_map_keys",
+        MapType = "map_type",
+        StructType = "struct_type",
+        Minimum = "minimum",
+        Maximum = "maximum",
+        ExclusiveMinimum = "exclusive_minimum",
+        ExclusiveMaximum = "exclusive_maximum",
+        MultipleOf = "multiple_of",
+        MinLength = "min_length",
+        MaxLength = "max_length",
+        Pattern = "pattern",
+        Format = "format",
+        MinItems = "min_items",
+        MaxItems = "max_items",
+        UniqueItems = "unique_items",
+        MinProperties = "min_properties",
+        MaxProperties = "max_properties",
+        EnumValues = "enum_values",
+        Nullable = "nullable",
+        Schemaless = "schemaless",
+        Title = "title",
+        ExternalDocs = "external_docs",
+        Example = "example",
+        ExampleJson = "example_json",
+        DefaultJson = "default_json",
+        Default = "default",
+        Validation = "validation",
+        Immutable = "immutable",
+        AtMostOneOf = "at_most_one_of",
+        ExactlyOneOf = "exactly_one_of",
+        AtLeastOneOf = "at_least_one_of",
+        Optional = "optional",
+        Required = "required",
+        Items = "items",
+        SkipDescription = "skip_description",
+        ApplyConfig = "apply_config",
     }
 }
 
