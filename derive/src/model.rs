@@ -81,147 +81,186 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
     let kind = ty.and_then(crate::shapes::json_kind);
     crate::check::marker_types(markers, kind, place, errors);
     let kind = crate::check::effective_kind(markers, kind);
-    let mut item_markers: Vec<Marker> = Vec::new();
-    let mut default_marker: Option<&Marker> = None;
-    let mut example_marker: Option<&Marker> = None;
-    let mut out = NodeMarkers::default();
-    let mut list_map_keys: Vec<String> = Vec::new();
-    let mut default: Option<Value> = None;
-    let mut example: Option<Value> = None;
-
+    let mut g = Gathered::default();
     // The table's order is the application order.
     let mut ordered: Vec<&Marker> = markers.iter().collect();
     let index = |m: &Marker| crate::markers::registry::MARKERS.iter().position(|d| d.key == m.def.key);
     ordered.sort_by_key(|m| index(m));
-
     for m in ordered {
-        let key = m.def.key;
-        let set = match (&m.value, key) {
-            (MarkerValue::Flag(false), _) => None,
-            (_, Key::UniqueItems) => {
-                errors.push(
-                    m.span,
-                    "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
-                );
-                None
-            }
-            (MarkerValue::Json(v), Key::ListType) => {
-                check_one_of(m, v, errors);
-                serde_json::from_value(v.clone()).ok().map(Fact::ListType)
-            }
-            (MarkerValue::Json(v), Key::MapType | Key::StructType) => {
-                check_one_of(m, v, errors);
-                serde_json::from_value(v.clone()).ok().map(Fact::MapType)
-            }
-            (MarkerValue::Json(_), Key::ListMapKeys) => {
-                list_map_keys.extend(m.strs());
-                None
-            }
-            (MarkerValue::Json(Value::String(p)), Key::Pattern) => {
-                if let Err(e) = regex_syntax::Parser::new().parse(p) {
-                    errors.push(
-                        m.span,
-                        format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"),
-                    );
-                }
-                Some(Fact::Pattern(p.clone()))
-            }
-            (MarkerValue::Json(v), Key::EnumValues) => {
-                Some(Fact::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
-            }
-            (MarkerValue::Flag(true), _) if m.def.sets.is_some() => {
-                m.def.sets.and_then(|k| fact(m, k, true.into(), errors))
-            }
-            (MarkerValue::Json(v), _) if m.def.sets.is_some() => m.def.sets.and_then(|k| fact(m, k, v.clone(), errors)),
-            (MarkerValue::Struct(s), Key::ExternalDocs) => Some(Fact::ExternalDocs(s.clone())),
-            (MarkerValue::Json(v), Key::Example | Key::ExampleJson) => {
-                example = Some(v.clone());
-                example_marker = Some(m);
-                None
-            }
-            (MarkerValue::Json(v), Key::Default | Key::DefaultJson) => {
-                // controller-gen's `{}` is also the empty list.
-                default = Some(if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() });
-                default_marker = Some(m);
-                None
-            }
-            (MarkerValue::Struct(s), Key::Validation) => {
-                out.rules.push(rule(m, s, errors));
-                // A field's rule sees the field; a type's rules are checked with its fields.
-                if ty.is_some() {
-                    let schema = if visible { crate::cel::node_schema(ty, markers) } else { crate::cel::unknown() };
-                    crate::cel::check(m, s, &schema, false, errors);
-                }
-                None
-            }
-            (MarkerValue::Expr(_), Key::Validation) => {
-                errors.push(
-                    m.span,
-                    "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
-                );
-                None
-            }
-            (MarkerValue::Flag(true), Key::Immutable) => {
-                out.rules.push(Rule {
-                    rule: "self == oldSelf".into(),
-                    message: Some("field is immutable".into()),
-                    ..Rule::default()
-                });
-                None
-            }
-            (MarkerValue::Json(_), Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf) => {
-                out.rules.push(one_of_rule(key, &m.strs()));
-                None
-            }
-            (MarkerValue::Flag(true), Key::Optional) => {
-                out.required = Some(false);
-                None
-            }
-            (MarkerValue::Flag(true), Key::Required) => {
-                out.required = Some(true);
-                None
-            }
-            (MarkerValue::Flag(true), Key::SkipDescription) => {
-                out.skip_description = true;
-                None
-            }
-            // Not a schema fact: the derive generates the apply configuration.
-            (MarkerValue::Flag(_), Key::ApplyConfig) => None,
-            (MarkerValue::Flag(true), Key::Schemaless) => {
-                out.schemaless = true;
-                None
-            }
-            (MarkerValue::Items(nested), Key::Items) => {
-                item_markers.extend(nested.iter().cloned());
-                None
-            }
-            _ => {
-                errors.push(m.span, format!("`{key}` does not take this value"));
-                None
-            }
-        };
-        out.set.extend(set);
+        let set = gather(m, &mut g, Place { markers, ty, visible, kind }, errors);
+        g.out.set.extend(set);
     }
+    let Gathered { mut out, item_markers, list_map_keys, default, example } = g;
     if !item_markers.is_empty() {
-        let item_ty = ty.and_then(crate::shapes::item_type);
-        // An item's rules run once per item: as many as the list's bound, or, without
-        // one, as many as fit in a request.
-        // schemars bounds a fixed-size array's items to its length.
-        let marked = markers.iter().rev().find(|m| m.def.key == Key::MaxItems).and_then(|m| match &m.value {
-            MarkerValue::Json(v) => v.as_u64(),
-            _ => None,
-        });
-        let max_items = match (marked, ty.and_then(crate::shapes::fixed_len)) {
-            (Some(m), Some(n)) => Some(m.min(n)),
-            (m, n) => m.or(n),
-        };
-        let items = crate::cel::within(max_items, || {
-            lower(&item_markers, item_ty, visible, &format!("an item of {place}"), errors)
-        });
-        if !items.markers.is_empty() {
-            out.items = Some(Box::new(items.markers));
+        out.items = lower_items(markers, &item_markers, ty, visible, place, errors);
+    }
+    check_list_type(markers, ty, &list_map_keys, errors);
+    if !list_map_keys.is_empty() {
+        check_list_map_keys(markers, ty, &list_map_keys, errors);
+        out.set.push(Fact::ListMapKeys(list_map_keys));
+    }
+    let default_ref = example_and_default(&mut out, example, default, kind, errors);
+    check_bounds(markers, errors);
+    Lowered { markers: out, default_ref }
+}
+
+/// What [`lower`] gathers from a node's markers before it finishes the node.
+#[derive(Default)]
+struct Gathered<'m> {
+    out: NodeMarkers,
+    item_markers: Vec<Marker>,
+    list_map_keys: Vec<String>,
+    default: Option<(Value, &'m Marker)>,
+    example: Option<(Value, &'m Marker)>,
+}
+
+/// The node [`lower`] lowers markers onto: its markers, its Rust type, whether its
+/// fields are visible to the CEL check, and its JSON kind.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    markers: &'a [Marker],
+    ty: Option<&'a syn::Type>,
+    visible: bool,
+    kind: Option<&'static str>,
+}
+
+/// One marker: the fact it sets, or what it adds to `g`; its value checked.
+fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Errors) -> Option<Fact> {
+    let Place { markers, ty, visible, kind } = node;
+    let key = m.def.key;
+    match (&m.value, key) {
+        (MarkerValue::Flag(false), _) => None,
+        (_, Key::UniqueItems) => {
+            errors.push(
+                m.span,
+                "the API server refuses `uniqueItems: true` (checking it is quadratic); write `list_type = \"set\"` (`+listType=set`) instead",
+            );
+            None
+        }
+        (MarkerValue::Json(v), Key::ListType) => {
+            check_one_of(m, v, errors);
+            serde_json::from_value(v.clone()).ok().map(Fact::ListType)
+        }
+        (MarkerValue::Json(v), Key::MapType | Key::StructType) => {
+            check_one_of(m, v, errors);
+            serde_json::from_value(v.clone()).ok().map(Fact::MapType)
+        }
+        (MarkerValue::Json(_), Key::ListMapKeys) => {
+            g.list_map_keys.extend(m.strs());
+            None
+        }
+        (MarkerValue::Json(Value::String(p)), Key::Pattern) => {
+            if let Err(e) = regex_syntax::Parser::new().parse(p) {
+                errors.push(
+                    m.span,
+                    format!("pattern `{p}` is not a regular expression the API server (Go's RE2) accepts: {e}"),
+                );
+            }
+            Some(Fact::Pattern(p.clone()))
+        }
+        (MarkerValue::Json(v), Key::EnumValues) => {
+            Some(Fact::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
+        }
+        (MarkerValue::Flag(true), _) if m.def.sets.is_some() => {
+            m.def.sets.and_then(|k| fact(m, k, true.into(), errors))
+        }
+        (MarkerValue::Json(v), _) if m.def.sets.is_some() => m.def.sets.and_then(|k| fact(m, k, v.clone(), errors)),
+        (MarkerValue::Struct(s), Key::ExternalDocs) => Some(Fact::ExternalDocs(s.clone())),
+        (MarkerValue::Json(v), Key::Example | Key::ExampleJson) => {
+            g.example = Some((v.clone(), m));
+            None
+        }
+        (MarkerValue::Json(v), Key::Default | Key::DefaultJson) => {
+            // controller-gen's `{}` is also the empty list.
+            let v = if kind == Some("array") && v == &json!({}) { json!([]) } else { v.clone() };
+            g.default = Some((v, m));
+            None
+        }
+        (MarkerValue::Struct(s), Key::Validation) => {
+            g.out.rules.push(rule(m, s, errors));
+            // A field's rule sees the field; a type's rules are checked with its fields.
+            if ty.is_some() {
+                let schema = if visible { crate::cel::node_schema(ty, markers) } else { crate::cel::unknown() };
+                crate::cel::check(m, s, &schema, false, errors);
+            }
+            None
+        }
+        (MarkerValue::Expr(_), Key::Validation) => {
+            errors.push(
+                m.span,
+                "a rule on a field or nested type is written `validation(rule = \"...\", message = \"...\")` or `validation = \"...\"`",
+            );
+            None
+        }
+        (MarkerValue::Flag(true), Key::Immutable) => {
+            g.out.rules.push(Rule {
+                rule: "self == oldSelf".into(),
+                message: Some("field is immutable".into()),
+                ..Rule::default()
+            });
+            None
+        }
+        (MarkerValue::Json(_), Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf) => {
+            g.out.rules.push(one_of_rule(key, &m.strs()));
+            None
+        }
+        (MarkerValue::Flag(true), Key::Optional) => {
+            g.out.required = Some(false);
+            None
+        }
+        (MarkerValue::Flag(true), Key::Required) => {
+            g.out.required = Some(true);
+            None
+        }
+        (MarkerValue::Flag(true), Key::SkipDescription) => {
+            g.out.skip_description = true;
+            None
+        }
+        // Not a schema fact: the derive generates the apply configuration.
+        (MarkerValue::Flag(_), Key::ApplyConfig) => None,
+        (MarkerValue::Flag(true), Key::Schemaless) => {
+            g.out.schemaless = true;
+            None
+        }
+        (MarkerValue::Items(nested), Key::Items) => {
+            g.item_markers.extend(nested.iter().cloned());
+            None
+        }
+        _ => {
+            errors.push(m.span, format!("`{key}` does not take this value"));
+            None
         }
     }
+}
+
+/// The markers of a list's items, lowered as their node's, under the list's bound.
+fn lower_items(
+    markers: &[Marker],
+    item_markers: &[Marker],
+    ty: Option<&syn::Type>,
+    visible: bool,
+    place: &str,
+    errors: &mut Errors,
+) -> Option<Box<NodeMarkers>> {
+    let item_ty = ty.and_then(crate::shapes::item_type);
+    // An item's rules run once per item: as many as the list's bound, or, without
+    // one, as many as fit in a request.
+    // schemars bounds a fixed-size array's items to its length.
+    let marked = markers.iter().rev().find(|m| m.def.key == Key::MaxItems).and_then(|m| match &m.value {
+        MarkerValue::Json(v) => v.as_u64(),
+        _ => None,
+    });
+    let max_items = match (marked, ty.and_then(crate::shapes::fixed_len)) {
+        (Some(m), Some(n)) => Some(m.min(n)),
+        (m, n) => m.or(n),
+    };
+    let items =
+        crate::cel::within(max_items, || lower(item_markers, item_ty, visible, &format!("an item of {place}"), errors));
+    (!items.markers.is_empty()).then(|| Box::new(items.markers))
+}
+
+/// `list_type` and `list_map_keys` fit each other and the items.
+fn check_list_type(markers: &[Marker], ty: Option<&syn::Type>, list_map_keys: &[String], errors: &mut Errors) {
     let list_type = markers.iter().rev().find(|m| m.def.key == Key::ListType).and_then(Marker::str);
     let item_kind = ty.and_then(crate::shapes::item_type).and_then(crate::shapes::json_kind);
     if let Some(m) = markers.iter().find(|m| m.def.key == Key::ListMapKeys)
@@ -249,34 +288,38 @@ fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str,
             _ => {}
         }
     }
-    if !list_map_keys.is_empty() {
-        check_list_map_keys(markers, ty, &list_map_keys, errors);
-        out.set.push(Fact::ListMapKeys(list_map_keys));
-    }
-    // Defaults and examples are checked against the node the markers make, as the API
-    // server checks them (kubegen-core's validator, the one `Validate` runs).
-    if let (Some(e), Some(m)) = (&example, example_marker) {
-        if let Some(why) = violation(e, &out.set, kind) {
+}
+
+/// The example and the default, each checked against the node the markers make, as the
+/// API server checks them (kubegen-core's validator, the one `Validate` runs); the path of
+/// a default given as a Rust constant (`ref(PATH)`).
+fn example_and_default(
+    out: &mut NodeMarkers,
+    example: Option<(Value, &Marker)>,
+    default: Option<(Value, &Marker)>,
+    kind: Option<&'static str>,
+    errors: &mut Errors,
+) -> Option<String> {
+    if let Some((e, m)) = example {
+        if let Some(why) = violation(&e, &out.set, kind) {
             errors.push(m.span, format!("the example {e} does not fit the field: {why}"));
         }
-        out.set.push(Fact::Example(e.clone()));
+        out.set.push(Fact::Example(e));
     }
-    let mut default_ref = None;
-    if let Some(path) = default.as_ref().and_then(|d| d.get(crate::markers::DEFAULT_REF)) {
+    let (d, m) = default?;
+    if let Some(path) = d.get(crate::markers::DEFAULT_REF) {
         // The constant's value exists only when the schema is generated: the derive
         // emits the code that serializes it (`expand::schema`).
-        default_ref = path.as_str().map(String::from);
-    } else if let (Some(d), Some(m)) = (&default, default_marker) {
-        if let Some(why) = violation(d, &out.set, kind) {
-            errors.push(
-                m.span,
-                format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"),
-            );
-        }
-        out.set.push(Fact::Default(d.clone()));
+        return path.as_str().map(String::from);
     }
-    check_bounds(markers, errors);
-    Lowered { markers: out, default_ref }
+    if let Some(why) = violation(&d, &out.set, kind) {
+        errors.push(
+            m.span,
+            format!("the default {d} does not fit the field, and the API server refuses such a CRD: {why}"),
+        );
+    }
+    out.set.push(Fact::Default(d));
+    None
 }
 
 /// A list-map key the items do not have: the API server refuses the CRD. Checked where
