@@ -135,7 +135,8 @@ pub struct Docs {
 impl Generator for Docs {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let settings = &project.settings.docs;
-        let mut packages = project.packages()?.to_vec();
+        // The project's packages; copied only when `kinds` narrows them.
+        let mut packages = std::borrow::Cow::Borrowed(project.packages()?);
         if let Some(wanted) = &settings.kinds {
             for name in wanted {
                 let known = packages
@@ -147,11 +148,12 @@ impl Generator for Docs {
                     );
                 }
             }
-            for pkg in &mut packages {
+            let narrowed = packages.to_mut();
+            for pkg in narrowed.iter_mut() {
                 let group = pkg.group.clone();
                 pkg.kinds.retain(|k| wanted.iter().any(|w| *w == k.kind || *w == format!("{group}/{}", k.kind)));
             }
-            packages.retain(|p| !p.kinds.is_empty());
+            narrowed.retain(|p| !p.kinds.is_empty());
         }
         let crds: BTreeMap<(String, String), &CustomResourceDefinition> =
             project.crds()?.iter().map(|c| ((c.spec.group.clone(), c.spec.names.kind.clone()), c)).collect();
@@ -160,7 +162,7 @@ impl Generator for Docs {
             .flat_map(|p| p.kinds.iter().map(|k| (p.group.clone(), p.version.clone(), k.kind.clone())))
             .collect();
         let mut views = Vec::new();
-        for pkg in &packages {
+        for pkg in packages.iter() {
             views.push(page_view(pkg, &crds, &pages)?);
         }
         let header = markdown_header(&project.header);

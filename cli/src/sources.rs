@@ -8,10 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use kubegen::rbac::RbacRule;
 use kubegen::webhook::manifests::WebhookMarker;
-
-const MARKER: &str = "+kubebuilder:rbac:";
-const WEBHOOK: &str = "+kubebuilder:webhook:";
-const WEBHOOK_CONFIGURATION: &str = "+kubebuilder:webhookconfiguration:";
+use kubegen_core::markers::comment::{CommentMarker, comment_marker};
 
 /// Every `.rs` file under `dir/src`, sorted.
 pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -211,24 +208,13 @@ pub fn scan(files: &[PathBuf], root: &Path) -> Result<Scan> {
                 if !doc && let Some((class, warning)) = ignored_marker(comment) {
                     findings.push(Finding { class, message: format!("{shown}:{}: {warning}", i + 1) });
                 }
-                if let Some(args) = comment.strip_prefix(MARKER) {
-                    match RbacRule::parse_marker(args.trim_end()) {
-                        Ok(rule) => found.push(rule),
-                        Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
-                    }
-                }
-                if let Some(args) = comment.strip_prefix(WEBHOOK) {
-                    match WebhookMarker::parse_marker(args.trim_end()) {
-                        Ok(webhook) => webhooks.push(webhook),
-                        Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
-                    }
-                }
-                if let Some(args) = comment.strip_prefix(WEBHOOK_CONFIGURATION) {
-                    match kubegen_core::webhook::parse_configuration_marker(args.trim_end()) {
-                        Ok((true, name)) => configurations.0 = Some(name),
-                        Ok((false, name)) => configurations.1 = Some(name),
-                        Err(e) => errors.push(format!("{shown}:{}: {e}", i + 1)),
-                    }
+                match comment.strip_prefix('+').and_then(comment_marker) {
+                    Some(Ok(CommentMarker::Rbac(rule))) => found.push(rule),
+                    Some(Ok(CommentMarker::Webhook(webhook))) => webhooks.push(*webhook),
+                    Some(Ok(CommentMarker::Configuration(true, name))) => configurations.0 = Some(name),
+                    Some(Ok(CommentMarker::Configuration(false, name))) => configurations.1 = Some(name),
+                    Some(Err(e)) => errors.push(format!("{shown}:{}: {e}", i + 1)),
+                    None => {}
                 }
             }
         }

@@ -26,20 +26,31 @@ pub const VERBS: &[&str] = &[
     "*",
 ];
 
-/// The marker's arguments: (controller-gen's spelling, the typed attribute's, a list).
-pub const ARGUMENTS: &[(&str, &str, bool)] = &[
-    ("groups", "groups", true),
-    ("resources", "resources", true),
-    ("resourceNames", "resource_names", true),
-    ("verbs", "verbs", true),
-    ("urls", "urls", true),
-    ("namespace", "namespace", false),
-    ("roleName", "role_name", false),
+/// One argument of the marker, in both spellings, with where it goes in the rule.
+pub struct Argument {
+    /// controller-gen's spelling: `resourceNames`.
+    pub marker: &'static str,
+    /// The typed attribute's: `resource_names`.
+    pub typed: &'static str,
+    /// A list (`a;b`, `["a", "b"]`), or one string.
+    pub list: bool,
+    set: fn(&mut RbacRule, Vec<String>),
+}
+
+/// The marker's arguments.
+pub const ARGUMENTS: &[Argument] = &[
+    Argument { marker: "groups", typed: "groups", list: true, set: |r, v| r.groups = v },
+    Argument { marker: "resources", typed: "resources", list: true, set: |r, v| r.resources = v },
+    Argument { marker: "resourceNames", typed: "resource_names", list: true, set: |r, v| r.resource_names = v },
+    Argument { marker: "verbs", typed: "verbs", list: true, set: |r, v| r.verbs = v },
+    Argument { marker: "urls", typed: "urls", list: true, set: |r, v| r.urls = v },
+    Argument { marker: "namespace", typed: "namespace", list: false, set: |r, v| r.namespace = v.concat() },
+    Argument { marker: "roleName", typed: "role_name", list: false, set: |r, v| r.role_name = v.concat() },
 ];
 
-/// The typed attribute's argument `key`: (its marker spelling, whether it takes a list).
-pub fn typed_argument(key: &str) -> Option<(&'static str, bool)> {
-    ARGUMENTS.iter().find(|(_, typed, _)| *typed == key).map(|(marker, _, list)| (*marker, *list))
+/// The typed attribute's argument `key`.
+pub fn typed_argument(key: &str) -> Option<&'static Argument> {
+    ARGUMENTS.iter().find(|a| a.typed == key)
 }
 
 /// One `+kubebuilder:rbac` marker.
@@ -87,13 +98,9 @@ impl RbacRule {
             }
             let (key, value) = part.split_once('=').ok_or_else(|| RbacError::Malformed(part.to_string()))?;
             let key = key.trim();
-            let list_arg = ARGUMENTS.iter().find(|(marker, ..)| *marker == key).map(|(.., list)| *list);
-            let values = match list_arg {
-                Some(true) => list(value),
-                Some(false) => vec![unquote(value)],
-                None => return Err(RbacError::UnknownArgument(key.to_string())),
-            };
-            rule.set(key, values);
+            let arg =
+                ARGUMENTS.iter().find(|a| a.marker == key).ok_or_else(|| RbacError::UnknownArgument(key.into()))?;
+            (arg.set)(&mut rule, if arg.list { list(value) } else { vec![unquote(value)] });
         }
         rule.check()?;
         Ok(rule)
@@ -104,25 +111,11 @@ impl RbacRule {
     pub fn from_typed(pairs: Vec<(String, Vec<String>)>) -> Result<Self, RbacError> {
         let mut rule = RbacRule::default();
         for (key, values) in pairs {
-            let (marker, _) = typed_argument(&key).ok_or_else(|| unknown_typed(&key))?;
-            rule.set(marker, values);
+            let arg = typed_argument(&key).ok_or_else(|| unknown_typed(&key))?;
+            (arg.set)(&mut rule, values);
         }
         rule.check()?;
         Ok(rule)
-    }
-
-    /// Sets the argument of marker spelling `key` (one of [`ARGUMENTS`]).
-    fn set(&mut self, key: &str, values: Vec<String>) {
-        match key {
-            "groups" => self.groups = values,
-            "resources" => self.resources = values,
-            "resourceNames" => self.resource_names = values,
-            "verbs" => self.verbs = values,
-            "urls" => self.urls = values,
-            "namespace" => self.namespace = values.concat(),
-            "roleName" => self.role_name = values.concat(),
-            _ => {}
-        }
     }
 
     pub fn check(&self) -> Result<(), RbacError> {
@@ -140,10 +133,7 @@ pub fn check_verb(verb: &str) -> Result<(), RbacError> {
 
 /// The error for a typed argument that is none, with the closest one.
 pub fn unknown_typed(key: &str) -> RbacError {
-    RbacError::UnknownTypedArgument {
-        key: key.to_string(),
-        hint: suggest(key, ARGUMENTS.iter().map(|(_, typed, _)| *typed)),
-    }
+    RbacError::UnknownTypedArgument { key: key.to_string(), hint: suggest(key, ARGUMENTS.iter().map(|a| a.typed)) }
 }
 
 #[cfg(test)]

@@ -31,13 +31,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
         let expr: Expr = meta.value()?.parse()?;
         // Each error at what it is about: the key, the value, the verb.
-        let Some((_, is_list)) = typed_argument(&key) else {
+        let Some(arg) = typed_argument(&key) else {
             errors.push(meta.path.span(), unknown_typed(&key).to_string());
             return Ok(());
         };
         let values = match strings(&expr) {
-            Some(values) if is_list || matches!(expr, Expr::Lit(_)) => values,
-            _ if is_list => {
+            Some(values) if arg.list || matches!(expr, Expr::Lit(_)) => values,
+            _ if arg.list => {
                 errors.push(expr.span(), format!("`{key}` takes a list of strings: `{key} = [\"...\"]`"));
                 return Ok(());
             }

@@ -895,7 +895,6 @@ fn copy_element(src: &str, dst: &str, ty: &GoTy, depth: &Depth, indent: &str, ou
     }
 }
 
-/// The Go files of one group/version package, paths relative to the module root.
 /// The Go module of API types in kubebuilder's layout, with deepcopy.
 pub struct Go;
 
@@ -910,6 +909,7 @@ impl super::Language for Go {
     }
 }
 
+/// The Go files of one group/version package, paths relative to the module root.
 pub fn package_files(
     pkg: &Package,
     header: &str,

@@ -113,7 +113,6 @@ fn py_header(header: &str) -> String {
     out
 }
 
-/// Every file of the package, paths relative to its root.
 /// The Python package over the kubernetes client, with pydantic models.
 pub struct Python;
 
@@ -125,6 +124,7 @@ impl super::Language for Python {
     }
 }
 
+/// Every file of the package, paths relative to its root.
 pub fn files(
     packages: &[Package],
     name: &str,

@@ -91,7 +91,6 @@ struct ClientView {
     scale: bool,
 }
 
-/// Every file of the package, paths relative to its root.
 /// The TypeScript package over @kubernetes/client-node.
 pub struct TypeScript;
 
@@ -102,6 +101,7 @@ impl super::Language for TypeScript {
     }
 }
 
+/// Every file of the package, paths relative to its root.
 pub fn files(
     packages: &[Package],
     name: &str,

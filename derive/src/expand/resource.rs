@@ -129,45 +129,6 @@ fn has_field(input: &DeriveInput, name: &str) -> bool {
 const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
 const COLUMN_FORMATS: &[&str] = &["int32", "int64", "float", "double", "byte", "date", "date-time", "password"];
 
-/// Checks a JSON path's first segments against what the derive can see: the root's own
-/// fields and, for the generated root, the spec's fields.
-fn check_path(path: &str, what: &str, span: Span, style: Style, fields: &Option<Vec<String>>, errors: &mut Errors) {
-    let Some(rest) = path.strip_prefix('.') else {
-        errors.push(span, format!("{what} `{path}` must start with `.`, like `.spec.replicas`"));
-        return;
-    };
-    if let Err(problem) = crate::json_path::syntax(path) {
-        errors.push(
-            span,
-            format!("{what} `{path}` is not a JSONPath kubectl can read ({problem}); write it like `.spec.replicas` or `.status.conditions[0].type`"),
-        );
-        return;
-    }
-    let mut segments = rest.split(['.', '[']);
-    let first = segments.next().unwrap_or_default();
-    match style {
-        Style::Spec => match first {
-            "metadata" | "apiVersion" | "kind" | "status" => {}
-            "spec" => {
-                if let (Some(fields), Some(second)) = (fields, segments.next())
-                    && !second.is_empty() && !fields.iter().any(|f| f == second) {
-                        errors.push(span, format!("{what} `{path}` names no field of the spec: it has {}", fields.join(", ")));
-                    }
-            }
-            other => errors.push(
-                span,
-                format!("{what} `{path}` names `.{other}`, which the object does not have; paths start with `.spec`, `.status` or `.metadata`"),
-            ),
-        },
-        Style::Root => {
-            if let Some(fields) = fields
-                && !matches!(first, "metadata" | "apiVersion" | "kind") && !fields.iter().any(|f| f == first) {
-                    errors.push(span, format!("{what} `{path}` names no field of the object: it has {}", fields.join(", ")));
-                }
-        }
-    }
-}
-
 /// The resource its markers describe, checked: each part read by its own function below.
 fn build(input: &DeriveInput, parsed: &Parsed, style: Style, errors: &mut Errors) -> Option<Resource> {
     let (group, version, kind) = gvk(input, parsed, style, errors)?;
@@ -230,8 +191,44 @@ struct Paths<'a> {
 }
 
 impl Paths<'_> {
+    /// Checks a JSON path's first segments against what the derive can see: the root's own
+    /// fields and, for the generated root, the spec's fields.
     fn check(&self, path: &str, what: &str, span: Span, errors: &mut Errors) {
-        check_path(path, what, span, self.layout, self.fields, errors);
+        let (style, fields) = (self.layout, self.fields);
+        let Some(rest) = path.strip_prefix('.') else {
+            errors.push(span, format!("{what} `{path}` must start with `.`, like `.spec.replicas`"));
+            return;
+        };
+        if let Err(problem) = crate::json_path::syntax(path) {
+            errors.push(
+                span,
+                format!("{what} `{path}` is not a JSONPath kubectl can read ({problem}); write it like `.spec.replicas` or `.status.conditions[0].type`"),
+            );
+            return;
+        }
+        let mut segments = rest.split(['.', '[']);
+        let first = segments.next().unwrap_or_default();
+        match style {
+            Style::Spec => match first {
+                "metadata" | "apiVersion" | "kind" | "status" => {}
+                "spec" => {
+                    if let (Some(fields), Some(second)) = (fields, segments.next())
+                        && !second.is_empty() && !fields.iter().any(|f| f == second) {
+                            errors.push(span, format!("{what} `{path}` names no field of the spec: it has {}", fields.join(", ")));
+                        }
+                }
+                other => errors.push(
+                    span,
+                    format!("{what} `{path}` names `.{other}`, which the object does not have; paths start with `.spec`, `.status` or `.metadata`"),
+                ),
+            },
+            Style::Root => {
+                if let Some(fields) = fields
+                    && !matches!(first, "metadata" | "apiVersion" | "kind") && !fields.iter().any(|f| f == first) {
+                        errors.push(span, format!("{what} `{path}` names no field of the object: it has {}", fields.join(", ")));
+                    }
+            }
+        }
     }
 }
 

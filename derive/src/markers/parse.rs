@@ -451,22 +451,6 @@ fn camel(snake: &str) -> String {
     out
 }
 
-/// A `+kubebuilder:rbac`, `+kubebuilder:webhook` or `+kubebuilder:webhookconfiguration`
-/// line (after the `+`), checked by kubegen-core's parser of it; `None` for any other line.
-fn rbac_or_webhook(line: &str) -> Option<Result<(), String>> {
-    let line = line.trim_end();
-    if let Some(args) = line.strip_prefix("kubebuilder:rbac:") {
-        return Some(kubegen_core::rbac::RbacRule::parse_marker(args).map(drop).map_err(|e| e.to_string()));
-    }
-    if let Some(args) = line.strip_prefix("kubebuilder:webhookconfiguration:") {
-        return Some(kubegen_core::webhook::parse_configuration_marker(args).map(drop).map_err(|e| e.to_string()));
-    }
-    if let Some(args) = line.strip_prefix("kubebuilder:webhook:") {
-        return Some(kubegen_core::webhook::WebhookMarker::parse_marker(args).map(drop).map_err(|e| e.to_string()));
-    }
-    None
-}
-
 /// Parses one doc-comment marker (the line after `+`).
 fn parse_doc_marker(
     line: &str,
@@ -489,8 +473,8 @@ fn parse_doc_marker(
     }
     // RBAC and webhook markers are `codegen-cli manifests`' to read from any comment; on a
     // derived type they are checked here with the parser it runs, and do nothing else.
-    if let Some(checked) = rbac_or_webhook(line) {
-        if let Err(e) = checked {
+    if let Some(read) = kubegen_core::markers::comment::comment_marker(line) {
+        if let Err(e) = read {
             errors.push(span, e);
         }
         return;
