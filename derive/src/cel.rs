@@ -291,6 +291,18 @@ pub enum MinSize {
 
 impl MinSize {
     /// The size as a constant expression of `u64`, for the struct `name`.
+    /// The size as a `kubegen::__private::cel::Least`, for the struct's table.
+    pub fn least(&self) -> TokenStream {
+        let cel = quote!(::kubegen::__private::cel);
+        match self {
+            MinSize::Known(n) => quote!(#cel::Least::Bytes(#n)),
+            MinSize::Own => quote!(#cel::Least::Own),
+            MinSize::Named(ty) if is_own(ty) => quote!(#cel::Least::Own),
+            MinSize::Named(ty) => quote!(#cel::Least::Of(#cel::Probe::<#ty>::TABLE)),
+            MinSize::Unknown => quote!(#cel::Least::Bytes(#cel::UNKNOWN_SIZE)),
+        }
+    }
+
     pub fn tokens(&self, name: &syn::Ident) -> TokenStream {
         match self {
             MinSize::Known(n) => quote!(#n),
@@ -388,10 +400,18 @@ fn oblige(m: &Marker, rule: &str, schema: &Node, read: &Read) {
             },
         };
     }
-    if let Some(r) = &node.reference
-        && read.usage != Use::Read
-    {
-        emit(m, rule, r, read, read.path.len());
+    if let Some(r) = &node.reference {
+        return emit(m, rule, r, read, read.path.len());
+    }
+    // A list or map of a struct read as a whole: the struct may be the rule's own type
+    // (or hold it), where the CRD's schema stops and the server types nothing.
+    let mut inner = node;
+    while let Some(next) = inner.items.as_deref().or_else(|| inner.map_values()) {
+        if let Some(r) = &next.reference {
+            let whole = Read { path: read.path.clone(), usage: Use::Read };
+            return emit(m, rule, r, &whole, read.path.len());
+        }
+        inner = next;
     }
 }
 
@@ -433,6 +453,17 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
     let wrong = format!(
         "the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}"
     );
+    // Where the type recurs, the CRD's structural schema stops and keeps unknown fields,
+    // which the server gives no CEL type.
+    let recurs = if from == 0 {
+        format!(
+            "the API server refuses the CEL rule `{rule}`: it stands on a `{ty_name}` inside a `{ty_name}`, where the CRD's structural schema stops and keeps unknown fields, which the server gives no CEL type; put the rule on `{ty_name}` itself"
+        )
+    } else {
+        format!(
+            "the API server refuses the CEL rule `{rule}`: it reads `{full}`, which holds a type that stands above it (`{ty_name}`, or a type that holds it back); the CRD's structural schema stops there and keeps unknown fields, which the server gives no CEL type (`undefined field`); read only above that field, or put the rule on the type it holds"
+        )
+    };
     let segs = rest.iter().map(|s| match s {
         Seg::Field(f) => quote!(::kubegen::__private::cel::Seg::Field(#f)),
         Seg::Each => quote!(::kubegen::__private::cel::Seg::Each),
@@ -447,17 +478,21 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
         Use::Bool => quote!(Bool),
     };
     let span = m.span;
+    // The rule's own type, as its table names it: the schema stops where it recurs.
+    let own_id = format!("::{}", OWN.with(|o| o.borrow().clone()));
     let tokens = quote_spanned! {span=>
         const _: () = {
             #[allow(unused_imports)]
             use ::kubegen::__private::cel::Unseen as _;
             match ::kubegen::__private::cel::check(
-                ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#ty>::FIELDS),
+                ::core::concat!(::core::module_path!(), #own_id),
+                ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#ty>::TABLE),
                 &[#(#segs),*],
                 ::kubegen::__private::cel::Use::#usage,
             ) {
                 ::kubegen::__private::cel::NO_FIELD => ::core::panic!("{}", #missing),
                 ::kubegen::__private::cel::WRONG_TYPE => ::core::panic!("{}", #wrong),
+                ::kubegen::__private::cel::RECURS => ::core::panic!("{}", #recurs),
                 _ => {}
             }
         };
@@ -479,13 +514,13 @@ pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let node = node_schema(Some(ty), markers);
     if let Some(r) = &node.reference {
         return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
-            // The type itself (`Vec<Self>`): its fields are not known until its constant
-            // is, so a rule reading into it holds as through a type without the derive.
+            // The type itself (`Vec<Self>`), by its name: a static may name itself.
             Some(inner) if is_own(&inner) => {
-                quote!(::kubegen::__private::cel::Shape::Object(::core::option::Option::None))
+                let own: TokenStream = OWN.with(|o| o.borrow().parse().unwrap_or_default());
+                quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#own>::TABLE))
             }
             Some(inner) => {
-                quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::FIELDS))
+                quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#inner>::TABLE))
             }
             None => any,
         };

@@ -72,14 +72,59 @@ pub struct UnboundedSpec {
     pub codes: Vec<String>,
 }
 
-/// A recursive type builds, with an item rule on a list of itself (found by review: its
-/// `Fields` constants named themselves, a cycle, and `Self` stood where no type is).
+/// A recursive type builds (found by review: its `Fields` constants named themselves, a
+/// cycle, and `Self` stood where no type is). It held an item rule on its list of itself,
+/// which the API server refuses: the schema stops at the inner `Tree`, whose node has no
+/// CEL type; that rule fails `cargo build` now (`ui/cel_recursive.rs`, found with the
+/// mutually recursive types below).
+///
+/// +kubebuilder:validation:XValidation:rule="self.name != ''"
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
 pub struct Tree {
     pub name: String,
-    #[kube(items(validation = "self.name != ''"))]
     pub children: Vec<Self>,
     pub parent: Option<Box<Tree>>,
+}
+
+/// Types that hold each other build (found by review: `Bough`'s constants named
+/// `Twig`'s and those named `Bough`'s, a cycle the compiler refused with E0391). Each
+/// derive writes a table; the totals walk the tables and stop where a type recurs, as
+/// the CRD's schema does (it keeps unknown fields there).
+///
+/// +kubebuilder:validation:XValidation:rule="self.name.startsWith('b')"
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+pub struct Bough {
+    /// +kubebuilder:validation:MaxLength=12
+    pub name: String,
+    /// +kubebuilder:validation:MaxItems=4
+    #[serde(default)]
+    pub twigs: Vec<Twig>,
+}
+
+/// +kubebuilder:validation:XValidation:rule="self.leaves >= 0"
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+pub struct Twig {
+    pub leaves: i32,
+    /// +kubebuilder:validation:MaxItems=2
+    #[serde(default)]
+    pub boughs: Vec<Bough>,
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "cost.kubegen.dev", version = "v1", kind = "Grove")]
+pub struct GroveSpec {
+    pub root: Bough,
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "cost.kubegen.dev", version = "v1", kind = "Copse")]
+pub struct CopseSpec {
+    /// A rule that reads through both types, checked at build against their tables; one
+    /// that reads a `Twig`'s `boughs` fails to build (`ui/cel_recursive.rs`): the schema
+    /// stops there.
+    ///
+    /// +kubebuilder:validation:XValidation:rule="self.twigs.all(t, t.leaves < 100)"
+    pub root: Bough,
 }
 
 /// What the whole-CRD check (the one `manifests` runs, held to the server by the
@@ -126,6 +171,29 @@ fn a_type_without_our_derive_counts_nothing_at_build() {
     }
     assert_eq!(<Held as Fields>::MIN_SIZE, kubegen::__private::cel::UNKNOWN_SIZE);
     assert_eq!(Cost::rule(10, 10).unbounded(<Held as Fields>::MIN_SIZE), Cost::ZERO);
+}
+
+#[test]
+fn types_that_hold_each_other_count_until_one_recurs() {
+    // From `Bough`: its rule `b`, and up to 4 `Twig`s' rules `t` (whose `boughs` recur:
+    // nothing below). From `Twig`: `t`, and up to 2 `Bough`s' `b`.
+    let (bough, twig) = (<Bough as Fields>::COST.total, <Twig as Fields>::COST.total);
+    let (b, t) = ((4 * twig - bough) / 7, (2 * bough - twig) / 7);
+    println!("Bough {bough}, Twig {twig}: a Bough's rule costs {b}, a Twig's {t}");
+    assert!(b > 0 && t > 0);
+    assert_eq!((bough, twig), (b + 4 * t, t + 2 * b));
+    // `{"name":""}` and `{"leaves":0}`: the lists have defaults.
+    assert_eq!(<Bough as Fields>::MIN_SIZE, 2 + 4 + 4 + 2);
+    assert_eq!(<Twig as Fields>::MIN_SIZE, 2 + 6 + 4 + 1);
+    // The CRD stops at the second `Bough`, and the derive's sum is the whole-CRD check's.
+    Grove::checked_crd().expect("inside the server's budget");
+    let crd = serde_json::to_value(Grove::crd()).expect("json");
+    let root = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["root"];
+    let again = &root["properties"]["twigs"]["items"]["properties"]["boughs"]["items"];
+    assert_eq!(again["x-kubernetes-preserve-unknown-fields"], true, "{again}");
+    let ours = <GroveSpec as Fields>::COST.total + <GroveSpec as Fields>::FIXED.total;
+    assert_eq!(ours, whole_crd_cost(&crd));
+    Copse::checked_crd().expect("the server accepts a rule that reads above where the schema stops");
 }
 
 /// The kind's CRD, and the shapes of `tests/compile-fail/ui/cel_cost_unbounded.rs` made
@@ -185,6 +253,40 @@ async fn server_agrees_at_the_edge() {
             }
         );
         assert_eq!(theirs.is_ok(), accepted, "{what}: the server");
+        assert_eq!(ours, accepted, "{what}: the whole-CRD check");
+    }
+}
+
+/// Types that hold each other, on the server: `Grove` and `Copse` as they build are
+/// accepted; a rule that reads where the schema stops (`ui/cel_recursive.rs`, which fails
+/// `cargo build`) is refused, by the server and by the whole-CRD check alike.
+#[tokio::test]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn server_agrees_where_types_recur() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    use kube::api::{Api, PostParams};
+    let path = std::env::var_os("KUBEGEN_E2E_KUBECONFIG").expect("KUBEGEN_E2E_KUBECONFIG: run scripts/e2e.sh");
+    let kubeconfig = kube::config::Kubeconfig::read_from(path).expect("read kubeconfig");
+    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await.expect("kubeconfig");
+    let crds: Api<CustomResourceDefinition> = Api::all(kube::Client::try_from(config).expect("client"));
+    let dry = PostParams { dry_run: true, ..Default::default() };
+    let grove = serde_json::to_value(Grove::crd()).expect("json");
+    let mut reads_past = grove.clone();
+    reads_past["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["root"]["x-kubernetes-validations"] =
+        serde_json::json!([{"rule": "self.twigs.all(t, t.boughs.size() < 2)"}]);
+    let cases = [
+        ("Grove", grove, true),
+        ("Copse", serde_json::to_value(Copse::crd()).expect("json"), true),
+        ("a rule reading a Twig's boughs", reads_past, false),
+    ];
+    for (what, crd, accepted) in cases {
+        let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+        let node = kubegen_core::schema::node::Node::from_value(schema).expect("a schema");
+        let ours = kubegen_cel::schema::check(&node).refusals.is_empty();
+        let typed: CustomResourceDefinition = serde_json::from_value(crd.clone()).expect("a CRD");
+        let theirs = crds.create(&dry, &typed).await;
+        println!("{what}: the server {}", if theirs.is_ok() { "accepts" } else { "refuses" });
+        assert_eq!(theirs.is_ok(), accepted, "{what}: the server: {theirs:?}");
         assert_eq!(ours, accepted, "{what}: the whole-CRD check");
     }
 }

@@ -347,33 +347,34 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     }
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let mut entries = Vec::new();
-    // The transition rules on the type, on its fields, and below them (`Fields::TRANSITION`).
-    let mut transitions: Vec<TokenStream> =
-        transition_rules(type_markers).into_iter().map(|rule| quote!(::core::option::Option::Some(#rule))).collect();
+    // The transition rules on the type and on its fields (`Table::transition`), and the
+    // types below them (`Table::below`).
+    let mut transitions = transition_rules(type_markers);
+    let mut below = Vec::new();
     let mut placements = Vec::new();
     let name = &input.ident;
     let cel = quote!(::kubegen::__private::cel);
-    let mut costs = Costs::default();
+    let mut rules = Vec::new();
     // The type's own rules and its fields' (and their items').
     for p in crate::cel::placed() {
         let (total, most) = (p.total, p.most);
         let rule = quote!(#cel::Cost::rule(#total, #most));
+        let node = p.min_size.least();
+        let count = match p.count {
+            Some(n) => quote!(::core::option::Option::Some(#n)),
+            None => quote!(::core::option::Option::None),
+        };
+        rules.push(quote!(#cel::Rule { cost: #rule, node: #node, count: #count }));
         let min = p.min_size.tokens(name);
         let every = quote!(#rule.unbounded(#min));
-        costs.unbounded.push(every.clone());
         let (placed, message, fix) = match p.count {
-            Some(1) => {
-                costs.bounded.push(rule);
-                continue;
-            }
+            Some(1) => continue,
             Some(n) => {
-                costs.bounded.push(quote!(#rule.times(#n)));
                 let message =
                     format!("it runs once per item, up to {n} times (the maxItems of the lists it stands in)");
                 (quote!(#rule.times(#n)), message, "lower the list's maxItems")
             }
             None => {
-                costs.fixed.push(every.clone());
                 let message = "it stands below a list without maxItems, where the server runs it as often as its node fits in the largest request (3 MiB over the node's least size in JSON)".to_string();
                 (every, message, "give the list maxItems")
             }
@@ -382,7 +383,8 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     }
     // `Fields::MIN_SIZE`: `{}` and each required property without a default.
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
-    let mut min_size = vec![quote!(2u64)];
+    let mut size = vec![quote!(#cel::Part::Bytes(2))];
+    let mut holds = Vec::new();
     for f in &named.named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") {
@@ -391,21 +393,21 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
         let field_name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        counted_costs(input, f, &field_name, &parsed, &mut costs, &mut placements);
-        if let Some(size) = required_size(f, &field_name, &parsed, container_default) {
-            min_size.push(size);
+        counted_costs(input, f, &field_name, &parsed, &mut holds, &mut placements);
+        if let Some(part) = required_size(f, &field_name, &parsed, container_default) {
+            size.push(part);
         }
-        for below in crate::shapes::named_types(&f.ty) {
-            if is_own(input, below) {
+        for ty in crate::shapes::named_types(&f.ty) {
+            if is_own(input, ty) {
                 continue;
             }
-            transitions.push(quote!(#cel::Probe::<#below>::TRANSITION));
+            below.push(quote!(#cel::Probe::<#ty>::TABLE));
         }
         if crate::serde_attrs::has(&f.attrs, "flatten") {
             let inner = crate::cel::strip(&f.ty);
             entries.push(quote!(#cel::Field {
                 ident: "",
-                shape: #cel::Shape::Object(#cel::Probe::<#inner>::FIELDS),
+                shape: #cel::Shape::Object(#cel::Probe::<#inner>::TABLE),
             }));
             continue;
         }
@@ -414,9 +416,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
         for ident in kubegen_cel::names::identifiers(&name) {
             entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
         }
-        for rule in transition_rules(&parsed) {
-            transitions.push(quote!(::core::option::Option::Some(#rule)));
-        }
+        transitions.extend(transition_rules(&parsed));
         placements.extend(uncorrelated(input, f, &name, &parsed));
     }
     // The sum over every field: each field's own count is asserted where it is declared,
@@ -434,18 +434,30 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
             }
         };
     };
-    let Costs { bounded, fixed, unbounded } = costs;
+    let transition = match transitions.first() {
+        Some(rule) => quote!(::core::option::Option::Some(#rule)),
+        None => quote!(::core::option::Option::None),
+    };
+    let id = format!("::{name}");
+    // The table is a `static` inside the constant: tables of types that hold each other
+    // link each other, which statics may (`Link` says why).
     quote! {
         #[allow(unused_imports)]
         use #cel::Unseen as _;
         #[automatically_derived]
         impl #cel::Fields for #name {
-            const FIELDS: &'static [#cel::Field] = &[#(#entries),*];
-            const TRANSITION: ::core::option::Option<&'static str> = #cel::first(&[#(#transitions),*]);
-            const COST: #cel::Cost = #cel::all(&[#(#bounded),*]);
-            const FIXED: #cel::Cost = #cel::all(&[#(#fixed),*]);
-            const UNBOUNDED: #cel::Cost = #cel::all(&[#(#unbounded),*]);
-            const MIN_SIZE: u64 = #cel::sum(&[#(#min_size),*]);
+            const TABLE: #cel::Link = {
+                static TABLE: #cel::Table = #cel::Table {
+                    id: ::core::concat!(::core::module_path!(), #id),
+                    fields: &[#(#entries),*],
+                    transition: #transition,
+                    below: &[#(#below),*],
+                    rules: &[#(#rules),*],
+                    holds: &[#(#holds),*],
+                    size: &[#(#size),*],
+                };
+                #cel::Link::new(&TABLE)
+            };
         }
         #(#placements)*
         #crd_wide
@@ -454,15 +466,6 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
 
 const PER_RULE: u64 = kubegen_cel::cost::PER_RULE_LIMIT;
 const PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT;
-
-/// The parts of a struct's `Fields::COST`, `FIXED` and `UNBOUNDED`, as constant
-/// expressions of `kubegen::__private::cel::Cost`.
-#[derive(Default)]
-struct Costs {
-    bounded: Vec<TokenStream>,
-    fixed: Vec<TokenStream>,
-    unbounded: Vec<TokenStream>,
-}
 
 /// The bound of each level of a field's lists and maps, outermost first: its `maxItems`
 /// or `maxProperties`, then its items' (`items(max_items = ...)`), and so on.
@@ -519,7 +522,7 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
             return None;
         }
         let inner = crate::cel::strip(&f.ty);
-        return Some(quote!(#cel::flattened(#cel::Probe::<#inner>::MIN_SIZE)));
+        return Some(quote!(#cel::Part::Flattened(#cel::Probe::<#inner>::TABLE)));
     }
     let optional = crate::shapes::is_optional(f, container_default) && parsed.get(Key::Required).is_none()
         || parsed.get(Key::Optional).is_some_and(|m| m.flag());
@@ -536,18 +539,21 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
     // the derive cannot tell.
     if schema.reference.is_none() && kubegen_cel::types::of_schema(&schema, "self").is_none() {
         let spelled_out = matches!(crate::cel::strip(&f.ty), syn::Type::Path(p) if p.path.segments.len() > 1);
-        return (!spelled_out).then(|| quote!(#cel::UNKNOWN_SIZE));
+        return (!spelled_out).then(|| quote!(#cel::Part::Bytes(#cel::UNKNOWN_SIZE)));
     }
     let size = match crate::cel::min_size(&schema) {
-        crate::cel::MinSize::Known(n) => quote!(#n),
-        crate::cel::MinSize::Named(ty) if !crate::cel::is_own(&ty) => quote!(#cel::Probe::<#ty>::MIN_SIZE),
-        // The type itself (a recursive one): no constant may name itself.
+        crate::cel::MinSize::Known(n) => quote!(#cel::Least::Bytes(#n)),
+        crate::cel::MinSize::Named(ty) if !crate::cel::is_own(&ty) => {
+            quote!(#cel::Least::Of(#cel::Probe::<#ty>::TABLE))
+        }
+        // The type itself (a recursive one): the structural schema keeps unknown fields
+        // there, whose least size the derive does not count.
         crate::cel::MinSize::Named(_) | crate::cel::MinSize::Own | crate::cel::MinSize::Unknown => {
-            quote!(#cel::UNKNOWN_SIZE)
+            quote!(#cel::Least::Bytes(#cel::UNKNOWN_SIZE))
         }
     };
     let len = name.len() as u64;
-    Some(quote!(#cel::property(#len, #size)))
+    Some(quote!(#cel::Part::Property(#len, #size)))
 }
 
 /// Whether `ty` is the type being derived (`Self`, or its own name): a recursive type,
@@ -567,30 +573,27 @@ fn counted_costs(
     f: &syn::Field,
     name: &str,
     parsed: &Parsed,
-    costs: &mut Costs,
+    holds: &mut Vec<TokenStream>,
     assertions: &mut Vec<TokenStream>,
 ) {
+    let cel = quote!(::kubegen::__private::cel);
     let flattened = crate::serde_attrs::has(&f.attrs, "flatten");
     for (ty, count) in crate::shapes::counted_types(&f.ty, &level_bounds(&parsed.markers)) {
         if is_own(input, ty) {
             continue;
         }
+        let probe = quote!(#cel::Probe::<#ty>);
         // A flattened struct's own rules land on this struct's node, which the server
         // sizes with this struct's fields: its count below an unbounded list is this
         // struct's to say, and left out here (the whole-CRD check judges it).
         if flattened {
-            let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
-            costs.bounded.push(quote!(#probe::COST));
-            costs.fixed.push(quote!(#probe::FIXED));
+            holds.push(quote!(#cel::Held { of: #probe::TABLE, count: #cel::Count::Flattened }));
             continue;
         }
-        let probe = quote!(::kubegen::__private::cel::Probe::<#ty>);
         let ty_name = quote!(#ty).to_string().replace(' ', "");
         let (placed, message, fix) = match count {
             Some(count) => {
-                costs.bounded.push(quote!(#probe::COST.times(#count)));
-                costs.fixed.push(quote!(#probe::FIXED));
-                costs.unbounded.push(quote!(#probe::UNBOUNDED));
+                holds.push(quote!(#cel::Held { of: #probe::TABLE, count: #cel::Count::Up(#count) }));
                 if count <= 1 {
                     continue;
                 }
@@ -601,8 +604,7 @@ fn counted_costs(
                 )
             }
             None => {
-                costs.fixed.push(quote!(#probe::UNBOUNDED));
-                costs.unbounded.push(quote!(#probe::UNBOUNDED));
+                holds.push(quote!(#cel::Held { of: #probe::TABLE, count: #cel::Count::Unbounded }));
                 (
                     quote!(#probe::UNBOUNDED),
                     format!(
