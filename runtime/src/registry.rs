@@ -51,6 +51,15 @@ pub fn records(options: &Options) -> Vec<KindRecord> {
 /// as `Vec<KindRecord>`.
 pub fn helper_main() {
     let options = Options::from_args(std::env::args().skip(1));
-    let json = serde_json::to_string(&records(&options)).expect("a CRD serializes to JSON");
+    let records = records(&options);
+    // A marker the derive wrote that does not read back is missing from its CRD.
+    let unread = crate::schema::markers::take_unread();
+    if !unread.is_empty() {
+        for problem in unread {
+            eprintln!("error: {problem}");
+        }
+        std::process::exit(1);
+    }
+    let json = serde_json::to_string(&records).expect("a CRD serializes to JSON");
     println!("{json}");
 }

@@ -37,9 +37,12 @@ pub struct Refused {
     pub problems: Vec<String>,
 }
 
-/// `crd` if the API server would take it ([`lint`] finds nothing), else why not.
+/// `crd` if the API server would take it ([`lint`] finds nothing) and every marker the
+/// derive wrote for it read back (on this thread), else why not.
 pub fn checked(crd: CustomResourceDefinition) -> Result<CustomResourceDefinition, Refused> {
-    let problems = lint(&crd);
+    // A marker that did not read back while the CRD was built (on this thread) is not in it.
+    let mut problems = crate::schema::markers::take_unread();
+    problems.extend(lint(&crd));
     if problems.is_empty() {
         return Ok(crd);
     }

@@ -11,8 +11,7 @@ use serde_json::Value;
 /// the type's, then the field's, so the field's facts win. Returns the `required`
 /// (`Some(true)`) or `optional` (`Some(false)`) marker for the parent object. The derive
 /// and the tables write them from the same type, so they read back unless kubegen-derive
-/// and kubegen are of different versions: debug builds (every test) stop there, release
-/// builds say so on stderr ([`read_back`]).
+/// and kubegen are of different versions, which is an error ([`take_unread`]).
 ///
 /// CEL rules come out as controller-gen writes them, the field's before its type's: a
 /// type folded into this node (`Option<T>`) brought its rules already, and they go after
@@ -67,18 +66,32 @@ pub fn parse(all: &[Value]) -> Vec<NodeMarkers> {
     all.iter().cloned().filter_map(read_back).collect()
 }
 
-/// One serialized marker, typed; never dropped in silence.
+std::thread_local! {
+    /// The markers that did not read back on this thread since [`take_unread`].
+    static UNREAD: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// One serialized marker, typed; never dropped in silence: one that does not read back
+/// is said on stderr and kept for [`take_unread`], which `checked_crd`, the test
+/// environment and `codegen-cli manifests` (through its helper) turn into an error.
 fn read_back(doc: Value) -> Option<NodeMarkers> {
     match serde_json::from_value::<NodeMarkers>(doc.clone()) {
         Ok(markers) => Some(markers),
         Err(e) => {
-            debug_assert!(false, "a serialized marker does not read back ({e}): {doc}");
-            eprintln!(
-                "kubegen: a marker the derive wrote does not read back and is not applied ({e}): {doc}; kubegen-derive and kubegen must be of the same version (cargo update -p kubegen-derive)"
+            let problem = format!(
+                "a marker the derive wrote does not read back and is not applied ({e}): {doc}; kubegen-derive and kubegen must be of the same version (cargo update -p kubegen-derive)"
             );
+            eprintln!("kubegen: {problem}");
+            UNREAD.with(|u| u.borrow_mut().push(problem));
             None
         }
     }
+}
+
+/// The markers that did not read back on this thread since the last call: each an
+/// error for whoever checks the CRDs built meanwhile.
+pub fn take_unread() -> Vec<String> {
+    UNREAD.with(|u| std::mem::take(&mut *u.borrow_mut()))
 }
 
 /// Applies a field's markers over the named type's node its reference was inlined into:
@@ -111,5 +124,33 @@ pub fn field_rules_first(types: &mut Vec<Value>, fields: Vec<Value>) {
         let first = NodeMarkers { rules, ..NodeMarkers::default() };
         types.extend(serde_json::to_value(first).ok());
         types.rotate_right(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marker_that_does_not_read_back_is_an_error_for_the_check() {
+        // What a kubegen-derive of another version might write: a fact this one lacks.
+        let unknown = serde_json::json!({"set": [{"maximumOfTheWorld": 3}]});
+        let mut node = Node::default();
+        apply(&mut node, vec![unknown]);
+        let crd = serde_json::from_value(serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "things.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                "names": {"kind": "Thing", "plural": "things", "singular": "thing", "listKind": "ThingList"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object"}}}]}
+        }))
+        .expect("a CRD");
+        let refused = crate::crd::checked(crd).expect_err("a marker was lost");
+        assert_eq!(refused.problems.len(), 1, "{refused}");
+        assert!(refused.problems[0].contains("does not read back"), "{refused}");
+        // Taken: the next CRD checked on this thread is not blamed for it.
+        assert!(take_unread().is_empty());
     }
 }
