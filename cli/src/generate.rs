@@ -73,7 +73,7 @@ pub struct Rbac {
 
 impl Generator for Rbac {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
-        let roles = kubegen::rbac::generate_roles(project.rbac_rules()?, &self.role_name);
+        let roles = crate::roles::generate_roles(project.rbac_rules()?, &self.role_name);
         let role = layout::role_yaml(&roles, &self.role_name, &project.header)?;
         Ok(vec![Output::generated(self.out.join("rbac/role.yaml"), role)])
     }
@@ -93,7 +93,7 @@ const NO_WEBHOOKS: &str = "# No +kubebuilder:webhook markers: no webhook configu
 impl Generator for WebhookManifests {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let (markers, names) = project.webhooks()?;
-        let (mutating, validating) = kubegen::webhook::manifests::configurations(markers, names)?;
+        let (mutating, validating) = crate::webhook_configurations::configurations(markers, names)?;
         let path = self.out.join("webhook/manifests.yaml");
         let mut yaml = project.header.clone();
         if mutating.is_none() && validating.is_none() {

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
+use crate::roles::RoleObject;
 use anyhow::{Context, Result};
 use askama::Template;
 use k8s_openapi::api::rbac::v1::ClusterRole;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use kubegen::rbac::RoleObject;
 
 use crate::output::Output;
 

@@ -19,9 +19,11 @@ mod project;
 // docs/cli.md and docs/markers.md, generated and checked by its tests.
 #[cfg(test)]
 mod reference;
+mod roles;
 mod scaffold;
 mod settings;
 mod sources;
+mod webhook_configurations;
 mod workspace;
 
 use std::path::{Path, PathBuf};

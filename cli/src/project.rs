@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen::rbac::RbacRule;
-use kubegen::webhook::manifests::WebhookMarker;
 use kubegen_core::kind::Options;
+use kubegen_core::webhook::WebhookMarker;
 
 use crate::clients::Package;
 use crate::settings::Settings;

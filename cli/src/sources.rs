@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use kubegen::rbac::RbacRule;
-use kubegen::webhook::manifests::WebhookMarker;
 use kubegen_core::markers::comment::{CommentMarker, comment_marker};
+use kubegen_core::webhook::WebhookMarker;
 
 /// Every `.rs` file under `dir/src`, sorted.
 pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -367,10 +367,10 @@ mod tests {
         let rules = super::scan(&[dir.join("controller.rs")], &dir).expect("markers parse").rules;
         assert_eq!(rules.len(), 19, "17 comment markers and 2 typed attributes");
         let mut rendered = String::new();
-        for role in kubegen::rbac::generate_roles(&rules, "manager-role") {
+        for role in crate::roles::generate_roles(&rules, "manager-role") {
             rendered += &match role {
-                kubegen::rbac::RoleObject::Cluster(c) => kubegen::to_yaml(&c),
-                kubegen::rbac::RoleObject::Namespaced(r) => kubegen::to_yaml(&r),
+                crate::roles::RoleObject::Cluster(c) => kubegen::to_yaml(&c),
+                crate::roles::RoleObject::Namespaced(r) => kubegen::to_yaml(&r),
             }
             .expect("renders");
         }

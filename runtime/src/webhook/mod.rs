@@ -2,8 +2,9 @@
 //! conversion through a hub version, for any number of kinds, served over HTTPS by the
 //! runtime with certificates it can make and rotate itself (feature `webhook`) —
 //! controller-runtime's webhook server, `admission.Validator`/`Defaulter` and
-//! `Hub`/`Convertible`, typed — and the configurations `codegen-cli manifests` writes
-//! from `+kubebuilder:webhook` markers ([`manifests`], always built).
+//! `Hub`/`Convertible`, typed. The configurations `codegen-cli manifests` writes from
+//! `+kubebuilder:webhook` markers are the CLI's; the markers' one reader is
+//! `kubegen_core::webhook`.
 //!
 //! ```no_run
 //! use kubegen::CustomResource;
@@ -51,7 +52,6 @@ mod conversion;
 pub mod local;
 #[cfg(feature = "webhook")]
 mod managed;
-pub mod manifests;
 #[cfg(feature = "webhook")]
 mod server;
 

@@ -11,7 +11,7 @@ use k8s_openapi::api::admissionregistration::v1::{
     ValidatingWebhookConfiguration, WebhookClientConfig,
 };
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-pub use kubegen_core::webhook::{WebhookMarker, WebhookMarkerError};
+use kubegen_core::webhook::{WebhookMarker, WebhookMarkerError};
 
 /// The Service a `path` is served by when the marker names none: kubebuilder's
 /// `config/webhook/service.yaml`, in the namespace kustomize sets.

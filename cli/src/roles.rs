@@ -1,9 +1,14 @@
+//! The ClusterRoles and Roles `codegen-cli manifests` writes to `config/rbac/role.yaml`
+//! from the RBAC markers, normalised and merged exactly as controller-gen does
+//! (`pkg/rbac/parser.go`), so the output is byte-stable whatever order the markers were
+//! found in.
+
 use std::collections::BTreeMap;
 
 use k8s_openapi::api::rbac::v1::{ClusterRole, PolicyRule, Role};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
-use super::RbacRule;
+use kubegen::rbac::RbacRule;
 
 /// A generated ClusterRole (no namespace) or namespaced Role.
 #[derive(Debug, Clone, PartialEq)]
