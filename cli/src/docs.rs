@@ -463,7 +463,7 @@ fn kind_view(
         versions,
         facts,
         columns,
-        sample_file: crate::manifests::sample_file(crd, &pkg.version),
+        sample_file: crate::crd_merge::sample_file(crd, &pkg.version),
         sample,
         previous,
         changes,

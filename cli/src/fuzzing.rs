@@ -23,7 +23,7 @@ pub fn settings(kubegen: &Value) -> Result<()> {
 /// a package: the rules and webhooks found.
 pub fn source_markers(file: &Path) -> Result<(usize, usize)> {
     let root = file.parent().unwrap_or(file);
-    let scan = crate::sources::scan(&[file.to_path_buf()], root)?;
+    let scan = crate::source_markers::scan(&[file.to_path_buf()], root)?;
     Ok((scan.rules.len(), scan.webhooks.len()))
 }
 

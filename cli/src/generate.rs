@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use crate::output::{self, Output};
 use crate::project::Project;
-use crate::{layout, manifests};
+use crate::{crd_merge, layout};
 
 pub trait Generator {
     /// The files this generator makes of the project.
@@ -56,7 +56,7 @@ impl Generator for Crds {
             }
             let yaml = kubegen::to_yaml(&crd).with_context(|| format!("rendering {name} as YAML"))?;
             outputs.push(Output::generated(
-                self.out.join("crd/bases").join(manifests::crd_file(&crd)),
+                self.out.join("crd/bases").join(crd_merge::crd_file(&crd)),
                 format!("{}{yaml}", project.header),
             ));
         }
@@ -151,7 +151,7 @@ pub struct Layout {
 impl Generator for Layout {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let crds = project.crds()?;
-        let crd_files: Vec<String> = crds.iter().map(manifests::crd_file).collect();
+        let crd_files: Vec<String> = crds.iter().map(crd_merge::crd_file).collect();
         let mut samples = Vec::new();
         for crd in crds {
             let name = crd.metadata.name.as_deref().unwrap_or_default();
@@ -159,7 +159,7 @@ impl Generator for Layout {
             for version in crd.spec.versions.iter().filter(|v| v.served) {
                 let sample = kubegen::to_yaml(&kubegen::crd::sample_object_in(crd, &version.name))
                     .with_context(|| format!("rendering the {} sample of {name}", version.name))?;
-                let file = manifests::sample_file(crd, &version.name);
+                let file = crd_merge::sample_file(crd, &version.name);
                 edited_and_refused(&self.out.join("samples").join(&file), &sample, crd, &version.name);
                 samples.push((file, sample));
             }

@@ -3,6 +3,7 @@
 //! Clap definitions here, the work in the modules.
 
 mod clients;
+mod crd_merge;
 pub mod diff;
 mod docs;
 mod envtest;
@@ -13,7 +14,6 @@ mod generate;
 mod install_source;
 mod layout;
 mod local_webhooks;
-mod manifests;
 mod output;
 mod project;
 // docs/cli.md and docs/markers.md, generated and checked by its tests.
@@ -22,7 +22,7 @@ mod reference;
 mod roles;
 mod scaffold;
 mod settings;
-mod sources;
+mod source_markers;
 mod webhook_configurations;
 mod workspace;
 

@@ -14,7 +14,7 @@ use kubegen_core::webhook::WebhookMarker;
 use crate::clients::Package;
 use crate::settings::Settings;
 use crate::workspace::{Kind, Workspace};
-use crate::{manifests, output, sources};
+use crate::{crd_merge, output, source_markers};
 
 pub struct Project {
     pub workspace: Workspace,
@@ -29,7 +29,7 @@ pub struct Project {
     /// The CRDs were checked as the API server would check them (once).
     linted: OnceCell<()>,
     packages: OnceCell<Vec<Package>>,
-    scan: OnceCell<sources::Scan>,
+    scan: OnceCell<source_markers::Scan>,
     /// The RBAC rules were checked against the kinds' singulars (once).
     singular_checked: OnceCell<()>,
 }
@@ -50,7 +50,7 @@ pub struct ProjectArgs {
     /// Report this class of markers that do nothing as warnings instead of failing
     /// (repeatable; also `warn = [...]` in [workspace.metadata.kubegen]).
     #[arg(long = "warn", value_name = "CLASS")]
-    pub warn: Vec<sources::Lost>,
+    pub warn: Vec<source_markers::Lost>,
 }
 
 /// The configuration names `+kubebuilder:webhookconfiguration` gives: (mutating, validating).
@@ -76,7 +76,7 @@ pub struct Load<'a> {
     pub packages: &'a [String],
     pub header: Option<&'a Path>,
     /// `--warn`: classes of lost markers reported as warnings.
-    pub warn: &'a [sources::Lost],
+    pub warn: &'a [source_markers::Lost],
     pub options: Options,
 }
 
@@ -142,7 +142,7 @@ impl Project {
         if let Some(crds) = self.crds.get() {
             return Ok(crds);
         }
-        let crds = manifests::crds(self.kinds()?.to_vec())?;
+        let crds = crd_merge::crds(self.kinds()?.to_vec())?;
         Ok(self.crds.get_or_init(|| crds))
     }
 
@@ -168,7 +168,7 @@ impl Project {
                 let names = &c.spec.names;
                 (names.singular.as_deref().unwrap_or_default(), names.plural.as_str())
             });
-            self.report(&sources::singular_resources(&scan.rules, kinds))?;
+            self.report(&source_markers::singular_resources(&scan.rules, kinds))?;
             let _ = self.singular_checked.set(());
         }
         Ok(&scan.rules)
@@ -188,19 +188,20 @@ impl Project {
         Ok((&scan.webhooks, (m.as_deref(), v.as_deref())))
     }
 
-    fn scan(&self) -> Result<&sources::Scan> {
+    fn scan(&self) -> Result<&source_markers::Scan> {
         if let Some(scan) = self.scan.get() {
             return Ok(scan);
         }
-        let files: Vec<PathBuf> = self.workspace.source_dirs.iter().flat_map(|d| sources::rust_files(d)).collect();
-        let scan = sources::scan(&files, self.root())?;
+        let files: Vec<PathBuf> =
+            self.workspace.source_dirs.iter().flat_map(|d| source_markers::rust_files(d)).collect();
+        let scan = source_markers::scan(&files, self.root())?;
         self.report(&scan.findings)?;
         Ok(self.scan.get_or_init(|| scan))
     }
 
     /// Warns about the findings whose class is listed as a warning; fails on the others.
-    fn report(&self, findings: &[sources::Finding]) -> Result<()> {
-        let (warnings, errors): (Vec<&sources::Finding>, Vec<&sources::Finding>) =
+    fn report(&self, findings: &[source_markers::Finding]) -> Result<()> {
+        let (warnings, errors): (Vec<&source_markers::Finding>, Vec<&source_markers::Finding>) =
             findings.iter().partition(|f| self.settings.warn.contains(&f.class));
         for f in warnings {
             eprintln!("warning[{}]: {}", f.class.name(), f.message);

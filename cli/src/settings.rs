@@ -64,7 +64,7 @@ pub struct Settings {
     /// `singular-resource`, `events-rbac`) that `manifests` reports as warnings; every
     /// other class fails it.
     #[serde(default)]
-    pub warn: Vec<crate::sources::Lost>,
+    pub warn: Vec<crate::source_markers::Lost>,
 }
 
 /// How a `diff` finding counts: an error fails the command, a warning is printed, off
@@ -227,7 +227,7 @@ mod tests {
         let err = Settings::from_metadata(Some(&json!({"diff": {"field-removed": "loud"}}))).unwrap_err().to_string();
         assert!(err.starts_with("[workspace.metadata.kubegen]: unknown variant `loud`"), "{err}");
         let s = Settings::from_metadata(Some(&json!({"warn": ["plain-comment", "events-rbac"]}))).unwrap();
-        assert_eq!(s.warn, [crate::sources::Lost::PlainComment, crate::sources::Lost::EventsRbac]);
+        assert_eq!(s.warn, [crate::source_markers::Lost::PlainComment, crate::source_markers::Lost::EventsRbac]);
         let err = Settings::from_metadata(Some(&json!({"warn": ["plain-comments"]}))).unwrap_err().to_string();
         assert!(err.contains("unknown variant `plain-comments`, expected one of `plain-comment`"), "{err}");
     }

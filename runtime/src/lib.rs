@@ -24,8 +24,11 @@ pub mod conditions;
 pub mod crd;
 #[cfg(feature = "runtime")]
 pub mod host;
+pub mod kinds;
 pub mod rbac;
-pub mod registry;
+/// The earlier name of [`kinds`] (it held the kinds, and collided with the marker registry).
+#[doc(hidden)]
+pub use kinds as registry;
 mod root;
 pub mod schema;
 #[cfg(feature = "testenv")]
@@ -91,7 +94,7 @@ pub mod __private {
     pub use serde_json;
 
     pub use crate::crd::{PrinterColumnDef, ResourceDef, RootTyped, ScaleDef, build_kind};
-    pub use crate::registry::Registration;
+    pub use crate::kinds::Registration;
     pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::typed_for;
     pub use kubegen_core::schema::markers::Rule as CelRule;

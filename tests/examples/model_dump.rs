@@ -4,7 +4,7 @@ fn main() {
     use kubegen::CustomResourceExt;
     let _ = kubegen_tests::fleet::Fleet::crd();
     let wanted = std::env::args().nth(1).unwrap_or_default();
-    for record in kubegen::registry::records(&Default::default()) {
+    for record in kubegen::kinds::records(&Default::default()) {
         if record.type_path.contains(&wanted) {
             println!("{}", serde_json::to_string_pretty(&record.types).expect("JSON"));
         }

@@ -52,7 +52,7 @@ async fn starts_installs_crds_and_cleans_up() {
 
     // create_or_update / create_or_patch: created, then changed, then left alone.
     use k8s_openapi::api::core::v1::ConfigMap;
-    use kubegen::host::{Operation, create_or_patch, create_or_update};
+    use kubegen::host::{OperationResult, create_or_patch, create_or_update};
     let maps: Api<ConfigMap> = Api::namespaced(env.client(), "default");
     let set = |key: &'static str, value: &'static str| {
         move |cm: &mut ConfigMap| {
@@ -60,17 +60,17 @@ async fn starts_installs_crds_and_cleans_up() {
         }
     };
     let (_, op) = create_or_update(&maps, "settings", set("a", "1")).await.expect("created");
-    assert_eq!(op, Operation::Created);
+    assert_eq!(op, OperationResult::Created);
     let (_, op) = create_or_update(&maps, "settings", set("a", "2")).await.expect("updated");
-    assert_eq!(op, Operation::Updated);
+    assert_eq!(op, OperationResult::Updated);
     let (_, op) = create_or_update(&maps, "settings", set("a", "2")).await.expect("unchanged");
-    assert_eq!(op, Operation::Unchanged);
+    assert_eq!(op, OperationResult::Unchanged);
     let (_, op) = create_or_patch(&maps, "settings", set("b", "3")).await.expect("patched");
-    assert_eq!(op, Operation::Updated);
+    assert_eq!(op, OperationResult::Updated);
     let (cm, op) = create_or_patch(&maps, "settings", set("b", "3")).await.expect("unchanged");
-    assert_eq!((op, cm.data.unwrap_or_default().len()), (Operation::Unchanged, 2));
+    assert_eq!((op, cm.data.unwrap_or_default().len()), (OperationResult::Unchanged, 2));
     let (_, op) = create_or_patch(&maps, "other", set("c", "4")).await.expect("created");
-    assert_eq!(op, Operation::Created);
+    assert_eq!(op, OperationResult::Created);
 
     let kubeconfig = env.kubeconfig_path();
     assert!(kubeconfig.exists());

@@ -22,8 +22,8 @@ use serde_json::Value;
 use kubegen_core::kind::{External, Model, Style};
 use kubegen_core::schema::node::Node;
 
+use crate::crd_merge;
 use crate::generate::{self, Generator};
-use crate::manifests;
 use crate::output::{self, Output};
 use crate::project::Project;
 use crate::workspace::Kind;
@@ -272,7 +272,7 @@ impl Generator for Client<'_> {
 /// The kinds by group/version, with their models merged into one type table per package
 /// (a workspace's are [`Project::packages`](crate::project::Project::packages), built once).
 pub(crate) fn packages(kinds: Vec<Kind>) -> Result<Vec<Package>> {
-    let merged = manifests::crds(kinds.clone())?;
+    let merged = crd_merge::crds(kinds.clone())?;
     packages_merged(kinds, &merged)
 }
 
@@ -567,7 +567,7 @@ mod tests {
     /// builds it.
     fn package_of(module: &str) -> Package {
         let prefix = format!("kubegen_cli::clients::tests::{module}::");
-        let kinds: Vec<Kind> = kubegen::registry::records(&Default::default())
+        let kinds: Vec<Kind> = kubegen::kinds::records(&Default::default())
             .into_iter()
             .filter(|k| k.type_path.starts_with(&prefix))
             .collect();

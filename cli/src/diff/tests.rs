@@ -11,14 +11,14 @@ use super::*;
 /// and `clients` see it.
 fn generation(module: &str) -> Generation {
     let module_path = format!("kubegen_cli::diff::tests::{module}::");
-    let kinds: Vec<crate::workspace::Kind> = kubegen::registry::records(&Default::default())
+    let kinds: Vec<crate::workspace::Kind> = kubegen::kinds::records(&Default::default())
         .into_iter()
         .filter(|k| k.type_path.starts_with(&module_path))
         .collect();
     assert!(!kinds.is_empty(), "a kind in {module}");
     Generation {
         name: module.into(),
-        crds: crate::manifests::crds(kinds.clone()).expect("the CRD merges"),
+        crds: crate::crd_merge::crds(kinds.clone()).expect("the CRD merges"),
         clients: Some(crate::clients::packages(kinds).expect("the client model")),
         commit: None,
     }

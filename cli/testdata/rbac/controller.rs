@@ -1,5 +1,5 @@
 //! RBAC markers covering every normalisation and merge pass (after controller-tools'
-//! pkg/rbac/testdata/controller.go). Read by the golden test in src/sources.rs.
+//! pkg/rbac/testdata/controller.go). Read by the golden test in src/source_markers.rs.
 //!
 //! +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs,verbs=get;watch;create
 //! +kubebuilder:rbac:groups=batch.tutorial.kubebuilder.io,resources=cronjobs/status,verbs=get;update;patch

@@ -182,7 +182,7 @@ where
 
 /// What [`create_or_update`] or [`create_or_patch`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operation {
+pub enum OperationResult {
     Created,
     Updated,
     Unchanged,
@@ -196,18 +196,18 @@ pub async fn create_or_update<K>(
     api: &Api<K>,
     name: &str,
     mutate: impl FnOnce(&mut K),
-) -> Result<(K, Operation), kube::Error>
+) -> Result<(K, OperationResult), kube::Error>
 where
     K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
 {
     let (current, desired) = match read_and_mutate(api, name, mutate).await? {
-        Found::Created(created) => return Ok((created, Operation::Created)),
+        Found::Created(created) => return Ok((created, OperationResult::Created)),
         Found::Existing { current, desired } => (current, desired),
     };
     if json(&desired) == json(&current) {
-        return Ok((current, Operation::Unchanged));
+        return Ok((current, OperationResult::Unchanged));
     }
-    Ok((api.replace(name, &PostParams::default(), &desired).await?, Operation::Updated))
+    Ok((api.replace(name, &PostParams::default(), &desired).await?, OperationResult::Updated))
 }
 
 /// controller-runtime's `CreateOrPatch`: as [`create_or_update`], but an existing object
@@ -217,18 +217,18 @@ pub async fn create_or_patch<K>(
     api: &Api<K>,
     name: &str,
     mutate: impl FnOnce(&mut K),
-) -> Result<(K, Operation), kube::Error>
+) -> Result<(K, OperationResult), kube::Error>
 where
     K: Resource + Clone + DeserializeOwned + Serialize + Debug + Default,
 {
     let (current, desired) = match read_and_mutate(api, name, mutate).await? {
-        Found::Created(created) => return Ok((created, Operation::Created)),
+        Found::Created(created) => return Ok((created, OperationResult::Created)),
         Found::Existing { current, desired } => (current, desired),
     };
     let Some(patch) = merge_patch(&json(&current), &json(&desired)) else {
-        return Ok((current, Operation::Unchanged));
+        return Ok((current, OperationResult::Unchanged));
     };
-    Ok((api.patch(name, &PatchParams::default(), &Patch::Merge(&patch)).await?, Operation::Updated))
+    Ok((api.patch(name, &PatchParams::default(), &Patch::Merge(&patch)).await?, OperationResult::Updated))
 }
 
 /// What `create_or_*` found: nothing, so it created the object `mutate` made from

@@ -18,9 +18,13 @@ mod retry;
 pub use args::{ArgsError, BindAddress, ManagerArgs};
 pub use controller::{Controller, Failure, ReconcileError, Reconciler, ScopedApi, Watched};
 pub use helpers::{
-    Events, Operation, OwnerError, apply, controller_owner_ref, create_or_patch, create_or_update, patch_status,
+    Events, OperationResult, OwnerError, apply, controller_owner_ref, create_or_patch, create_or_update, patch_status,
     set_controller_reference,
 };
+/// The earlier name of [`OperationResult`], which collided with the webhooks' admission
+/// `Operation`.
+#[deprecated(since = "0.1.0", note = "renamed OperationResult, as controller-runtime names it")]
+pub type Operation = OperationResult;
 pub use kube::runtime::controller::Action;
 pub use kube::runtime::finalizer::{Event as FinalizerEvent, finalizer};
 pub use kube::runtime::watcher::Config as WatcherConfig;

@@ -304,7 +304,7 @@ where
         let hub = H::crd();
         let versions = self.versions();
         let mut missing = Vec::new();
-        for registration in crate::registry::registered() {
+        for registration in crate::kinds::registered() {
             let (crd, _) = (registration.parts)(&Default::default());
             if crd.spec.group != hub.spec.group || crd.spec.names.kind != hub.spec.names.kind {
                 continue;
