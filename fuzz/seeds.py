@@ -54,7 +54,7 @@ def write(target, seeds):
 
 
 RUST = sources("examples/**/*.rs", "tests/src/**/*.rs", "tests/tests/**/*.rs", "tests/compile-fail/ui/**/*.rs", "tests/compile-fail/marker_examples/*.rs",
-               "runtime/src/**/*.rs", "cli/src/**/*.rs")
+               "kubegen/src/**/*.rs", "cli/src/**/*.rs")
 
 
 def doc_blocks():

@@ -138,7 +138,7 @@ def write_crate(flavour, kinds, markers, rules=False):
     d = OUT / flavour
     (d / "src").mkdir(parents=True, exist_ok=True)
     if flavour == "kubegen":
-        deps = f'kubegen = {{ package = "kubegen-rs", path = "{ROOT / "runtime"}" }}\n'
+        deps = f'kubegen = {{ package = "kubegen-rs", path = "{ROOT / "kubegen"}" }}\n'
         prelude = "#[allow(unused_imports)]\nuse kubegen::{CustomResource, KubeSchema};\n"
     else:
         deps = 'kube = { version = "5", default-features = false, features = ["derive"] }\nschemars = "1"\n'

@@ -56,7 +56,7 @@ fn parse_key(key: &str) -> Option<Source> {
     if let Some(path) = source.strip_prefix("path+file://") {
         // The package is `codegen-cli/` in the checkout.
         let dir = Path::new(path);
-        let root = dir.parent().filter(|r| r.join("runtime/Cargo.toml").exists()).unwrap_or(dir);
+        let root = dir.parent().filter(|r| r.join("kubegen/Cargo.toml").exists()).unwrap_or(dir);
         return Some(Source::Path(root.to_path_buf()));
     }
     if source.starts_with("registry+") || source.starts_with("sparse+") {

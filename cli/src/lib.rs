@@ -283,7 +283,7 @@ fn default_source() -> scaffold::Source {
         return scaffold::Source::Version(env!("CARGO_PKG_VERSION").into());
     }
     match built_from.parent() {
-        Some(root) if !shown.contains("/.cargo/git/") && root.join("runtime/Cargo.toml").exists() => {
+        Some(root) if !shown.contains("/.cargo/git/") && root.join("kubegen/Cargo.toml").exists() => {
             scaffold::Source::Path(root.to_path_buf())
         }
         _ => scaffold::Source::Git { url: env!("CARGO_PKG_REPOSITORY").into(), reference: None },
@@ -293,8 +293,8 @@ fn default_source() -> scaffold::Source {
 fn init(args: InitArgs) -> Result<ExitCode> {
     let source = if let Some(path) = &args.kubegen_path {
         let path = path.canonicalize().with_context(|| format!("--kubegen-path {}", path.display()))?;
-        if !path.join("runtime/Cargo.toml").exists() {
-            anyhow::bail!("--kubegen-path {} is not a checkout of kubegen (no runtime/Cargo.toml)", path.display());
+        if !path.join("kubegen/Cargo.toml").exists() {
+            anyhow::bail!("--kubegen-path {} is not a checkout of kubegen (no kubegen/Cargo.toml)", path.display());
         }
         scaffold::Source::Path(path)
     } else if let Some(url) = &args.kubegen_git {

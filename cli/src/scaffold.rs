@@ -400,7 +400,7 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
             dir.display()
         );
     }
-    let kubegen_source = source.keys("runtime");
+    let kubegen_source = source.keys("kubegen");
     let cli_source = source.keys("cli");
     let p = project.as_str();
     let file = |path: &str, contents: String| Output { path: dir.join(path), contents, overwrite: false };

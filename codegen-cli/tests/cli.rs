@@ -108,12 +108,12 @@ fn a_member_without_kubegen_is_named_as_such() {
 fn markers_that_would_do_nothing_fail_manifests_unless_warned() {
     let dir = tmp("lost");
     std::fs::create_dir_all(dir.join("src")).expect("tmp dir");
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let library = Path::new(env!("CARGO_MANIFEST_DIR")).join("../kubegen");
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"lost\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nkubegen-rs = {{ path = {:?} }}\n",
-            runtime.display().to_string()
+            library.display().to_string()
         ),
     )
     .expect("write");

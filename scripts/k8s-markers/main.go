@@ -12,7 +12,7 @@
 //
 //	{"markers": {...}, "required": [...], "closed": true, "properties": {"field": {...}}}
 //
-// where a markers document is kubegen's own (runtime/src/schema/markers.rs):
+// where a markers document is kubegen's own (kubegen/src/schema/markers.rs):
 // {"set": [[key, value], ...], "rules": [...], "items": {...}}.
 //
 // Only the standard library: the packages are parsed, never compiled.

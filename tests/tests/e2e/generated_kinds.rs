@@ -40,7 +40,7 @@ edition = "2024"
 publish = false
 
 [dependencies]
-kubegen = {{ package = "kubegen-rs", path = "{runtime}", features = ["cel", "runtime"] }}
+kubegen = {{ package = "kubegen-rs", path = "{library}", features = ["cel", "runtime"] }}
 k8s-openapi = {{ version = "0.29", features = ["latest"] }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
@@ -53,7 +53,7 @@ debug = false
 
 [workspace]
 "#,
-        runtime = root.join("runtime").display()
+        library = root.join("kubegen").display()
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).expect("write Cargo.toml");
     // The workspace's lock: the same versions, so the target directory's builds are reused.
