@@ -415,6 +415,8 @@ fn oblige(m: &Marker, rule: &str, schema: &Node, read: &Read) {
     }
 }
 
+/// The obligation of `read` from step `from` on, where it enters the type `reference`
+/// names: a constant assertion, at the marker, over that type's table.
 fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
     let Some(mut ty) = reference.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) else { return };
     // `Self` (an item of `Vec<Self>`) by its name: the assertion stands outside the impl.
@@ -423,47 +425,7 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
         ty = syn::parse_str::<Type>(&own).unwrap_or(ty);
     }
     let rest = &read.path[from..];
-    let shown = |segs: &[Seg]| {
-        segs.iter().fold(String::from("self"), |mut s, seg| {
-            match seg {
-                Seg::Field(f) => {
-                    s.push('.');
-                    s.push_str(f);
-                }
-                Seg::Each => s.push_str("[*]"),
-                Seg::Item => s.push_str("[*]"),
-            }
-            s
-        })
-    };
-    let ty_name = quote!(#ty).to_string().replace(' ', "");
-    let full = shown(&read.path);
-    let within = shown(rest).replacen("self", &ty_name, 1);
-    let missing = format!(
-        "the API server refuses the CEL rule `{rule}`: it reads `{full}`, and `{within}` names no field on the wire (check the field's name, its serde rename, and the type's fields)"
-    );
-    let what = match read.usage {
-        Use::Str => "uses it as a string",
-        Use::Sized => "takes its size()",
-        Use::Iterate => "iterates over it",
-        Use::Number => "compares it with a number",
-        Use::Bool => "compares it with a bool",
-        Use::Read => "reads it",
-    };
-    let wrong = format!(
-        "the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}"
-    );
-    // Where the type recurs, the CRD's structural schema stops and keeps unknown fields,
-    // which the server gives no CEL type.
-    let recurs = if from == 0 {
-        format!(
-            "the API server refuses the CEL rule `{rule}`: it stands on a `{ty_name}` inside a `{ty_name}`, where the CRD's structural schema stops and keeps unknown fields, which the server gives no CEL type; put the rule on `{ty_name}` itself"
-        )
-    } else {
-        format!(
-            "the API server refuses the CEL rule `{rule}`: it reads `{full}`, which holds a type that stands above it (`{ty_name}`, or a type that holds it back); the CRD's structural schema stops there and keeps unknown fields, which the server gives no CEL type (`undefined field`); read only above that field, or put the rule on the type it holds"
-        )
-    };
+    let Refusals { missing, wrong, recurs } = refusals(rule, &quote!(#ty).to_string().replace(' ', ""), read, from);
     let segs = rest.iter().map(|s| match s {
         Seg::Field(f) => quote!(::kubegen::__private::cel::Seg::Field(#f)),
         Seg::Each => quote!(::kubegen::__private::cel::Seg::Each),
@@ -498,6 +460,59 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
         };
     };
     OBLIGATIONS.with(|o| o.borrow_mut().1.push(tokens));
+}
+
+/// What an obligation says when it fails, one message per verdict.
+struct Refusals {
+    missing: String,
+    wrong: String,
+    recurs: String,
+}
+
+/// The messages of the obligation of `read` from step `from` on, in the type `ty_name`.
+fn refusals(rule: &str, ty_name: &str, read: &Read, from: usize) -> Refusals {
+    let shown = |segs: &[Seg]| {
+        segs.iter().fold(String::from("self"), |mut s, seg| {
+            match seg {
+                Seg::Field(f) => {
+                    s.push('.');
+                    s.push_str(f);
+                }
+                Seg::Each | Seg::Item => s.push_str("[*]"),
+            }
+            s
+        })
+    };
+    let full = shown(&read.path);
+    let within = shown(&read.path[from..]).replacen("self", ty_name, 1);
+    let what = match read.usage {
+        Use::Str => "uses it as a string",
+        Use::Sized => "takes its size()",
+        Use::Iterate => "iterates over it",
+        Use::Number => "compares it with a number",
+        Use::Bool => "compares it with a bool",
+        Use::Read => "reads it",
+    };
+    // Where the type recurs, the CRD's structural schema stops and keeps unknown fields,
+    // which the server gives no CEL type.
+    let recurs = if from == 0 {
+        format!(
+            "the API server refuses the CEL rule `{rule}`: it stands on a `{ty_name}` inside a `{ty_name}`, where the CRD's structural schema stops and keeps unknown fields, which the server gives no CEL type; put the rule on `{ty_name}` itself"
+        )
+    } else {
+        format!(
+            "the API server refuses the CEL rule `{rule}`: it reads `{full}`, which holds a type that stands above it (`{ty_name}`, or a type that holds it back); the CRD's structural schema stops there and keeps unknown fields, which the server gives no CEL type (`undefined field`); read only above that field, or put the rule on the type it holds"
+        )
+    };
+    Refusals {
+        missing: format!(
+            "the API server refuses the CEL rule `{rule}`: it reads `{full}`, and `{within}` names no field on the wire (check the field's name, its serde rename, and the type's fields)"
+        ),
+        wrong: format!(
+            "the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}"
+        ),
+        recurs,
+    }
 }
 
 /// The shape a rule sees of a field of type `ty` with `markers`, as a constant

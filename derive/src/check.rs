@@ -1,11 +1,13 @@
 //! Checks of a node's markers against each other and against the JSON type of the field
 //! they stand on, where the source tells it: the checks controller-gen makes when it
 //! applies markers, and the ones the API server makes when it reads the CRD, moved to
-//! compile time.
+//! compile time; and the checks of a struct's type-level markers against its fields on
+//! the wire (one-of groups, its own CEL rules).
 
 use crate::errors::Errors;
 use crate::markers::registry::Key;
-use crate::markers::{Marker, MarkerValue};
+use crate::markers::registry::{Args, Sub};
+use crate::markers::{Marker, MarkerValue, Parsed};
 
 /// How a marker's field type is spelled in Rust, for the error.
 fn example(needs: &[&str]) -> &'static str {
@@ -153,5 +155,78 @@ mod cel_tests {
         assert!(parse("has(self.a) && self.b.all(x, x > 0)").is_ok());
         // Optional types, which the API server accepts.
         assert!(parse("self.?a.orValue(1) > 0 && oldSelf[?'k'].hasValue()").is_ok());
+    }
+}
+
+/// A struct's fields as the wire has them: each name with whether it is optional, and
+/// its schema as a CEL rule on the struct sees it.
+pub struct Wire<'a> {
+    pub ty: &'a syn::Ident,
+    pub fields: &'a [(String, bool)],
+    pub schemas: &'a [(String, kubegen_core::schema::node::Node)],
+    /// A `#[serde(flatten)]` field brings fields the derive does not see.
+    pub flattened: bool,
+}
+
+impl Wire<'_> {
+    fn names(&self) -> String {
+        self.fields.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// The one-of groups (`at_most_one_of` and its kin) name optional fields the struct has
+/// on the wire, which CEL rules can see.
+pub fn one_of_groups(wire: &Wire, type_markers: &Parsed, errors: &mut Errors) {
+    let groups = type_markers
+        .markers
+        .iter()
+        .filter(|m| matches!(m.def.key, Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf));
+    for m in groups {
+        for field in m.strs() {
+            match wire.fields.iter().find(|(n, _)| *n == field) {
+                None if !wire.flattened => errors.push(
+                    m.span,
+                    format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.name(), wire.ty, wire.names()),
+                ),
+                Some((_, false)) => errors.push(
+                    m.span,
+                    format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.name()),
+                ),
+                // The group is a CEL rule, and the server leaves a schemaless field out of
+                // what rules see (found by the generated kinds tier).
+                Some(_) if wire.schemas.iter().any(|(n, node)| {
+                    *n == field && node.type_.is_none() && node.preserve_unknown_fields == Some(true)
+                }) => errors.push(
+                    m.span,
+                    format!("`{field}` is schemaless (`serde_json::Value`): the API server leaves it out of what CEL rules see, so the `{}` group cannot name it; give the field a type", m.name()),
+                ),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The type's own CEL rules read fields it has (by their CEL names: `namespace` is
+/// `self.__namespace__`, or, a reserved word, `self.namespace` as well), and type-check
+/// against its fields' schemas.
+pub fn type_rules(wire: &Wire, type_markers: &Parsed, transparent: bool, errors: &mut Errors) {
+    let self_schema = crate::cel::object_schema(wire.schemas.to_vec());
+    let cel_names: Vec<String> = wire.fields.iter().flat_map(|(n, _)| kubegen_cel::names::identifiers(n)).collect();
+    for m in type_markers.all(Key::Validation) {
+        let MarkerValue::Struct(map) = &m.value else { continue };
+        let Some(rule) = map.arg_str(Sub::Rule) else { continue };
+        let unknown: Vec<String> = self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
+        if unknown.is_empty() && !transparent {
+            crate::cel::check(m, map, &self_schema, true, errors);
+        }
+        for referenced in unknown {
+            let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
+                .map(|s| format!("; did you mean `self.{s}`?"))
+                .unwrap_or_default();
+            errors.push(
+                m.span,
+                format!("the rule `{rule}` reads `self.{referenced}`, but `{}` has no field `{referenced}` on the wire (it has {}){hint}", wire.ty, wire.names()),
+            );
+        }
     }
 }

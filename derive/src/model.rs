@@ -126,7 +126,7 @@ struct Place<'a> {
 
 /// One marker: the fact it sets, or what it adds to `g`; its value checked.
 fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Errors) -> Option<Fact> {
-    let Place { markers, ty, visible, kind } = node;
+    let kind = node.kind;
     let key = m.def.key;
     match (&m.value, key) {
         (MarkerValue::Flag(false), _) => None,
@@ -176,6 +176,16 @@ fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Err
             g.default = Some((v, m));
             None
         }
+        _ => gather_rules_and_flags(m, g, node, errors),
+    }
+}
+
+/// [`gather`]'s rules (CEL, immutability, one-of groups), the flags that land on the
+/// lowered node, and the items' markers; a value no arm takes is an error.
+fn gather_rules_and_flags<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Errors) -> Option<Fact> {
+    let Place { markers, ty, visible, .. } = node;
+    let key = m.def.key;
+    match (&m.value, key) {
         (MarkerValue::Struct(s), Key::Validation) => {
             g.out.rules.push(rule(m, s, errors));
             // A field's rule sees the field; a type's rules are checked with its fields.

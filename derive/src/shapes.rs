@@ -113,15 +113,6 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
                 Fields::Unnamed(u) if u.unnamed.len() == 1 => Some(u.unnamed[0].ty.clone()),
                 _ => None,
             };
-            // What serde writes as a variant's value (untagged) or content (adjacent).
-            let kind_of = |v: &syn::Variant| -> Option<&'static str> {
-                match &v.fields {
-                    Fields::Unit => Some("null"),
-                    Fields::Named(_) => Some("object"),
-                    Fields::Unnamed(u) if u.unnamed.len() == 1 => json_kind(&u.unnamed[0].ty),
-                    Fields::Unnamed(_) => Some("array"),
-                }
-            };
             match &repr {
                 EnumRepr::External => {
                     let unit: Vec<_> = variants.iter().filter(is_unit).collect();
@@ -148,32 +139,43 @@ pub fn check(input: &DeriveInput, errors: &mut Errors) {
                         }
                     }
                 }
-                EnumRepr::Untagged | EnumRepr::Adjacent { .. } => {
-                    let kinds: Vec<(&syn::Variant, &'static str)> = variants
-                        .iter()
-                        .filter(|v| !(matches!(repr, EnumRepr::Adjacent { .. }) && matches!(v.fields, Fields::Unit)))
-                        .filter_map(|v| kind_of(v).map(|k| (*v, k)))
-                        .collect();
-                    let only: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
-                    if !structural_kinds(&only) {
-                        let listed =
-                            kinds.iter().map(|(v, k)| format!("`{}` ({k})", v.ident)).collect::<Vec<_>>().join(", ");
-                        let (span, place) = match &repr {
-                            EnumRepr::Adjacent { content, .. } => {
-                                (input.ident.span(), format!("the content `{content}` of enum `{}`", input.ident))
-                            }
-                            _ => (input.ident.span(), format!("untagged enum `{}`", input.ident)),
-                        };
-                        errors.push(
-                            span,
-                            format!("{place} is a different JSON type per variant: {listed}; a structural schema gives a value one type (integer-or-string is the one exception). Make every variant an object (struct variants), or use an externally tagged enum"),
-                        );
-                    }
-                }
+                EnumRepr::Untagged | EnumRepr::Adjacent { .. } => one_json_type(input, &repr, &variants, errors),
             }
         }
         Data::Union(_) => {}
     }
+}
+
+/// An untagged enum's variants, or an adjacently tagged one's contents, are one JSON
+/// type (or integer-or-string): a structural schema gives a value one type.
+fn one_json_type(input: &DeriveInput, repr: &EnumRepr, variants: &[&syn::Variant], errors: &mut Errors) {
+    // What serde writes as a variant's value (untagged) or content (adjacent).
+    let kind_of = |v: &syn::Variant| -> Option<&'static str> {
+        match &v.fields {
+            Fields::Unit => Some("null"),
+            Fields::Named(_) => Some("object"),
+            Fields::Unnamed(u) if u.unnamed.len() == 1 => json_kind(&u.unnamed[0].ty),
+            Fields::Unnamed(_) => Some("array"),
+        }
+    };
+    let kinds: Vec<(&syn::Variant, &'static str)> = variants
+        .iter()
+        .filter(|v| !(matches!(repr, EnumRepr::Adjacent { .. }) && matches!(v.fields, Fields::Unit)))
+        .filter_map(|v| kind_of(v).map(|k| (*v, k)))
+        .collect();
+    let only: Vec<&str> = kinds.iter().map(|(_, k)| *k).collect();
+    if structural_kinds(&only) {
+        return;
+    }
+    let listed = kinds.iter().map(|(v, k)| format!("`{}` ({k})", v.ident)).collect::<Vec<_>>().join(", ");
+    let place = match repr {
+        EnumRepr::Adjacent { content, .. } => format!("the content `{content}` of enum `{}`", input.ident),
+        _ => format!("untagged enum `{}`", input.ident),
+    };
+    errors.push(
+        input.ident.span(),
+        format!("{place} is a different JSON type per variant: {listed}; a structural schema gives a value one type (integer-or-string is the one exception). Make every variant an object (struct variants), or use an externally tagged enum"),
+    );
 }
 
 /// Whether `ty` names one of Rust's scalars or `String`: never a struct with rules.

@@ -201,6 +201,7 @@ pub fn expand_root(
         Some(status) => part("status", status, false, "Sets the status, for an apply through the status subresource."),
         None => (quote!(), quote!()),
     };
+    let metadata_builders = metadata_builders(api_version, kind);
     let doc = format!(
         "Apply configuration of a [`{root}`]: send it with `kubegen::apply::ApiApplyExt::server_side_apply`; the fields left unset are neither sent nor owned."
     );
@@ -219,33 +220,7 @@ pub fn expand_root(
         }
 
         impl #apply {
-            /// An apply configuration for the object named `name`.
-            pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
-                Self {
-                    api_version: #api_version,
-                    kind: #kind,
-                    metadata: #object_meta { name: ::core::option::Option::Some(name.into()), ..::core::default::Default::default() },
-                    ..::core::default::Default::default()
-                }
-            }
-
-            /// In this namespace.
-            pub fn namespace(mut self, namespace: impl ::core::convert::Into<::std::string::String>) -> Self {
-                self.metadata.namespace = ::core::option::Option::Some(namespace.into());
-                self
-            }
-
-            /// With this label (owned by this field manager from now on).
-            pub fn label(mut self, key: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
-                self.metadata.labels.get_or_insert_with(::core::default::Default::default).insert(key.into(), value.into());
-                self
-            }
-
-            /// With this annotation (owned by this field manager from now on).
-            pub fn annotation(mut self, key: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
-                self.metadata.annotations.get_or_insert_with(::core::default::Default::default).insert(key.into(), value.into());
-                self
-            }
+            #metadata_builders
 
             #data_builders
             #status_builder
@@ -257,6 +232,40 @@ pub fn expand_root(
             fn name(&self) -> &str {
                 self.metadata.name.as_deref().unwrap_or_default()
             }
+        }
+    }
+}
+
+/// The root apply configuration's constructor and its metadata builders.
+fn metadata_builders(api_version: &str, kind: &str) -> TokenStream {
+    let object_meta = quote!(::kubegen::__private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
+    quote! {
+        /// An apply configuration for the object named `name`.
+        pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
+            Self {
+                api_version: #api_version,
+                kind: #kind,
+                metadata: #object_meta { name: ::core::option::Option::Some(name.into()), ..::core::default::Default::default() },
+                ..::core::default::Default::default()
+            }
+        }
+
+        /// In this namespace.
+        pub fn namespace(mut self, namespace: impl ::core::convert::Into<::std::string::String>) -> Self {
+            self.metadata.namespace = ::core::option::Option::Some(namespace.into());
+            self
+        }
+
+        /// With this label (owned by this field manager from now on).
+        pub fn label(mut self, key: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+            self.metadata.labels.get_or_insert_with(::core::default::Default::default).insert(key.into(), value.into());
+            self
+        }
+
+        /// With this annotation (owned by this field manager from now on).
+        pub fn annotation(mut self, key: impl ::core::convert::Into<::std::string::String>, value: impl ::core::convert::Into<::std::string::String>) -> Self {
+            self.metadata.annotations.get_or_insert_with(::core::default::Default::default).insert(key.into(), value.into());
+            self
         }
     }
 }

@@ -732,33 +732,32 @@ fn apply_configs(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream
 
 fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
     let source = &input.ident;
-    let vis = &input.vis;
-    let def = resource_def(r);
-    let (group, version, kind, plural) = (&r.group, &r.version, &r.kind, &r.plural);
+    let (group, version) = (&r.group, &r.version);
     let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
-    let crd_name = format!("{plural}.{group}");
-    let short_names = &r.short_names;
-    let scope = if r.namespaced {
-        quote!(::kubegen::__private::k8s_openapi::NamespaceResourceScope)
-    } else {
-        quote!(::kubegen::__private::k8s_openapi::ClusterResourceScope)
-    };
     let root = match style {
         Style::Spec => r.root_name.clone(),
         Style::Root => source.clone(),
     };
-    let rules = r.root_rules.iter().map(rule_tokens);
-    let rule_exprs = &r.root_rule_exprs;
-    let root_rules = quote! {
-        let rules: ::std::vec::Vec<::kubegen::__private::CelRule> = ::std::vec![
-            #(#rules,)*
-            #(::kubegen::__private::cel_rule(::kubegen::Rule::from(#rule_exprs)),)*
-        ];
+    let root_struct = match style {
+        Style::Root => quote!(),
+        Style::Spec => generate_root(source, &input.vis, r, &api_version),
     };
+    let resource = resource_impl(&root, r, &api_version);
+    let crd = crd_impls(&root, r, root_typed(source, r, style));
+    let validate_and_register = validate_and_register(&root, r);
+    quote! {
+        #root_struct
+        #resource
+        #crd
+        #validate_and_register
+    }
+}
 
-    let status_ty = r.status.as_ref();
+/// What the kind's schema is made of (`RootTyped`): the source type's schema, as its
+/// spec beside a status, as the flat root, or none.
+fn root_typed(source: &syn::Ident, r: &Resource, style: Style) -> TokenStream {
     let typed = |t: &dyn quote::ToTokens| quote!(::kubegen::__private::typed_for::<#t>(options));
-    let status = match status_ty {
+    let status = match r.status.as_ref() {
         Some(t) => {
             let t = typed(t);
             quote!(::core::option::Option::Some(#t))
@@ -766,7 +765,7 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let source_typed = typed(&source);
-    let root_typed = match (r.schema, style) {
+    match (r.schema, style) {
         (SchemaMode::Disabled, _) => quote!(::kubegen::__private::RootTyped::Disabled),
         (_, Style::Root) => quote!(::kubegen::__private::RootTyped::Flat {
             fields: #source_typed,
@@ -776,22 +775,19 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             quote!(::kubegen::__private::RootTyped::Flat { fields: #source_typed, status: #status })
         }
         (_, Style::Spec) => quote!(::kubegen::__private::RootTyped::Spec { spec: #source_typed, status: #status }),
-    };
+    }
+}
 
-    let root_struct = match style {
-        Style::Root => quote!(),
-        Style::Spec => generate_root(source, vis, r, &api_version),
-    };
+/// `kube_core::Resource` for the root type.
+fn resource_impl(root: &syn::Ident, r: &Resource, api_version: &str) -> TokenStream {
+    let (group, version, kind, plural) = (&r.group, &r.version, &r.kind, &r.plural);
     let private = quote!(::kubegen::__private);
-    let skip_version = r.skip_version;
-    let storage_marked = match r.storage_marked {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
+    let scope = if r.namespaced {
+        quote!(#private::k8s_openapi::NamespaceResourceScope)
+    } else {
+        quote!(#private::k8s_openapi::ClusterResourceScope)
     };
-
     quote! {
-        #root_struct
-
         #[automatically_derived]
         impl #private::kube_core::Resource for #root {
             type DynamicType = ();
@@ -804,27 +800,40 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             fn meta(&self) -> &#private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { &self.metadata }
             fn meta_mut(&mut self) -> &mut #private::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta { &mut self.metadata }
         }
+    }
+}
 
+/// `CrdWithOptions` and `CustomResourceExt` for the root type: the CRD built from the
+/// resource's facts, its root rules and `root_typed`.
+fn crd_impls(root: &syn::Ident, r: &Resource, root_typed: TokenStream) -> TokenStream {
+    let private = quote!(::kubegen::__private);
+    let def = resource_def(r);
+    let crd_name = format!("{}.{}", r.plural, r.group);
+    let short_names = &r.short_names;
+    let rules = r.root_rules.iter().map(rule_tokens);
+    let rule_exprs = &r.root_rule_exprs;
+    let crd =
+        quote!(#private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition);
+    quote! {
         #[automatically_derived]
         impl ::kubegen::CrdWithOptions for #root {
-            fn crd_with(
-                options: &::kubegen::schema::Options,
-            ) -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+            fn crd_with(options: &::kubegen::schema::Options) -> #crd {
                 Self::crd_and_types(options).0
             }
 
-            fn crd_and_types(
-                options: &::kubegen::schema::Options,
-            ) -> (#private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition, #private::KindTypes) {
+            fn crd_and_types(options: &::kubegen::schema::Options) -> (#crd, #private::KindTypes) {
                 const DEF: #private::ResourceDef = #def;
-                #root_rules
+                let rules: ::std::vec::Vec<#private::CelRule> = ::std::vec![
+                    #(#rules,)*
+                    #(#private::cel_rule(::kubegen::Rule::from(#rule_exprs)),)*
+                ];
                 #private::build_kind(&DEF, #root_typed, rules)
             }
         }
 
         #[automatically_derived]
         impl #private::kube_core::CustomResourceExt for #root {
-            fn crd() -> #private::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+            fn crd() -> #crd {
                 <Self as ::kubegen::CrdWithOptions>::crd_with(&::core::default::Default::default())
             }
             fn crd_name() -> &'static str { #crd_name }
@@ -833,7 +842,19 @@ fn generate(input: &DeriveInput, r: &Resource, style: Style) -> TokenStream {
             }
             fn shortnames() -> &'static [&'static str] { &[#(#short_names),*] }
         }
+    }
+}
 
+/// `Validate` for the root type (its validator built once), and its registration for
+/// `codegen-cli manifests`.
+fn validate_and_register(root: &syn::Ident, r: &Resource) -> TokenStream {
+    let private = quote!(::kubegen::__private);
+    let skip_version = r.skip_version;
+    let storage_marked = match r.storage_marked {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
         #[automatically_derived]
         impl ::kubegen::Validate for #root {
             fn validator() -> &'static ::kubegen::validate::Validator {
@@ -867,7 +888,6 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
     let doc = r.doc.clone().unwrap_or_else(|| {
         format!("The `{kind}` resource, generated by `#[derive(CustomResource)]` around [`{spec}`].")
     });
-    let flat = r.no_spec;
     let (status_field, status_init, status_ty, status_ref) = match &r.status {
         Some(status) => (
             quote!(
@@ -885,7 +905,7 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
             quote!(::core::option::Option::None::<&#private::NoStatus>),
         ),
     };
-    let status_read = r.status.as_ref().map(|_| quote!(status: parts.status,));
+    let serde = root_serde(spec, r, api_version, &status_ty, &status_ref);
     let has_status_impl = r.status.as_ref().map(|status| {
         quote! {
             #[automatically_derived]
@@ -922,6 +942,32 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
             }
         }
 
+        #serde
+
+        #[automatically_derived]
+        impl #private::kube_core::object::HasSpec for #root {
+            type Spec = #spec;
+            fn spec(&self) -> &#spec { &self.spec }
+            fn spec_mut(&mut self) -> &mut #spec { &mut self.spec }
+        }
+
+        #has_status_impl
+    }
+}
+
+/// `Serialize` and `Deserialize` of the root: `apiVersion` and `kind` first, then
+/// `metadata`, `spec` (or its fields, flat) and `status`.
+fn root_serde(
+    spec: &syn::Ident,
+    r: &Resource,
+    api_version: &str,
+    status_ty: &TokenStream,
+    status_ref: &TokenStream,
+) -> TokenStream {
+    let (root, kind, flat) = (&r.root_name, &r.kind, r.no_spec);
+    let private = quote!(::kubegen::__private);
+    let status_read = r.status.as_ref().map(|_| quote!(status: parts.status,));
+    quote! {
         #[automatically_derived]
         impl #private::serde::Serialize for #root {
             fn serialize<S: #private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
@@ -936,15 +982,6 @@ fn generate_root(spec: &syn::Ident, vis: &syn::Visibility, r: &Resource, api_ver
                 ::core::result::Result::Ok(Self { metadata: parts.metadata, spec: parts.spec, #status_read })
             }
         }
-
-        #[automatically_derived]
-        impl #private::kube_core::object::HasSpec for #root {
-            type Spec = #spec;
-            fn spec(&self) -> &#spec { &self.spec }
-            fn spec_mut(&mut self) -> &mut #spec { &mut self.spec }
-        }
-
-        #has_status_impl
     }
 }
 

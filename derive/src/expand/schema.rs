@@ -156,57 +156,10 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
         cel_fields.push((name.clone(), field_schema));
         wire.push((name, optional));
     }
-    for m in type_markers
-        .markers
-        .iter()
-        .filter(|m| matches!(m.def.key, Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf))
-    {
-        for field in m.strs() {
-            match wire.iter().find(|(n, _)| *n == field) {
-                None if !flattened => errors.push(
-                    m.span,
-                    format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.name(), input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
-                ),
-                Some((_, false)) => errors.push(
-                    m.span,
-                    format!("`{field}` is in an `{}` group but is required, so the group can never hold: make it `Option<...>` or give it `#[serde(default)]`", m.name()),
-                ),
-                // The group is a CEL rule, and the server leaves a schemaless field out of
-                // what rules see (found by the generated kinds tier).
-                Some(_) if cel_fields.iter().any(|(n, node): &(String, kubegen_core::schema::node::Node)| {
-                    *n == field && node.type_.is_none() && node.preserve_unknown_fields == Some(true)
-                }) => errors.push(
-                    m.span,
-                    format!("`{field}` is schemaless (`serde_json::Value`): the API server leaves it out of what CEL rules see, so the `{}` group cannot name it; give the field a type", m.name()),
-                ),
-                _ => {}
-            }
-        }
-    }
+    let wire = crate::check::Wire { ty: &input.ident, fields: &wire, schemas: &cel_fields, flattened };
+    crate::check::one_of_groups(&wire, type_markers, errors);
     if !flattened {
-        let self_schema = crate::cel::object_schema(cel_fields);
-        // Rules read a property by its CEL name: `namespace` is `self.__namespace__`
-        // (or, a reserved word, `self.namespace` as well).
-        let cel_names: Vec<String> = wire.iter().flat_map(|(n, _)| kubegen_cel::names::identifiers(n)).collect();
-        let transparent = crate::serde_attrs::has(&input.attrs, "transparent");
-        for m in type_markers.all(Key::Validation) {
-            let crate::markers::MarkerValue::Struct(map) = &m.value else { continue };
-            let Some(rule) = map.arg_str(Sub::Rule) else { continue };
-            let unknown: Vec<String> =
-                crate::check::self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
-            if unknown.is_empty() && !transparent {
-                crate::cel::check(m, map, &self_schema, true, errors);
-            }
-            for referenced in unknown {
-                let hint = crate::markers::registry::suggest(&referenced, cel_names.iter().map(String::as_str))
-                    .map(|s| format!("; did you mean `self.{s}`?"))
-                    .unwrap_or_default();
-                errors.push(
-                    m.span,
-                    format!("the rule `{rule}` reads `self.{referenced}`, but `{}` has no field `{referenced}` on the wire (it has {}){hint}", input.ident, wire.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")),
-                );
-            }
-        }
+        crate::check::type_rules(&wire, type_markers, crate::serde_attrs::has(&input.attrs, "transparent"), errors);
     }
     if rules.is_empty() {
         return quote!();
@@ -221,9 +174,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let mirror = format_ident!("__KubegenSchema{}", name);
     let name_str = name.to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let generics = &input.generics;
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
-    let mut fns = Vec::new();
     crate::cel::begin(!input.generics.params.is_empty(), &input.ident);
     let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
     shapes::check(input, errors);
@@ -236,61 +187,8 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
             type_attrs.extend(quote!(#[schemars(extend(#closed = true))]));
         }
     }
-
-    let (body, default_impl) = match &input.data {
-        Data::Struct(s) => {
-            let fields = mirror_fields(&s.fields, errors);
-            let semi = if matches!(s.fields, Fields::Named(_)) { quote!() } else { quote!(;) };
-            // `#[serde(default)]` on the container makes schemars read each field's
-            // default off `Default::default()`: give the mirror the user's values.
-            let default_impl = if crate::serde_attrs::has(&input.attrs, "default")
-                && crate::serde_attrs::value(&input.attrs, "default").is_none()
-            {
-                let destructure = match &s.fields {
-                    Fields::Named(n) => {
-                        let ids: Vec<_> = n.named.iter().map(|f| f.ident.clone()).collect();
-                        quote!(let #name { #(#ids),* } = <#name #ty_generics as ::core::default::Default>::default(); Self { #(#ids),* })
-                    }
-                    Fields::Unnamed(u) => {
-                        let ids: Vec<_> = (0..u.unnamed.len()).map(|i| format_ident!("f{}", i)).collect();
-                        quote!(let #name ( #(#ids),* ) = <#name #ty_generics as ::core::default::Default>::default(); Self ( #(#ids),* ))
-                    }
-                    Fields::Unit => quote!(Self),
-                };
-                quote! {
-                    impl #impl_generics ::core::default::Default for #mirror #ty_generics #where_clause {
-                        fn default() -> Self { #destructure }
-                    }
-                }
-            } else {
-                quote!()
-            };
-            (quote!(struct #mirror #generics #where_clause #fields #semi), default_impl)
-        }
-        Data::Enum(e) => {
-            let variants: Vec<_> = e
-                .variants
-                .iter()
-                .map(|v| {
-                    let place = format!("on variant `{}`", v.ident);
-                    let parsed = parse_attrs(&v.attrs, &[], &place, errors);
-                    let kept = v.attrs.iter().filter(|a| keep(a));
-                    let extra = node_attrs(&parsed, None, &place, errors);
-                    let ident = &v.ident;
-                    let fields = mirror_fields(&v.fields, errors);
-                    let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
-                    quote!(#(#kept)* #extra #ident #fields #discriminant)
-                })
-                .collect();
-            (quote!(enum #mirror #generics #where_clause { #(#variants,)* }), quote!())
-        }
-        Data::Union(u) => {
-            errors.push(u.union_token.span, "a union has no serde representation; use a struct or an enum");
-            return quote!();
-        }
-    };
-
-    fns.extend(crate::cel::obligations());
+    let Some((body, default_impl)) = mirror_type(input, &mirror, errors) else { return quote!() };
+    let mut fns = crate::cel::obligations();
     fns.push(cel_fields(input, type_markers));
 
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
@@ -331,100 +229,231 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     }
 }
 
+/// The mirror type schemars derives the schema of (`mirror`: the input with its markers
+/// as schemars attributes), and, where `#[serde(default)]` asks for it, its `Default`
+/// from the input's. `None` for a union, which has no serde representation.
+fn mirror_type(input: &DeriveInput, mirror: &syn::Ident, errors: &mut Errors) -> Option<(TokenStream, TokenStream)> {
+    let generics = &input.generics;
+    let where_clause = &input.generics.where_clause;
+    match &input.data {
+        Data::Struct(s) => {
+            let fields = mirror_fields(&s.fields, errors);
+            let semi = if matches!(s.fields, Fields::Named(_)) { quote!() } else { quote!(;) };
+            Some((
+                quote!(struct #mirror #generics #where_clause #fields #semi),
+                mirror_default(input, mirror, &s.fields),
+            ))
+        }
+        Data::Enum(e) => {
+            let variants: Vec<_> = e
+                .variants
+                .iter()
+                .map(|v| {
+                    let place = format!("on variant `{}`", v.ident);
+                    let parsed = parse_attrs(&v.attrs, &[], &place, errors);
+                    let kept = v.attrs.iter().filter(|a| keep(a));
+                    let extra = node_attrs(&parsed, None, &place, errors);
+                    let ident = &v.ident;
+                    let fields = mirror_fields(&v.fields, errors);
+                    let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
+                    quote!(#(#kept)* #extra #ident #fields #discriminant)
+                })
+                .collect();
+            Some((quote!(enum #mirror #generics #where_clause { #(#variants,)* }), quote!()))
+        }
+        Data::Union(u) => {
+            errors.push(u.union_token.span, "a union has no serde representation; use a struct or an enum");
+            None
+        }
+    }
+}
+
+/// `#[serde(default)]` on the container makes schemars read each field's default off
+/// `Default::default()`: the mirror's `Default` gives it the user's values.
+fn mirror_default(input: &DeriveInput, mirror: &syn::Ident, fields: &Fields) -> TokenStream {
+    if !crate::serde_attrs::has(&input.attrs, "default") || crate::serde_attrs::value(&input.attrs, "default").is_some()
+    {
+        return quote!();
+    }
+    let name = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let destructure = match fields {
+        Fields::Named(n) => {
+            let ids: Vec<_> = n.named.iter().map(|f| f.ident.clone()).collect();
+            quote!(let #name { #(#ids),* } = <#name #ty_generics as ::core::default::Default>::default(); Self { #(#ids),* })
+        }
+        Fields::Unnamed(u) => {
+            let ids: Vec<_> = (0..u.unnamed.len()).map(|i| format_ident!("f{}", i)).collect();
+            quote!(let #name ( #(#ids),* ) = <#name #ty_generics as ::core::default::Default>::default(); Self ( #(#ids),* ))
+        }
+        Fields::Unit => quote!(Self),
+    };
+    quote! {
+        impl #impl_generics ::core::default::Default for #mirror #ty_generics #where_clause {
+            fn default() -> Self { #destructure }
+        }
+    }
+}
+
 /// `kubegen::__private::cel::Fields` for a struct with named fields: each field as a CEL
 /// rule reads it (its identifiers on the wire and its shape), so rules on other types
 /// that read into this one are checked against it at build time. Nothing for a generic
 /// struct, an enum, or a type whose unknown fields are kept (a rule may read any).
 fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
-    let Data::Struct(s) = &input.data else { return quote!() };
-    let Fields::Named(named) = &s.fields else { return quote!() };
+    let Some(named) = table_fields(input, type_markers) else { return quote!() };
+    let cel = quote!(::kubegen::__private::cel);
+    let mut table = TableParts {
+        // The transition rules on the type itself.
+        transitions: transition_rules(type_markers),
+        // `{}`, before each required property without a default.
+        size: vec![quote!(#cel::Part::Bytes(2))],
+        ..TableParts::default()
+    };
+    table.placed_rules(&input.ident);
+    let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
+    let container_default = crate::serde_attrs::has(&input.attrs, "default");
+    for f in &named.named {
+        table.field(input, f, rename_all.as_deref(), container_default);
+    }
+    table.tokens(&input.ident)
+}
+
+/// The named fields of a struct that gets a table: not a generic struct, an enum, or a
+/// type whose unknown fields are kept (a rule may read any).
+fn table_fields<'a>(input: &'a DeriveInput, type_markers: &Parsed) -> Option<&'a syn::FieldsNamed> {
+    let Data::Struct(s) = &input.data else { return None };
+    let Fields::Named(named) = &s.fields else { return None };
     let open = type_markers
         .markers
         .iter()
         .any(|m| matches!(m.def.key, Key::EmbeddedResource | Key::PreserveUnknownFields | Key::Schemaless) && m.flag());
-    if !input.generics.params.is_empty() || open || crate::serde_attrs::has(&input.attrs, "transparent") {
-        return quote!();
+    let skip = !input.generics.params.is_empty() || open || crate::serde_attrs::has(&input.attrs, "transparent");
+    (!skip).then_some(named)
+}
+
+/// A struct's `kubegen::__private::cel::Table`, in parts (each a list of constant
+/// expressions), and the constant assertions that stand beside it.
+#[derive(Default)]
+struct TableParts {
+    entries: Vec<TokenStream>,
+    /// The transition rules on the type and on its fields (`Table::transition`).
+    transitions: Vec<String>,
+    /// The types below its fields (`Table::below`).
+    below: Vec<TokenStream>,
+    rules: Vec<TokenStream>,
+    holds: Vec<TokenStream>,
+    size: Vec<TokenStream>,
+    placements: Vec<TokenStream>,
+}
+
+impl TableParts {
+    /// The type's own rules and its fields' (and their items'), checked since the
+    /// derive began the type; where one runs more than once, an assertion of its count.
+    fn placed_rules(&mut self, name: &syn::Ident) {
+        let cel = quote!(::kubegen::__private::cel);
+        for p in crate::cel::placed() {
+            let (total, most) = (p.total, p.most);
+            let rule = quote!(#cel::Cost::rule(#total, #most));
+            let node = p.min_size.least();
+            let count = match p.count {
+                Some(n) => quote!(::core::option::Option::Some(#n)),
+                None => quote!(::core::option::Option::None),
+            };
+            self.rules.push(quote!(#cel::Rule { cost: #rule, node: #node, count: #count }));
+            let min = p.min_size.tokens(name);
+            let (placed, message, fix) = match p.count {
+                Some(1) => continue,
+                Some(n) => {
+                    let message =
+                        format!("it runs once per item, up to {n} times (the maxItems of the lists it stands in)");
+                    (quote!(#rule.times(#n)), message, "lower the list's maxItems")
+                }
+                None => {
+                    let message = "it stands below a list without maxItems, where the server runs it as often as its node fits in the largest request (3 MiB over the node's least size in JSON)".to_string();
+                    (quote!(#rule.unbounded(#min)), message, "give the list maxItems")
+                }
+            };
+            self.placements.push(over(p.span, &placed, &format!("the API server refuses the CEL rule `{}`: {message}, and its estimated cost times that exceeds the server's budget ({PER_RULE} per rule, {PER_CRD} for all rules of the CRD); {fix}, or make the rule cheaper (maxLength or maxItems on what it reads)", p.rule)));
+        }
     }
-    let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
-    let mut entries = Vec::new();
-    // The transition rules on the type and on its fields (`Table::transition`), and the
-    // types below them (`Table::below`).
-    let mut transitions = transition_rules(type_markers);
-    let mut below = Vec::new();
-    let mut placements = Vec::new();
-    let name = &input.ident;
-    let cel = quote!(::kubegen::__private::cel);
-    let mut rules = Vec::new();
-    // The type's own rules and its fields' (and their items').
-    for p in crate::cel::placed() {
-        let (total, most) = (p.total, p.most);
-        let rule = quote!(#cel::Cost::rule(#total, #most));
-        let node = p.min_size.least();
-        let count = match p.count {
-            Some(n) => quote!(::core::option::Option::Some(#n)),
-            None => quote!(::core::option::Option::None),
-        };
-        rules.push(quote!(#cel::Rule { cost: #rule, node: #node, count: #count }));
-        let min = p.min_size.tokens(name);
-        let every = quote!(#rule.unbounded(#min));
-        let (placed, message, fix) = match p.count {
-            Some(1) => continue,
-            Some(n) => {
-                let message =
-                    format!("it runs once per item, up to {n} times (the maxItems of the lists it stands in)");
-                (quote!(#rule.times(#n)), message, "lower the list's maxItems")
-            }
-            None => {
-                let message = "it stands below a list without maxItems, where the server runs it as often as its node fits in the largest request (3 MiB over the node's least size in JSON)".to_string();
-                (every, message, "give the list maxItems")
-            }
-        };
-        placements.push(over(p.span, &placed, &format!("the API server refuses the CEL rule `{}`: {message}, and its estimated cost times that exceeds the server's budget ({PER_RULE} per rule, {PER_CRD} for all rules of the CRD); {fix}, or make the rule cheaper (maxLength or maxItems on what it reads)", p.rule)));
-    }
-    // `Fields::MIN_SIZE`: `{}` and each required property without a default.
-    let container_default = crate::serde_attrs::has(&input.attrs, "default");
-    let mut size = vec![quote!(#cel::Part::Bytes(2))];
-    let mut holds = Vec::new();
-    for f in &named.named {
-        let Some(ident) = &f.ident else { continue };
+
+    /// What field `f` adds: its entries as a rule reads them, the types it holds, its
+    /// part of the least size, its transition rules and its assertions.
+    fn field(&mut self, input: &DeriveInput, f: &syn::Field, rename_all: Option<&str>, container_default: bool) {
+        let cel = quote!(::kubegen::__private::cel);
+        let Some(ident) = &f.ident else { return };
         if crate::serde_attrs::has(&f.attrs, "skip") {
-            continue;
+            return;
         }
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
-        let field_name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        counted_costs(input, f, &field_name, &parsed, &mut holds, &mut placements);
-        if let Some(part) = required_size(f, &field_name, &parsed, container_default) {
-            size.push(part);
-        }
-        for ty in crate::shapes::named_types(&f.ty) {
-            if is_own(input, ty) {
-                continue;
-            }
-            below.push(quote!(#cel::Probe::<#ty>::TABLE));
+        let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all);
+        counted_costs(input, f, &name, &parsed, &mut self.holds, &mut self.placements);
+        self.size.extend(required_size(f, &name, &parsed, container_default));
+        for ty in crate::shapes::named_types(&f.ty).into_iter().filter(|ty| !is_own(input, ty)) {
+            self.below.push(quote!(#cel::Probe::<#ty>::TABLE));
         }
         if crate::serde_attrs::has(&f.attrs, "flatten") {
             let inner = crate::cel::strip(&f.ty);
-            entries.push(quote!(#cel::Field {
+            self.entries.push(quote!(#cel::Field {
                 ident: "",
                 shape: #cel::Shape::Object(#cel::Probe::<#inner>::TABLE),
             }));
-            continue;
+            return;
         }
-        let name = field_name;
         let shape = crate::cel::shape(&f.ty, &parsed.markers, parsed.foreign_schema);
         for ident in kubegen_cel::names::identifiers(&name) {
-            entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
+            self.entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
         }
-        transitions.extend(transition_rules(&parsed));
-        placements.extend(uncorrelated(input, f, &name, &parsed));
+        self.transitions.extend(transition_rules(&parsed));
+        self.placements.extend(uncorrelated(input, f, &name, &parsed));
     }
-    // The sum over every field: each field's own count is asserted where it is declared,
-    // the CRD's budget holds all of them at once.
+
+    /// The `Fields` impl of `name` holding the table (a `static` inside the constant:
+    /// tables of types that hold each other link each other, which statics may, as `Link`
+    /// says), then the assertions.
+    fn tokens(self, name: &syn::Ident) -> TokenStream {
+        let cel = quote!(::kubegen::__private::cel);
+        let TableParts { entries, transitions, below, rules, holds, size, placements } = self;
+        let transition = match transitions.first() {
+            Some(rule) => quote!(::core::option::Option::Some(#rule)),
+            None => quote!(::core::option::Option::None),
+        };
+        let id = format!("::{name}");
+        let crd_wide = crd_wide(name);
+        quote! {
+            #[allow(unused_imports)]
+            use #cel::Unseen as _;
+            #[automatically_derived]
+            impl #cel::Fields for #name {
+                const TABLE: #cel::Link = {
+                    static TABLE: #cel::Table = #cel::Table {
+                        id: ::core::concat!(::core::module_path!(), #id),
+                        fields: &[#(#entries),*],
+                        transition: #transition,
+                        below: &[#(#below),*],
+                        rules: &[#(#rules),*],
+                        holds: &[#(#holds),*],
+                        size: &[#(#size),*],
+                    };
+                    #cel::Link::new(&TABLE)
+                };
+            }
+            #(#placements)*
+            #crd_wide
+        }
+    }
+}
+
+/// The assertion that the sum over every field of `name` fits the CRD's budget: each
+/// field's own count is asserted where it is declared, the CRD's budget holds all of
+/// them at once.
+fn crd_wide(name: &syn::Ident) -> TokenStream {
+    let cel = quote!(::kubegen::__private::cel);
     let message = format!(
         "the API server refuses a CRD holding `{name}`: the CEL rules of `{name}` and of the types below it, each times how many of them one `{name}` holds (the maxItems or maxProperties of the lists and maps they stand in, or, below one without a bound, as many as fit in the largest request), add up to an estimated cost over the server's budget for all rules of a CRD ({PER_CRD}); lower those bounds, or make the rules cheaper (maxLength or maxItems on what they read)"
     );
-    let crd_wide = quote_spanned! {name.span()=>
+    quote_spanned! {name.span()=>
         const _: () = {
             #[allow(unused_imports)]
             use #cel::Unseen as _;
@@ -433,34 +462,6 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
                 ::core::panic!("{}", #message)
             }
         };
-    };
-    let transition = match transitions.first() {
-        Some(rule) => quote!(::core::option::Option::Some(#rule)),
-        None => quote!(::core::option::Option::None),
-    };
-    let id = format!("::{name}");
-    // The table is a `static` inside the constant: tables of types that hold each other
-    // link each other, which statics may (`Link` says why).
-    quote! {
-        #[allow(unused_imports)]
-        use #cel::Unseen as _;
-        #[automatically_derived]
-        impl #cel::Fields for #name {
-            const TABLE: #cel::Link = {
-                static TABLE: #cel::Table = #cel::Table {
-                    id: ::core::concat!(::core::module_path!(), #id),
-                    fields: &[#(#entries),*],
-                    transition: #transition,
-                    below: &[#(#below),*],
-                    rules: &[#(#rules),*],
-                    holds: &[#(#holds),*],
-                    size: &[#(#size),*],
-                };
-                #cel::Link::new(&TABLE)
-            };
-        }
-        #(#placements)*
-        #crd_wide
     }
 }
 

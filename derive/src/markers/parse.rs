@@ -325,58 +325,12 @@ fn typed_value(
         Arg::Struct(subs) => {
             // kube-derive's legacy JSON-string form: `printcolumn = r#"{"name": ...}"#`.
             let expr: Expr = meta.value()?.parse()?;
-            let text = match lit_json(&expr) {
-                Some(Value::String(s)) => s,
-                _ => {
-                    return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key.as_str())));
-                }
-            };
-            // A one-argument marker takes its argument bare: `selectable = ".spec.x"`.
-            if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
-                && !text.trim_start().starts_with('{')
-            {
-                let mut out = Map::new();
-                out.insert(only.key.as_str().into(), Value::String(text));
-                return Ok(MarkerValue::Struct(out));
-            }
-            let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
-                return Err(syn::Error::new(
-                    expr.span(),
-                    format!(
-                        "`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`",
-                        subs[0].key.as_str()
-                    ),
-                ));
-            };
-            let mut out = Map::new();
-            for (k, v) in obj {
-                let Some(s) = subs.iter().find(|s| camel(s.key.as_str()) == k || s.key.as_str() == k || s.doc == k)
-                else {
-                    return Err(syn::Error::new(expr.span(), format!("`{key}` has no field `{k}`")));
-                };
-                out.insert(s.key.as_str().into(), v);
-            }
-            check_required(key, subs, &out, expr.span())?;
-            Ok(MarkerValue::Struct(out))
+            struct_from_json(key, subs, &expr).map(MarkerValue::Struct)
         }
         Arg::Rule if has_paren => typed_struct(key, registry::RULE_ARGS, meta).map(MarkerValue::Struct),
         Arg::Rule => {
             let expr: Expr = meta.value()?.parse()?;
-            if let Some(Value::String(rule)) = lit_json(&expr) {
-                let mut out = Map::new();
-                out.insert(Sub::Rule.as_str().into(), rule.into());
-                return Ok(MarkerValue::Struct(out));
-            }
-            if let Expr::Tuple(t) = &expr {
-                let parts: Vec<_> = t.elems.iter().map(lit_json).collect();
-                if let [Some(Value::String(rule)), Some(Value::String(message))] = parts.as_slice() {
-                    let mut out = Map::new();
-                    out.insert(Sub::Rule.as_str().into(), rule.clone().into());
-                    out.insert(Sub::Message.as_str().into(), message.clone().into());
-                    return Ok(MarkerValue::Struct(out));
-                }
-            }
-            Ok(MarkerValue::Expr(Box::new(expr)))
+            Ok(rule_value(expr))
         }
         Arg::Items => {
             let content;
@@ -394,6 +348,58 @@ fn typed_value(
             typed_scalar(arg, key, &expr).map(MarkerValue::Json)
         }
     }
+}
+
+/// A struct-valued marker in kube-derive's legacy form, a JSON object in a string
+/// (`printcolumn = r#"{"name": ...}"#`), or, for a marker with one required argument, that
+/// argument bare (`selectable = ".spec.x"`).
+fn struct_from_json(key: &str, subs: &[SubArg], expr: &Expr) -> syn::Result<Map<String, Value>> {
+    let text = match lit_json(expr) {
+        Some(Value::String(s)) => s,
+        _ => return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key.as_str()))),
+    };
+    if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
+        && !text.trim_start().starts_with('{')
+    {
+        let mut out = Map::new();
+        out.insert(only.key.as_str().into(), Value::String(text));
+        return Ok(out);
+    }
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
+        return Err(syn::Error::new(
+            expr.span(),
+            format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key.as_str()),
+        ));
+    };
+    let mut out = Map::new();
+    for (k, v) in obj {
+        let Some(s) = subs.iter().find(|s| camel(s.key.as_str()) == k || s.key.as_str() == k || s.doc == k) else {
+            return Err(syn::Error::new(expr.span(), format!("`{key}` has no field `{k}`")));
+        };
+        out.insert(s.key.as_str().into(), v);
+    }
+    check_required(key, subs, &out, expr.span())?;
+    Ok(out)
+}
+
+/// A rule marker's value written `= "rule"` or `= ("rule", "message")`, or an
+/// expression the derive evaluates (`= my_rule()`).
+fn rule_value(expr: Expr) -> MarkerValue {
+    if let Some(Value::String(rule)) = lit_json(&expr) {
+        let mut out = Map::new();
+        out.insert(Sub::Rule.as_str().into(), rule.into());
+        return MarkerValue::Struct(out);
+    }
+    if let Expr::Tuple(t) = &expr {
+        let parts: Vec<_> = t.elems.iter().map(lit_json).collect();
+        if let [Some(Value::String(rule)), Some(Value::String(message))] = parts.as_slice() {
+            let mut out = Map::new();
+            out.insert(Sub::Rule.as_str().into(), rule.clone().into());
+            out.insert(Sub::Message.as_str().into(), message.clone().into());
+            return MarkerValue::Struct(out);
+        }
+    }
+    MarkerValue::Expr(Box::new(expr))
 }
 
 fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -> syn::Result<Map<String, Value>> {
