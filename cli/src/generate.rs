@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
+use crate::clients::{self, Language, Package};
 use crate::output::{self, Output};
 use crate::project::Project;
 use crate::{crd_merge, layout};
@@ -172,5 +173,28 @@ impl Generator for Layout {
             partial: project.partial,
             project: project.name(),
         })
+    }
+}
+
+/// One language's package, from the kinds grouped by group/version.
+pub struct Client<'a> {
+    pub language: &'static dyn Language,
+    pub dir: PathBuf,
+    pub packages: &'a [Package],
+    pub go_kubernetes_types: crate::settings::GoKubernetesTypes,
+}
+
+impl Generator for Client<'_> {
+    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
+        let settings = &project.settings.clients;
+        let options = clients::Options {
+            project: project.name(),
+            settings,
+            version: settings.version.clone().unwrap_or_else(|| "0.1.0".into()),
+            header: &project.header,
+            go_kubernetes_types: self.go_kubernetes_types,
+        };
+        let files = self.language.files(self.packages, &options)?;
+        Ok(files.into_iter().map(|(path, contents)| Output::generated(self.dir.join(path), contents)).collect())
     }
 }

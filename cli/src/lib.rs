@@ -79,7 +79,7 @@ enum Command {
     /// class per kind); `python` — a package over the kubernetes client (pydantic models
     /// with the schema's bounds and a client class per kind). Names and languages come
     /// from `[workspace.metadata.kubegen.clients]`.
-    Clients(clients::ClientsArgs),
+    Clients(ClientsArgs),
     /// Write an API reference of the workspace's kinds (Markdown and HTML, under docs/api/)
     ///
     /// One page per group/version: each kind with its resource facts (names, scope,
@@ -357,6 +357,57 @@ struct ManifestsArgs {
     embedded_object_meta: bool,
 }
 
+/// `codegen-cli clients`: each language's package, one [`generate::Client`] each.
+#[derive(clap::Args)]
+struct ClientsArgs {
+    /// Languages to write (repeatable); default: `[workspace.metadata.kubegen.clients]
+    /// languages`, else every language.
+    #[arg(long = "lang", value_name = "LANG")]
+    langs: Vec<clients::Lang>,
+    /// Write nothing; exit 1 with a unified diff when a file is stale.
+    #[arg(long)]
+    check: bool,
+    /// Where the Go package takes Kubernetes' own types from; default:
+    /// `[workspace.metadata.kubegen.clients] go-kubernetes-types`, else `declared`.
+    #[arg(long, value_name = "FROM")]
+    go_kubernetes_types: Option<crate::settings::GoKubernetesTypes>,
+    /// Directory of the language's package, relative to the workspace root (default
+    /// `clients/<lang>`; with several languages, each gets `<DIR>/<lang>`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    project: crate::project::ProjectArgs,
+}
+
+fn clients(args: ClientsArgs) -> Result<ExitCode> {
+    let project = args.project.load(Default::default())?;
+    let settings = &project.settings.clients;
+    let langs: Vec<clients::Lang> = match (&args.langs, &settings.languages) {
+        (given, _) if !given.is_empty() => given.clone(),
+        (_, Some(configured)) => configured.clone(),
+        _ => vec![clients::Lang::Go, clients::Lang::Typescript, clients::Lang::Python],
+    };
+    let packages = project.packages()?;
+    let clients: Vec<generate::Client> = langs
+        .iter()
+        .map(|&lang| generate::Client {
+            language: clients::language(lang),
+            dir: match (&args.out, langs.len()) {
+                (Some(out), 1) => project.path(out),
+                (Some(out), _) => project.path(out).join(lang.name()),
+                (None, _) => project.path("clients").join(lang.name()),
+            },
+            packages,
+            go_kubernetes_types: args.go_kubernetes_types.or(settings.go_kubernetes_types).unwrap_or_default(),
+        })
+        .collect();
+    let generators: Vec<&dyn generate::Generator> = clients.iter().map(|c| c as &dyn generate::Generator).collect();
+    let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
+    generate::run(&project, &generators, args.check, "client", |p| {
+        Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), names.join(", ")))
+    })
+}
+
 fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let project = args.project.load(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
     let out = project.path(&args.out);
@@ -384,7 +435,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Manifests(args) => manifests(args),
-        Command::Clients(args) => clients::run(args),
+        Command::Clients(args) => clients(args),
         Command::Docs(args) => docs::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Init(args) => init(args),

@@ -38,7 +38,7 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
     if matches!(last.as_ref().map(|(n, _)| n.as_str()), Some("Time" | "MicroTime" | "char")) {
         return unknown();
     }
-    let kind = crate::check::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
+    let kind = crate::shapes::effective_kind(markers, ty.and_then(crate::shapes::json_kind));
     if markers.iter().any(|m| m.def.key == Key::EmbeddedResource && m.flag()) {
         return unknown();
     }

@@ -19,28 +19,6 @@ fn example(needs: &[&str]) -> &'static str {
     }
 }
 
-/// The field's JSON type after the markers that change it.
-pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<&'static str> {
-    if markers.iter().any(|m| m.def.key == Key::IntOrString && m.flag()) {
-        return Some("int-or-string");
-    }
-    if let Some(t) = markers.iter().rev().find(|m| m.def.key == Key::SchemaType).and_then(Marker::str) {
-        return Some(match t {
-            "string" => "string",
-            "integer" => "integer",
-            "number" => "number",
-            "boolean" => "boolean",
-            "array" => "array",
-            "object" => "object",
-            _ => return None,
-        });
-    }
-    if markers.iter().any(|m| matches!(m.def.key, Key::PreserveUnknownFields | Key::Schemaless) && m.flag()) {
-        return None;
-    }
-    kind
-}
-
 /// Markers that need another JSON type than the field's.
 pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str, errors: &mut Errors) {
     for m in markers {
@@ -52,7 +30,7 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
             errors.push(m.span, format!("`{}` counts, so it is 0 or more, not {v}", m.name()));
         }
     }
-    let Some(kind) = effective_kind(markers, kind) else { return };
+    let Some(kind) = crate::shapes::effective_kind(markers, kind) else { return };
     for m in markers {
         let allowed = m.def.needs;
         if allowed.is_empty() {

@@ -80,7 +80,7 @@ fn fact(m: &Marker, kind: FactKind, value: Value, errors: &mut Errors) -> Option
 fn lower(markers: &[Marker], ty: Option<&syn::Type>, visible: bool, place: &str, errors: &mut Errors) -> Lowered {
     let kind = ty.and_then(crate::shapes::json_kind);
     crate::check::marker_types(markers, kind, place, errors);
-    let kind = crate::check::effective_kind(markers, kind);
+    let kind = crate::shapes::effective_kind(markers, kind);
     let mut g = Gathered::default();
     // The table's order is the application order.
     let mut ordered: Vec<&Marker> = markers.iter().collect();

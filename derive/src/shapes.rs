@@ -7,6 +7,8 @@ use quote::ToTokens;
 use syn::{Data, DeriveInput, Fields, GenericArgument, PathArguments, Type};
 
 use crate::errors::Errors;
+use crate::markers::Marker;
+use crate::markers::registry::Key;
 use crate::serde_attrs::{self, EnumRepr};
 
 /// The JSON type serde writes for a Rust type, where the source alone tells.
@@ -176,6 +178,28 @@ fn one_json_type(input: &DeriveInput, repr: &EnumRepr, variants: &[&syn::Variant
         input.ident.span(),
         format!("{place} is a different JSON type per variant: {listed}; a structural schema gives a value one type (integer-or-string is the one exception). Make every variant an object (struct variants), or use an externally tagged enum"),
     );
+}
+
+/// The field's JSON type after the markers that change it.
+pub fn effective_kind(markers: &[Marker], kind: Option<&'static str>) -> Option<&'static str> {
+    if markers.iter().any(|m| m.def.key == Key::IntOrString && m.flag()) {
+        return Some("int-or-string");
+    }
+    if let Some(t) = markers.iter().rev().find(|m| m.def.key == Key::SchemaType).and_then(Marker::str) {
+        return Some(match t {
+            "string" => "string",
+            "integer" => "integer",
+            "number" => "number",
+            "boolean" => "boolean",
+            "array" => "array",
+            "object" => "object",
+            _ => return None,
+        });
+    }
+    if markers.iter().any(|m| matches!(m.def.key, Key::PreserveUnknownFields | Key::Schemaless) && m.flag()) {
+        return None;
+    }
+    kind
 }
 
 /// Whether `ty` names one of Rust's scalars or `String`: never a struct with rules.

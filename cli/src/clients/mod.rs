@@ -13,7 +13,6 @@ pub(crate) mod shape;
 mod typescript;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 
 use anyhow::{Result, bail};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -23,9 +22,7 @@ use kubegen_core::kind::{External, Model, Style};
 use kubegen_core::schema::node::Node;
 
 use crate::crd_merge;
-use crate::generate::{self, Generator};
-use crate::output::{self, Output};
-use crate::project::Project;
+use crate::output;
 use crate::workspace::Kind;
 
 /// A reference to a named type in the model (`kubegen::schema::model_for`).
@@ -165,56 +162,6 @@ fn ambiguous_kubernetes_names() -> &'static std::collections::BTreeSet<String> {
 // the generators.
 pub use crate::settings::Lang;
 
-#[derive(clap::Args)]
-pub struct ClientsArgs {
-    /// Languages to write (repeatable); default: `[workspace.metadata.kubegen.clients]
-    /// languages`, else every language.
-    #[arg(long = "lang", value_name = "LANG")]
-    langs: Vec<Lang>,
-    /// Write nothing; exit 1 with a unified diff when a file is stale.
-    #[arg(long)]
-    check: bool,
-    /// Where the Go package takes Kubernetes' own types from; default:
-    /// `[workspace.metadata.kubegen.clients] go-kubernetes-types`, else `declared`.
-    #[arg(long, value_name = "FROM")]
-    go_kubernetes_types: Option<crate::settings::GoKubernetesTypes>,
-    /// Directory of the language's package, relative to the workspace root (default
-    /// `clients/<lang>`; with several languages, each gets `<DIR>/<lang>`).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    #[command(flatten)]
-    project: crate::project::ProjectArgs,
-}
-
-pub fn run(args: ClientsArgs) -> Result<std::process::ExitCode> {
-    let project = args.project.load(Default::default())?;
-    let settings = &project.settings.clients;
-    let langs: Vec<Lang> = match (&args.langs, &settings.languages) {
-        (given, _) if !given.is_empty() => given.clone(),
-        (_, Some(configured)) => configured.clone(),
-        _ => vec![Lang::Go, Lang::Typescript, Lang::Python],
-    };
-    let packages = project.packages()?;
-    let clients: Vec<Client> = langs
-        .iter()
-        .map(|&lang| Client {
-            language: language(lang),
-            dir: match (&args.out, langs.len()) {
-                (Some(out), 1) => project.path(out),
-                (Some(out), _) => project.path(out).join(lang.name()),
-                (None, _) => project.path("clients").join(lang.name()),
-            },
-            packages,
-            go_kubernetes_types: args.go_kubernetes_types.or(settings.go_kubernetes_types).unwrap_or_default(),
-        })
-        .collect();
-    let generators: Vec<&dyn Generator> = clients.iter().map(|c| c as &dyn Generator).collect();
-    let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
-    generate::run(&project, &generators, args.check, "client", |p| {
-        Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), names.join(", ")))
-    })
-}
-
 /// What a language's generator is given besides the packages.
 pub struct Options<'a> {
     /// `[workspace.metadata.kubegen] project`: the default package names derive from it.
@@ -238,34 +185,11 @@ pub trait Language: Sync {
 }
 
 /// The generator of `lang`.
-fn language(lang: Lang) -> &'static dyn Language {
+pub(crate) fn language(lang: Lang) -> &'static dyn Language {
     match lang {
         Lang::Go => &go::Go,
         Lang::Typescript => &typescript::TypeScript,
         Lang::Python => &python::Python,
-    }
-}
-
-/// One language's package, from the kinds grouped by group/version.
-struct Client<'a> {
-    language: &'static dyn Language,
-    dir: PathBuf,
-    packages: &'a [Package],
-    go_kubernetes_types: crate::settings::GoKubernetesTypes,
-}
-
-impl Generator for Client<'_> {
-    fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
-        let settings = &project.settings.clients;
-        let options = Options {
-            project: project.name(),
-            settings,
-            version: settings.version.clone().unwrap_or_else(|| "0.1.0".into()),
-            header: &project.header,
-            go_kubernetes_types: self.go_kubernetes_types,
-        };
-        let files = self.language.files(self.packages, &options)?;
-        Ok(files.into_iter().map(|(path, contents)| Output::generated(self.dir.join(path), contents)).collect())
     }
 }
 

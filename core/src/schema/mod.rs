@@ -4,6 +4,7 @@
 //! the derive (a default against its field), the runtime (`Validate`) and the CRD lint
 //! all use.
 
+mod apply;
 pub mod formats;
 pub mod markers;
 pub mod node;
