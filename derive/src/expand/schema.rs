@@ -136,8 +136,10 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
             continue;
         }
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
+        // A second reading of the field's markers: the first reported their errors.
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        quiet.discard();
         let optional = shapes::is_optional(f, container_default) && parsed.get(Key::Required).is_none()
             || parsed.get(Key::Optional).is_some_and(|m| m.flag());
         if optional && parsed.get(Key::Immutable).is_some_and(|m| m.flag()) {
@@ -385,8 +387,10 @@ impl TableParts {
         if crate::serde_attrs::has(&f.attrs, "skip") {
             return;
         }
+        // A second reading of the field's markers: the first reported their errors.
         let mut quiet = Errors::default();
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
+        quiet.discard();
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all);
         counted_costs(input, f, &name, &parsed, &mut self.holds, &mut self.placements);
         self.size.extend(required_size(f, &name, &parsed, container_default));
