@@ -1095,6 +1095,10 @@ mod max_length {
         pub name: String,
         /// +kubebuilder:validation:MaxLength=253
         pub host: String,
+        /// Kubernetes' declarative validation tag.
+        ///
+        /// +k8s:maxLength=16
+        pub zone: String,
     }
 
     #[test]
@@ -1106,6 +1110,8 @@ host:
   maxLength: 253
 name:
   maxLength: 63
+zone:
+  maxLength: 16
 "#,
         );
     }

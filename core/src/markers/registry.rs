@@ -1156,7 +1156,7 @@ owner:
 "#,
             ),
         ),
-    m(Key::MaxLength, &["kubebuilder:validation:MaxLength"], Int, Schema, false)
+    m(Key::MaxLength, &["kubebuilder:validation:MaxLength", "k8s:maxLength"], Int, Schema, false)
         .help("The most characters a string may have.")
         .needs(STRING)
         .sets(FactKind::MaxLength)
@@ -1167,12 +1167,18 @@ owner:
 pub name: String,
 /// +kubebuilder:validation:MaxLength=253
 pub host: String,
+/// Kubernetes' declarative validation tag.
+///
+/// +k8s:maxLength=16
+pub zone: String,
 "#,
                 r#"
 host:
   maxLength: 253
 name:
   maxLength: 63
+zone:
+  maxLength: 16
 "#,
             ),
         ),
