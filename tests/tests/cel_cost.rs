@@ -13,6 +13,7 @@
 //! kube-apiserver) sends each kind's CRD, and each with the bound that keeps it inside
 //! the budget taken away, to the server.
 
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen::__private::cel::{Cost, Fields, PER_CRD_LIMIT};
 use kubegen::{CrdWithOptions, CustomResource, CustomResourceExt, KubeSchema};
 use serde::{Deserialize, Serialize};
@@ -202,13 +203,7 @@ fn types_that_hold_each_other_count_until_one_recurs() {
 #[tokio::test]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn server_agrees_at_the_edge() {
-    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-    use kube::api::{Api, PostParams};
-    let path = std::env::var_os("KUBEGEN_E2E_KUBECONFIG").expect("KUBEGEN_E2E_KUBECONFIG: run scripts/e2e.sh");
-    let kubeconfig = kube::config::Kubeconfig::read_from(path).expect("read kubeconfig");
-    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await.expect("kubeconfig");
-    let crds: Api<CustomResourceDefinition> = Api::all(kube::Client::try_from(config).expect("client"));
-    let dry = PostParams { dry_run: true, ..Default::default() };
+    let crds = crd_api().await;
     let expensive = serde_json::json!("self.matches('^[a-z]+$')");
     type Edit = Box<dyn Fn(&mut Value)>;
     let shapes: Vec<(&str, bool, Edit)> = vec![
@@ -240,20 +235,7 @@ async fn server_agrees_at_the_edge() {
     for (what, accepted, edit) in shapes {
         let mut crd = crd.clone();
         edit(&mut crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]);
-        let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
-        let node = kubegen_core::schema::node::Node::from_value(schema).expect("a schema");
-        let ours = kubegen_cel::schema::check(&node).refusals.is_empty();
-        let typed: CustomResourceDefinition = serde_json::from_value(crd.clone()).expect("a CRD");
-        let theirs = crds.create(&dry, &typed).await;
-        println!(
-            "{what}: the server {}",
-            match &theirs {
-                Ok(_) => "accepts".to_string(),
-                Err(e) => format!("refuses: {e}"),
-            }
-        );
-        assert_eq!(theirs.is_ok(), accepted, "{what}: the server");
-        assert_eq!(ours, accepted, "{what}: the whole-CRD check");
+        judge(&crds, what, &crd, accepted).await;
     }
 }
 
@@ -263,13 +245,7 @@ async fn server_agrees_at_the_edge() {
 #[tokio::test]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn server_agrees_where_types_recur() {
-    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-    use kube::api::{Api, PostParams};
-    let path = std::env::var_os("KUBEGEN_E2E_KUBECONFIG").expect("KUBEGEN_E2E_KUBECONFIG: run scripts/e2e.sh");
-    let kubeconfig = kube::config::Kubeconfig::read_from(path).expect("read kubeconfig");
-    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await.expect("kubeconfig");
-    let crds: Api<CustomResourceDefinition> = Api::all(kube::Client::try_from(config).expect("client"));
-    let dry = PostParams { dry_run: true, ..Default::default() };
+    let crds = crd_api().await;
     let grove = serde_json::to_value(Grove::crd()).expect("json");
     let mut reads_past = grove.clone();
     reads_past["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["root"]["x-kubernetes-validations"] =
@@ -280,13 +256,34 @@ async fn server_agrees_where_types_recur() {
         ("a rule reading a Twig's boughs", reads_past, false),
     ];
     for (what, crd, accepted) in cases {
-        let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
-        let node = kubegen_core::schema::node::Node::from_value(schema).expect("a schema");
-        let ours = kubegen_cel::schema::check(&node).refusals.is_empty();
-        let typed: CustomResourceDefinition = serde_json::from_value(crd.clone()).expect("a CRD");
-        let theirs = crds.create(&dry, &typed).await;
-        println!("{what}: the server {}", if theirs.is_ok() { "accepts" } else { "refuses" });
-        assert_eq!(theirs.is_ok(), accepted, "{what}: the server: {theirs:?}");
-        assert_eq!(ours, accepted, "{what}: the whole-CRD check");
+        judge(&crds, what, &crd, accepted).await;
     }
+}
+
+/// The CRD API of the kube-apiserver `scripts/e2e.sh` started.
+async fn crd_api() -> kube::Api<CustomResourceDefinition> {
+    let path = std::env::var_os("KUBEGEN_E2E_KUBECONFIG").expect("KUBEGEN_E2E_KUBECONFIG: run scripts/e2e.sh");
+    let kubeconfig = kube::config::Kubeconfig::read_from(path).expect("read kubeconfig");
+    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default()).await.expect("kubeconfig");
+    kube::Api::all(kube::Client::try_from(config).expect("client"))
+}
+
+/// Sends `crd` to the server (a dry-run create) and to the whole-CRD check: both must
+/// say `accepted`.
+async fn judge(crds: &kube::Api<CustomResourceDefinition>, what: &str, crd: &Value, accepted: bool) {
+    let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    let node = kubegen_core::schema::node::Node::from_value(schema).expect("a schema");
+    let ours = kubegen_cel::schema::check(&node).refusals.is_empty();
+    let typed: CustomResourceDefinition = serde_json::from_value(crd.clone()).expect("a CRD");
+    let dry = kube::api::PostParams { dry_run: true, ..Default::default() };
+    let theirs = crds.create(&dry, &typed).await;
+    println!(
+        "{what}: the server {}",
+        match &theirs {
+            Ok(_) => "accepts".to_string(),
+            Err(e) => format!("refuses: {e}"),
+        }
+    );
+    assert_eq!(theirs.is_ok(), accepted, "{what}: the server");
+    assert_eq!(ours, accepted, "{what}: the whole-CRD check");
 }
