@@ -1,5 +1,5 @@
 //! What the manifests helper program reports of each kind, and the options it is run
-//! with: one type, serialized by the runtime inside the helper and read by the CLI.
+//! with: one type, serialized by the library inside the helper and read by the CLI.
 
 use std::collections::BTreeMap;
 

@@ -2,11 +2,11 @@
 //! as the derive can see: the node's own Rust type and markers, and, for a rule on a
 //! struct, its fields. A field whose type is another user type is `dyn` to the checker;
 //! what a rule reads through it becomes obligations — the path, and what the rule does
-//! with the value there — written as constant assertions over the `Fields` constant
-//! that type's own derive writes (`kubegen::__private::cel`), so a misspelled nested
-//! field or a string method on a nested integer fails `cargo build` at the marker. What a
-//! rule costs where its type stands (once per item of a list, or as often as it fits in
-//! a request below a list without a bound) is summed in the same constants
+//! with the value there — written as constant assertions over the table that type's own
+//! derive writes (`kubegen::__private::cel::Table`), so a misspelled nested field or a
+//! string method on a nested integer fails `cargo build` at the marker. What a rule costs
+//! where its type stands (once per item of a list, or as often as it fits in a request
+//! below a list without a bound) is in the same tables, summed by walks over them
 //! (`Fields::COST`, `FIXED`, `UNBOUNDED`, `MIN_SIZE`) and asserted where a field places the
 //! type; the CRD lint (`codegen-cli manifests`) checks every rule again on the whole
 //! schema.
@@ -136,7 +136,7 @@ fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
 
 /// Checks the rule a marker writes (`rule` as `s` holds it) against `schema`, the node
 /// it stands on (`own`: the struct being derived); every refusal is an error at the
-/// marker. An accepted rule's cost is kept for the struct's `Fields` constants, with how
+/// marker. An accepted rule's cost is kept for the struct's table, with how
 /// many of its node one value of the struct holds ([`within`]).
 pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, errors: &mut Errors) {
     if s.arg_str(Sub::Rule).is_none() {
@@ -270,10 +270,17 @@ thread_local! {
     static OWN: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Whether `ty` is the type being derived (`Self`, or its name): a recursive type, whose
-/// constants must not name themselves.
+/// Whether `ty` is the type being derived: `Self`, or its name alone (`v1::Endpoint` in
+/// the derive of another module's `Endpoint` is that other type).
 pub fn is_own(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Self" || OWN.with(|o| s.ident == *o.borrow())))
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| i == "Self" || OWN.with(|o| i == &*o.borrow())))
+}
+
+/// The id of the type `name` of the module the derive's output stands in: its schema id
+/// (`JsonSchema::schema_id`) and its table's (`Table::id`), which a rule's check names
+/// its own type by.
+pub fn type_id(name: &str) -> TokenStream {
+    quote!(::core::concat!(::core::module_path!(), "::", #name))
 }
 
 /// How large a rule's node is at least in JSON, as far as the derive knows: the server
@@ -290,7 +297,6 @@ pub enum MinSize {
 }
 
 impl MinSize {
-    /// The size as a constant expression of `u64`, for the struct `name`.
     /// The size as a `kubegen::__private::cel::Least`, for the struct's table.
     pub fn least(&self) -> TokenStream {
         let cel = quote!(::kubegen::__private::cel);
@@ -303,6 +309,7 @@ impl MinSize {
         }
     }
 
+    /// The size as a constant expression of `u64`, for the struct `name`.
     pub fn tokens(&self, name: &syn::Ident) -> TokenStream {
         match self {
             MinSize::Known(n) => quote!(#n),
@@ -425,7 +432,8 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
         ty = syn::parse_str::<Type>(&own).unwrap_or(ty);
     }
     let rest = &read.path[from..];
-    let Refusals { missing, wrong, recurs } = refusals(rule, &quote!(#ty).to_string().replace(' ', ""), read, from);
+    let Refusals { missing, wrong, recurs, stands } =
+        refusals(rule, &quote!(#ty).to_string().replace(' ', ""), read, from);
     let segs = rest.iter().map(|s| match s {
         Seg::Field(f) => quote!(::kubegen::__private::cel::Seg::Field(#f)),
         Seg::Each => quote!(::kubegen::__private::cel::Seg::Each),
@@ -441,13 +449,16 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
     };
     let span = m.span;
     // The rule's own type, as its table names it: the schema stops where it recurs.
-    let own_id = format!("::{}", OWN.with(|o| o.borrow().clone()));
+    let own_id = type_id(&OWN.with(|o| o.borrow().clone()));
+    // Where the value the rule reads from here on is itself a recurring type: the rule
+    // stands on it (from its own node) or reads it.
+    let stands = if from == 0 { stands } else { recurs.clone() };
     let tokens = quote_spanned! {span=>
         const _: () = {
             #[allow(unused_imports)]
             use ::kubegen::__private::cel::Unseen as _;
             match ::kubegen::__private::cel::check(
-                ::core::concat!(::core::module_path!(), #own_id),
+                #own_id,
                 ::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#ty>::TABLE),
                 &[#(#segs),*],
                 ::kubegen::__private::cel::Use::#usage,
@@ -455,6 +466,7 @@ fn emit(m: &Marker, rule: &str, reference: &str, read: &Read, from: usize) {
                 ::kubegen::__private::cel::NO_FIELD => ::core::panic!("{}", #missing),
                 ::kubegen::__private::cel::WRONG_TYPE => ::core::panic!("{}", #wrong),
                 ::kubegen::__private::cel::RECURS => ::core::panic!("{}", #recurs),
+                ::kubegen::__private::cel::STANDS_IN_RECURSION => ::core::panic!("{}", #stands),
                 _ => {}
             }
         };
@@ -467,6 +479,8 @@ struct Refusals {
     missing: String,
     wrong: String,
     recurs: String,
+    /// The rule stands on a node of a recurring type.
+    stands: String,
 }
 
 /// The messages of the obligation of `read` from step `from` on, in the type `ty_name`.
@@ -495,15 +509,12 @@ fn refusals(rule: &str, ty_name: &str, read: &Read, from: usize) -> Refusals {
     };
     // Where the type recurs, the CRD's structural schema stops and keeps unknown fields,
     // which the server gives no CEL type.
-    let recurs = if from == 0 {
-        format!(
-            "the API server refuses the CEL rule `{rule}`: it stands on a `{ty_name}` inside a `{ty_name}`, where the CRD's structural schema stops and keeps unknown fields, which the server gives no CEL type; put the rule on `{ty_name}` itself"
-        )
-    } else {
-        format!(
-            "the API server refuses the CEL rule `{rule}`: it reads `{full}`, which holds a type that stands above it (`{ty_name}`, or a type that holds it back); the CRD's structural schema stops there and keeps unknown fields, which the server gives no CEL type (`undefined field`); read only above that field, or put the rule on the type it holds"
-        )
-    };
+    let stands = format!(
+        "the API server refuses the CEL rule `{rule}`: it stands on a `{ty_name}` inside a `{ty_name}`, where the CRD's structural schema stops and keeps unknown fields, which the server gives no CEL type; put the rule on `{ty_name}` itself"
+    );
+    let recurs = format!(
+        "the API server refuses the CEL rule `{rule}`: it reads `{full}`, a field (reached through `{ty_name}`) that holds a type standing above it, as types that hold themselves or each other do; the CRD's structural schema stops there and keeps unknown fields, which the server gives no CEL type (`undefined field`); read only above that field, or put the rule on the type it holds"
+    );
     Refusals {
         missing: format!(
             "the API server refuses the CEL rule `{rule}`: it reads `{full}`, and `{within}` names no field on the wire (check the field's name, its serde rename, and the type's fields)"
@@ -512,6 +523,7 @@ fn refusals(rule: &str, ty_name: &str, read: &Read, from: usize) -> Refusals {
             "the API server refuses the CEL rule `{rule}`: `{full}` (`{within}`) is not of a type the rule can use: the rule {what}"
         ),
         recurs,
+        stands,
     }
 }
 
@@ -529,7 +541,7 @@ pub fn shape(ty: &Type, markers: &[Marker], foreign: bool) -> TokenStream {
     let node = node_schema(Some(ty), markers);
     if let Some(r) = &node.reference {
         return match r.strip_prefix(UNSEEN).and_then(|t| syn::parse_str::<Type>(t).ok()) {
-            // The type itself (`Vec<Self>`), by its name: a static may name itself.
+            // The type itself (`Vec<Self>`), by its name: a table may link itself.
             Some(inner) if is_own(&inner) => {
                 let own: TokenStream = OWN.with(|o| o.borrow().parse().unwrap_or_default());
                 quote!(::kubegen::__private::cel::Shape::Object(::kubegen::__private::cel::Probe::<#own>::TABLE))

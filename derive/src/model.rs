@@ -1,5 +1,5 @@
 //! The marker model of one schema node (a field, or a type wherever it is used), checked,
-//! and lowered to kubegen-core's typed [`NodeMarkers`], which the runtime's structural
+//! and lowered to kubegen-core's typed [`NodeMarkers`], which the library's structural
 //! pass applies.
 
 use crate::markers::registry::{Args, Key, Sub};

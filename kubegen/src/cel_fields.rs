@@ -2,15 +2,16 @@
 //!
 //! A derive sees one type at a time: in `FooSpec`, a rule `self.endpoint.host` reaches
 //! into `Endpoint`, whose fields only `Endpoint`'s own derive knows. So each struct's
-//! derive writes its fields here as a constant ([`Fields`]: the names a rule reads them
-//! by and the shape of each), and the derive of a type with a rule writes the rule's
-//! obligations — every path the rule reads through another type, and what it does with
-//! the value there — as constant assertions over those constants ([`check`]). A rule that
+//! derive writes a table of it here ([`Fields::TABLE`]: the names a rule reads its fields
+//! by and the shape of each, its rules, the types it holds), and the derive of a type with
+//! a rule writes the rule's obligations — every path the rule reads through another type,
+//! and what it does with the value there — as constant assertions over those tables
+//! ([`check`]). A rule that
 //! names a field the type lacks, or calls a string method on an integer, then fails
 //! `cargo build` at the marker, as the API server would refuse the CRD.
 //!
 //! A type without the derive (one of k8s-openapi's, a hand-written `JsonSchema`, a
-//! generic one) has no constant: [`Probe`] yields `None` for it and the obligation holds;
+//! generic one) has no table: [`Probe`] yields `None` for it and the obligation holds;
 //! `codegen-cli manifests` checks such rules on the whole CRD.
 
 use std::marker::PhantomData;
@@ -222,6 +223,18 @@ const fn least_size(least: Least, table: &Table, path: Option<&Path<'_>>, here: 
     }
 }
 
+/// Whether a rule of `table` stands on the type's own node.
+const fn has_own_rule(table: &Table) -> bool {
+    let mut i = 0;
+    while i < table.rules.len() {
+        if matches!(table.rules[i].node, Least::Own) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// What [`Fields::COST`], [`Fields::FIXED`] and [`Fields::UNBOUNDED`] hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Totals {
@@ -237,10 +250,16 @@ pub const fn totals(table: &Table, path: Option<&Path<'_>>) -> Totals {
         return out;
     }
     let here = Path { id: table.id, up: path };
+    // The type's own least size, walked once for every rule on its node.
+    let own = if has_own_rule(table) { min_size(table, path) } else { UNKNOWN_SIZE };
     let mut i = 0;
     while i < table.rules.len() {
         let rule = table.rules[i];
-        let every = rule.cost.unbounded(least_size(rule.node, table, path, &here));
+        let node = match rule.node {
+            Least::Own => own,
+            least => least_size(least, table, path, &here),
+        };
+        let every = rule.cost.unbounded(node);
         out.unbounded = out.unbounded.and(every);
         match rule.count {
             Some(n) => out.cost = out.cost.and(rule.cost.times(n)),
@@ -436,13 +455,16 @@ pub const WRONG_TYPE: u8 = 2;
 pub const fn check(own: &'static str, root: Shape, path: &[Seg], usage: Use) -> u8 {
     let start = Path { id: own, up: None };
     if holds_again(root, &start) {
-        return RECURS;
+        return STANDS_IN_RECURSION;
     }
     step(root, path, usage, &start)
 }
 
 /// The path reaches a field that holds a type above it, which the schema leaves open.
 pub const RECURS: u8 = 3;
+/// The value the path starts from is itself of a type above it (the rule's own, or one
+/// on the way): the rule stands on, or reads, a node the schema leaves open.
+pub const STANDS_IN_RECURSION: u8 = 4;
 
 /// Whether `shape`, or its items or values at any depth, is a type on `seen`.
 const fn holds_again(shape: Shape, seen: &Path<'_>) -> bool {
@@ -639,7 +661,7 @@ mod tests {
         // A rule on a `Branch` that reads its `Tree`: the `Tree`'s `branches` recur.
         assert_eq!(check("tests::Branch", root, &path[..1], Use::Read), RECURS);
         // And one on a `Tree` that reads a `Tree` (its own fields, or a `Vec<Self>`'s).
-        assert_eq!(check("tests::Tree", root, &[], Use::Read), RECURS);
+        assert_eq!(check("tests::Tree", root, &[], Use::Read), STANDS_IN_RECURSION);
         assert_eq!(format!("{:?}", Probe::<Tree>::TABLE), "Some(tests::Tree)");
     }
 }

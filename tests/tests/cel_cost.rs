@@ -132,6 +132,35 @@ pub struct CopseSpec {
     pub root: Bough,
 }
 
+/// A field whose type has the name of the type it stands in, from another module, is that
+/// other type (found by review: the derive took `v1::Endpoint` inside `v2::Endpoint` for
+/// `v2::Endpoint` itself, so a rule reading `legacy.host` failed to build).
+pub mod v1 {
+    use super::*;
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+    pub struct Endpoint {
+        pub host: String,
+    }
+}
+
+pub mod v2 {
+    use super::*;
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+    pub struct Endpoint {
+        pub url: String,
+        pub legacy: Option<super::v1::Endpoint>,
+    }
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube(group = "cost.kubegen.dev", version = "v1", kind = "Moved")]
+pub struct MovedSpec {
+    /// +kubebuilder:validation:XValidation:rule="!has(self.legacy) || self.legacy.host != ''"
+    pub endpoint: v2::Endpoint,
+}
+
 /// What the whole-CRD check (the one `manifests` runs, held to the server by the
 /// differential CEL tier) estimates for all rules of `crd`.
 fn whole_crd_cost(crd: &Value) -> u64 {
@@ -199,6 +228,7 @@ fn types_that_hold_each_other_count_until_one_recurs() {
     let ours = <GroveSpec as Fields>::COST.total + <GroveSpec as Fields>::FIXED.total;
     assert_eq!(ours, whole_crd_cost(&crd));
     Copse::checked_crd().expect("the server accepts a rule that reads above where the schema stops");
+    Moved::checked_crd().expect("a rule through another module's type of the same name");
 }
 
 /// The kind's CRD, and the shapes of `tests/compile-fail/ui/cel_cost_unbounded.rs` made

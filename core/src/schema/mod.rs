@@ -1,7 +1,7 @@
-//! Schema facts shared across the seam between the derive and the runtime: the typed
+//! Schema facts shared across the seam between the derive and the library (`kubegen`): the typed
 //! markers a node carries ([`markers`]), what they do to a structural schema node, and
 //! the check of a value against a node that the API server makes ([`validate`]), which
-//! the derive (a default against its field), the runtime (`Validate`) and the CRD lint
+//! the derive (a default against its field), the library (`Validate`) and the CRD lint
 //! all use.
 
 mod apply;

@@ -3,7 +3,7 @@
 //! value-validation junctors — worded as the server words them, and its defaulting.
 //! One implementation for `Validate`, the CRD lint and the derive's check of a default
 //! against its field. CEL rules are `kubegen-cel`'s. The checks read the typed node
-//! ([`Node`]), parsed once per kind by the runtime's `Validator`.
+//! ([`Node`]), parsed once per kind by the library's `Validator`.
 
 use std::fmt;
 

@@ -192,6 +192,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
     let Some((body, default_impl)) = mirror_type(input, &mirror, errors) else { return quote!() };
     let mut fns = crate::cel::obligations();
     fns.push(cel_fields(input, type_markers));
+    let type_id = crate::cel::type_id(&name_str);
 
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
     where_clause.predicates.push(syn::parse_quote!(#mirror #ty_generics: ::kubegen::__private::schemars::JsonSchema));
@@ -215,7 +216,7 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
                     <#mirror #ty_generics as ::kubegen::__private::schemars::JsonSchema>::schema_name()
                 }
                 fn schema_id() -> ::std::borrow::Cow<'static, str> {
-                    ::std::borrow::Cow::Borrowed(::core::concat!(::core::module_path!(), "::", #name_str))
+                    ::std::borrow::Cow::Borrowed(#type_id)
                 }
                 // A `#[serde(transparent)]` newtype is its field's schema, inline as
                 // schemars' own derive has it (else it became a named type of its
@@ -423,7 +424,7 @@ impl TableParts {
             Some(rule) => quote!(::core::option::Option::Some(#rule)),
             None => quote!(::core::option::Option::None),
         };
-        let id = format!("::{name}");
+        let id = crate::cel::type_id(&name.to_string());
         let crd_wide = crd_wide(name);
         quote! {
             #[allow(unused_imports)]
@@ -432,7 +433,7 @@ impl TableParts {
             impl #cel::Fields for #name {
                 const TABLE: #cel::Link = {
                     static TABLE: #cel::Table = #cel::Table {
-                        id: ::core::concat!(::core::module_path!(), #id),
+                        id: #id,
                         fields: &[#(#entries),*],
                         transition: #transition,
                         below: &[#(#below),*],
@@ -561,10 +562,10 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
     Some(quote!(#cel::Part::Property(#len, #size)))
 }
 
-/// Whether `ty` is the type being derived (`Self`, or its own name): a recursive type,
-/// refused elsewhere, whose constants would name themselves in a cycle.
+/// Whether `ty` is the type being derived (`Self`, or its name alone): what it holds of
+/// itself the CRD's schema keeps open, so nothing of it counts there.
 fn is_own(input: &DeriveInput, ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == input.ident || s.ident == "Self"))
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| i == &input.ident || i == "Self"))
 }
 
 /// What the named types of field `f` add to its struct's `Fields` costs: where the field

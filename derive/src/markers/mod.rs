@@ -1,5 +1,5 @@
 //! Markers: the parser of both spellings, reading the registry (one definition per
-//! marker) that kubegen-core keeps for the derive, the runtime and the CLI.
+//! marker) that kubegen-core keeps for the derive, the library and the CLI.
 
 mod parse;
 pub use kubegen_core::markers::registry;

@@ -12,8 +12,12 @@ use serde::{Deserialize, Serialize};
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
 pub struct Bough {
     pub name: String,
+    /// A rule on each `Twig` that reads its `boughs`: `Bough` recurs there (found by
+    /// review: it was called a rule standing on a `Twig` inside a `Twig`).
+    ///
     /// +kubebuilder:validation:MaxItems=4
     #[serde(default)]
+    #[kube(items(validation = "self.boughs.size() < 2"))]
     pub twigs: Vec<Twig>,
 }
 
