@@ -270,7 +270,7 @@ thread_local! {
     static OWN: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-/// Whether `ty` is the type being derived: `Self`, or its name alone (`v1::Endpoint` in
+/// Whether `ty` is the type being derived (since [`begin`]): `Self`, or its name alone (`v1::Endpoint` in
 /// the derive of another module's `Endpoint` is that other type).
 pub fn is_own(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| i == "Self" || OWN.with(|o| i == &*o.borrow())))

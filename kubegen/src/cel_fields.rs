@@ -144,7 +144,6 @@ pub enum Part {
 /// walks over the tables from this one.
 pub trait Fields {
     const TABLE: Link;
-    const FIELDS: &'static [Field] = Self::TABLE.get().fields;
     /// A transition rule (one reading `oldSelf`) on the type, on one of its fields or
     /// anywhere below them: the server pairs a node with its old value only through
     /// objects, maps and the items of list-maps, so a list of another kind above the type
@@ -394,7 +393,6 @@ impl<T: ?Sized + Fields> Probe<T> {
     pub const TABLE: Option<Link> = Some(T::TABLE);
     pub const TRANSITION: Option<&'static str> = T::TRANSITION;
     pub const COST: Cost = T::COST;
-    pub const FIXED: Cost = T::FIXED;
     pub const UNBOUNDED: Cost = T::UNBOUNDED;
     pub const MIN_SIZE: u64 = T::MIN_SIZE;
 }
@@ -406,7 +404,6 @@ pub trait Unseen {
     const TRANSITION: Option<&'static str> = None;
     /// A type without the derive: its rules' cost is the whole-CRD check's.
     const COST: Cost = Cost::ZERO;
-    const FIXED: Cost = Cost::ZERO;
     const UNBOUNDED: Cost = Cost::ZERO;
     const MIN_SIZE: u64 = UNKNOWN_SIZE;
 }

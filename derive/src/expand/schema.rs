@@ -316,7 +316,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
     for f in &named.named {
-        table.field(input, f, rename_all.as_deref(), container_default);
+        table.field(f, rename_all.as_deref(), container_default);
     }
     table.tokens(&input.ident)
 }
@@ -382,7 +382,7 @@ impl TableParts {
 
     /// What field `f` adds: its entries as a rule reads them, the types it holds, its
     /// part of the least size, its transition rules and its assertions.
-    fn field(&mut self, input: &DeriveInput, f: &syn::Field, rename_all: Option<&str>, container_default: bool) {
+    fn field(&mut self, f: &syn::Field, rename_all: Option<&str>, container_default: bool) {
         let cel = quote!(::kubegen::__private::cel);
         let Some(ident) = &f.ident else { return };
         if crate::serde_attrs::has(&f.attrs, "skip") {
@@ -393,9 +393,9 @@ impl TableParts {
         let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
         quiet.discard();
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all);
-        counted_costs(input, f, &name, &parsed, &mut self.holds, &mut self.placements);
+        counted_costs(f, &name, &parsed, &mut self.holds, &mut self.placements);
         self.size.extend(required_size(f, &name, &parsed, container_default));
-        for ty in crate::shapes::named_types(&f.ty).into_iter().filter(|ty| !is_own(input, ty)) {
+        for ty in crate::shapes::named_types(&f.ty).into_iter().filter(|ty| !crate::cel::is_own(ty)) {
             self.below.push(quote!(#cel::Probe::<#ty>::TABLE));
         }
         if crate::serde_attrs::has(&f.attrs, "flatten") {
@@ -411,7 +411,7 @@ impl TableParts {
             self.entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
         }
         self.transitions.extend(transition_rules(&parsed));
-        self.placements.extend(uncorrelated(input, f, &name, &parsed));
+        self.placements.extend(uncorrelated(f, &name, &parsed));
     }
 
     /// The `Fields` impl of `name` holding the table (a `static` inside the constant:
@@ -562,12 +562,6 @@ fn required_size(f: &syn::Field, name: &str, parsed: &Parsed, container_default:
     Some(quote!(#cel::Part::Property(#len, #size)))
 }
 
-/// Whether `ty` is the type being derived (`Self`, or its name alone): what it holds of
-/// itself the CRD's schema keeps open, so nothing of it counts there.
-fn is_own(input: &DeriveInput, ty: &syn::Type) -> bool {
-    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| i == &input.ident || i == "Self"))
-}
-
 /// What the named types of field `f` add to its struct's `Fields` costs: where the field
 /// bounds how many of them it holds, their costs times that count (and the rules below
 /// their own unbounded lists as they are); without a bound, every rule as the server
@@ -575,7 +569,6 @@ fn is_own(input: &DeriveInput, ty: &syn::Type) -> bool {
 /// assertion that they stay inside the API server's budgets, per rule and per CRD: a rule
 /// on a list item's type runs once per item, and the derive of that type judged it once.
 fn counted_costs(
-    input: &DeriveInput,
     f: &syn::Field,
     name: &str,
     parsed: &Parsed,
@@ -585,7 +578,8 @@ fn counted_costs(
     let cel = quote!(::kubegen::__private::cel);
     let flattened = crate::serde_attrs::has(&f.attrs, "flatten");
     for (ty, count) in crate::shapes::counted_types(&f.ty, &level_bounds(&parsed.markers)) {
-        if is_own(input, ty) {
+        // What the type holds of itself the CRD's schema keeps open: nothing counts there.
+        if crate::cel::is_own(ty) {
             continue;
         }
         let probe = quote!(#cel::Probe::<#ty>);
@@ -647,12 +641,12 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
 /// without `+listType=map`, or any list inside another), a constant assertion that the
 /// named types there hold no transition rule: the server pairs such items with no old
 /// value, and refuses `oldSelf` on them.
-fn uncorrelated(input: &DeriveInput, f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
+fn uncorrelated(f: &syn::Field, name: &str, parsed: &Parsed) -> Vec<TokenStream> {
     let list_map = parsed.get(Key::ListType).and_then(|m| m.str()) == Some("map");
     crate::shapes::uncorrelated_types(&f.ty, list_map)
         .into_iter()
         // The type itself (`Vec<Self>`): its own transition rules are its own derive's.
-        .filter(|(ty, _)| !is_own(input, ty))
+        .filter(|(ty, _)| !crate::cel::is_own(ty))
         .map(|(ty, own)| {
             let ty_name = quote!(#ty).to_string().replace(' ', "");
             let message = if own {
