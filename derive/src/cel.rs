@@ -11,7 +11,7 @@
 //! type; the CRD lint (`codegen-cli manifests`) checks every rule again on the whole
 //! schema.
 
-use crate::markers::registry::{Args, Key, Sub};
+use crate::markers::registry::Key;
 use std::cell::RefCell;
 
 use kubegen_cel::reads::{Read, Seg, Use};
@@ -19,8 +19,9 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use kubegen_cel::check::{Part, Site, check_rule};
+use kubegen_core::schema::markers::Rule;
 use kubegen_core::schema::node::{Additional, Node};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use syn::{GenericArgument, PathArguments, Type};
 
 use crate::errors::Errors;
@@ -75,14 +76,13 @@ pub fn node_schema(ty: Option<&Type>, markers: &[Marker]) -> Node {
         _ => return unknown(),
     };
     for m in markers {
-        let MarkerValue::Json(v) = &m.value else { continue };
         match m.def.key {
-            Key::MaxLength => s.max_length = v.as_u64(),
-            Key::MaxItems => s.max_items = v.as_u64(),
-            Key::MaxProperties => s.max_properties = v.as_u64(),
-            Key::Format => s.format = v.as_str().map(String::from),
-            Key::EnumValues => s.enum_ = v.as_array().cloned(),
-            Key::ListType => s.list_type = v.as_str().map(String::from),
+            Key::MaxLength => s.max_length = m.count(),
+            Key::MaxItems => s.max_items = m.count(),
+            Key::MaxProperties => s.max_properties = m.count(),
+            Key::Format => s.format = m.str().map(String::from),
+            Key::EnumValues => s.enum_ = Some(m.strs().iter().map(|v| Value::String(v.clone())).collect()),
+            Key::ListType => s.list_type = m.str().map(String::from),
             _ => {}
         }
     }
@@ -138,11 +138,7 @@ fn last_segment(ty: &Type) -> Option<(String, Option<Type>)> {
 /// it stands on (`own`: the struct being derived); every refusal is an error at the
 /// marker. An accepted rule's cost is kept for the struct's table, with how
 /// many of its node one value of the struct holds ([`within`]).
-pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, errors: &mut Errors) {
-    if s.arg_str(Sub::Rule).is_none() {
-        return;
-    }
-    let rule = crate::markers::rule_of(s);
+pub fn check(m: &Marker, rule: &Rule, schema: &Node, own: bool, errors: &mut Errors) {
     let rule_text = rule.rule.clone();
     // A rule that does not parse is reported once, by the parse check.
     if kubegen_cel::check::parse(&rule_text).is_err()
@@ -166,7 +162,7 @@ pub fn check(m: &Marker, s: &Map<String, Value>, schema: &Node, own: bool, error
     let pruned = prune(schema, &read);
     let schema = &pruned;
     let site = Site { schema, path: "self", cardinality: Some(1), correlatable: true };
-    let problems = match check_rule(&rule, &site) {
+    let problems = match check_rule(rule, &site) {
         Ok(verdict) => {
             let min_size = if own { MinSize::Own } else { min_size(schema) };
             let most = if verdict.uncertain_cost { 0 } else { verdict.rule_cost.max(verdict.message_cost) };

@@ -6,7 +6,6 @@
 
 use crate::errors::Errors;
 use crate::markers::registry::Key;
-use crate::markers::registry::{Args, Sub};
 use crate::markers::{Marker, MarkerValue, Parsed};
 
 /// How a marker's field type is spelled in Rust, for the error.
@@ -24,8 +23,8 @@ pub fn marker_types(markers: &[Marker], kind: Option<&'static str>, place: &str,
     for m in markers {
         let count = m.def.sets.is_some_and(|f| f.is_count());
         if count
-            && let MarkerValue::Json(v) = &m.value
-            && v.as_i64().is_some_and(|n| n < 0)
+            && let Some(v) = m.int()
+            && v < 0
         {
             errors.push(m.span, format!("`{}` counts, so it is 0 or more, not {v}", m.name()));
         }
@@ -161,7 +160,7 @@ pub fn one_of_groups(wire: &Wire, type_markers: &Parsed, errors: &mut Errors) {
         .filter(|m| matches!(m.def.key, Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf));
     for m in groups {
         for field in m.strs() {
-            match wire.fields.iter().find(|(n, _)| *n == field) {
+            match wire.fields.iter().find(|(n, _)| *n == *field) {
                 None if !wire.flattened => errors.push(
                     m.span,
                     format!("`{}` names `{field}`, which `{}` does not have on the wire (it has {})", m.name(), wire.ty, wire.names()),
@@ -173,7 +172,7 @@ pub fn one_of_groups(wire: &Wire, type_markers: &Parsed, errors: &mut Errors) {
                 // The group is a CEL rule, and the server leaves a schemaless field out of
                 // what rules see (found by the generated kinds tier).
                 Some(_) if wire.schemas.iter().any(|(n, node)| {
-                    *n == field && node.type_.is_none() && node.preserve_unknown_fields == Some(true)
+                    *n == *field && node.type_.is_none() && node.preserve_unknown_fields == Some(true)
                 }) => errors.push(
                     m.span,
                     format!("`{field}` is schemaless (`serde_json::Value`): the API server leaves it out of what CEL rules see, so the `{}` group cannot name it; give the field a type", m.name()),
@@ -191,8 +190,8 @@ pub fn type_rules(wire: &Wire, type_markers: &Parsed, transparent: bool, errors:
     let self_schema = crate::cel::object_schema(wire.schemas.to_vec());
     let cel_names: Vec<String> = wire.fields.iter().flat_map(|(n, _)| kubegen_cel::names::identifiers(n)).collect();
     for m in type_markers.all(Key::Validation) {
-        let MarkerValue::Struct(map) = &m.value else { continue };
-        let Some(rule) = map.arg_str(Sub::Rule) else { continue };
+        let MarkerValue::Rule(map) = &m.value else { continue };
+        let rule = map.rule.as_str();
         let unknown: Vec<String> = self_fields(rule).into_iter().filter(|f| !cel_names.contains(f)).collect();
         if unknown.is_empty() && !transparent {
             crate::cel::check(m, map, &self_schema, true, errors);

@@ -2,10 +2,11 @@
 //! and lowered to kubegen-core's typed [`NodeMarkers`], which the library's structural
 //! pass applies.
 
-use crate::markers::registry::{Args, Key, Sub};
-use kubegen_core::schema::markers::{Fact, FactKind, NodeMarkers, Rule};
+use crate::markers::registry::{Key, Sub};
+use kubegen_core::markers::registry::ArgValue;
+use kubegen_core::schema::markers::{Fact, FactKind, ListType, MapType, NodeMarkers, Rule};
 use kubegen_core::schema::node::Node;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::errors::Errors;
 use crate::markers::{Marker, MarkerValue, Parsed};
@@ -27,45 +28,51 @@ pub fn schema_markers(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, erro
     if lowered.markers.is_empty() && lowered.default_ref.is_none() { None } else { Some(lowered) }
 }
 
-/// `Enum` values are written as text in a doc comment; on a number field they are numbers.
-fn typed_enum(m: &Marker, values: &[Value], kind: Option<&'static str>, errors: &mut Errors) -> Vec<Value> {
+/// `Enum` values are written as text; on a number field they are numbers.
+fn typed_enum(m: &Marker, values: &[String], kind: Option<&'static str>, errors: &mut Errors) -> Vec<Value> {
     values
         .iter()
-        .map(|v| match (kind, v) {
-            (Some("integer"), Value::String(s)) => s.trim().parse::<i64>().map(Value::from).unwrap_or_else(|_| {
-                errors.push(m.span, format!("enum value `{s}` is not an integer, and the field is an integer"));
-                v.clone()
-            }),
-            (Some("number"), Value::String(s)) => {
-                s.trim().parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number).unwrap_or_else(
-                    || {
+        .map(|s| {
+            let text = || Value::String(s.clone());
+            match kind {
+                Some("integer") => s.trim().parse::<i64>().map(Value::from).unwrap_or_else(|_| {
+                    errors.push(m.span, format!("enum value `{s}` is not an integer, and the field is an integer"));
+                    text()
+                }),
+                Some("number") => s
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .unwrap_or_else(|| {
                         errors.push(m.span, format!("enum value `{s}` is not a number, and the field is a number"));
-                        v.clone()
-                    },
-                )
+                        text()
+                    }),
+                Some("boolean") => match s.trim() {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    _ => {
+                        errors
+                            .push(m.span, format!("enum value `{s}` is not true or false, and the field is a boolean"));
+                        text()
+                    }
+                },
+                // An int-or-string takes both: what reads as an integer is one, as
+                // controller-gen parses `Enum=1;two` into `[1, "two"]`.
+                Some("int-or-string") => s.trim().parse::<i64>().map(Value::from).unwrap_or_else(|_| text()),
+                _ => text(),
             }
-            (Some("boolean"), Value::String(s)) => match s.trim() {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                _ => {
-                    errors.push(m.span, format!("enum value `{s}` is not true or false, and the field is a boolean"));
-                    v.clone()
-                }
-            },
-            // An int-or-string takes both: what reads as an integer is one, as
-            // controller-gen parses `Enum=1;two` into `[1, "two"]`.
-            (Some("int-or-string"), Value::String(s)) => s.trim().parse::<i64>().map(Value::from).unwrap_or(v.clone()),
-            _ => v.clone(),
         })
         .collect()
 }
 
-/// A typed schema fact from a marker's JSON value; a value of the wrong shape is an
-/// error on the marker.
-fn fact(m: &Marker, kind: FactKind, value: Value, errors: &mut Errors) -> Option<Fact> {
+/// The schema fact a marker's value sets, read by the facts table's form for it; a value
+/// of the wrong shape is an error on the marker.
+fn fact(m: &Marker, kind: FactKind, value: &ArgValue, errors: &mut Errors) -> Option<Fact> {
     // A negative count is reported by `check::marker_types` already.
-    let negative = value.as_i64().is_some_and(|n| n < 0);
-    match kind.read(&value) {
+    let negative = matches!(value, ArgValue::Int(n) if *n < 0);
+    match kind.read(&value.to_json()) {
         Ok(fact) => Some(fact),
         Err(_) if negative => None,
         Err(e) => {
@@ -137,19 +144,22 @@ fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Err
             );
             None
         }
-        (MarkerValue::Json(v), Key::ListType) => {
-            check_one_of(m, v, errors);
-            serde_json::from_value(v.clone()).ok().map(Fact::ListType)
-        }
-        (MarkerValue::Json(v), Key::MapType | Key::StructType) => {
-            check_one_of(m, v, errors);
-            serde_json::from_value(v.clone()).ok().map(Fact::MapType)
-        }
-        (MarkerValue::Json(_), Key::ListMapKeys) => {
-            g.list_map_keys.extend(m.strs());
+        (MarkerValue::Str(v), Key::ListType) => match v.as_str() {
+            "atomic" => Some(Fact::ListType(ListType::Atomic)),
+            "set" => Some(Fact::ListType(ListType::Set)),
+            "map" => Some(Fact::ListType(ListType::Map)),
+            _ => check_one_of(m, v, errors),
+        },
+        (MarkerValue::Str(v), Key::MapType | Key::StructType) => match v.as_str() {
+            "atomic" => Some(Fact::MapType(MapType::Atomic)),
+            "granular" => Some(Fact::MapType(MapType::Granular)),
+            _ => check_one_of(m, v, errors),
+        },
+        (MarkerValue::Strs(keys), Key::ListMapKeys) => {
+            g.list_map_keys.extend(keys.iter().cloned());
             None
         }
-        (MarkerValue::Json(Value::String(p)), Key::Pattern) => {
+        (MarkerValue::Str(p), Key::Pattern) => {
             if let Err(e) = regex_syntax::Parser::new().parse(p) {
                 errors.push(
                     m.span,
@@ -158,14 +168,16 @@ fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Err
             }
             Some(Fact::Pattern(p.clone()))
         }
-        (MarkerValue::Json(v), Key::EnumValues) => {
-            Some(Fact::Enum(typed_enum(m, &v.as_array().cloned().unwrap_or_default(), kind, errors)))
+        (MarkerValue::Strs(values), Key::EnumValues) => Some(Fact::Enum(typed_enum(m, values, kind, errors))),
+        (MarkerValue::Named(s), Key::ExternalDocs) => Some(Fact::ExternalDocs(
+            [Sub::Url, Sub::Description]
+                .into_iter()
+                .filter_map(|k| s.str(k).map(|v| (k.as_str().to_string(), Value::String(v.to_string()))))
+                .collect(),
+        )),
+        (value, _) if m.def.sets.is_some() && value.arg().is_some() => {
+            m.def.sets.and_then(|k| fact(m, k, &value.arg()?, errors))
         }
-        (MarkerValue::Flag(true), _) if m.def.sets.is_some() => {
-            m.def.sets.and_then(|k| fact(m, k, true.into(), errors))
-        }
-        (MarkerValue::Json(v), _) if m.def.sets.is_some() => m.def.sets.and_then(|k| fact(m, k, v.clone(), errors)),
-        (MarkerValue::Struct(s), Key::ExternalDocs) => Some(Fact::ExternalDocs(s.clone())),
         (MarkerValue::Json(v), Key::Example | Key::ExampleJson) => {
             g.example = Some((v.clone(), m));
             None
@@ -186,7 +198,7 @@ fn gather_rules_and_flags<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, 
     let Place { markers, ty, visible, .. } = node;
     let key = m.def.key;
     match (&m.value, key) {
-        (MarkerValue::Struct(s), Key::Validation) => {
+        (MarkerValue::Rule(s), Key::Validation) => {
             g.out.rules.push(rule(m, s, errors));
             // A field's rule sees the field; a type's rules are checked with its fields.
             if ty.is_some() {
@@ -210,8 +222,8 @@ fn gather_rules_and_flags<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, 
             });
             None
         }
-        (MarkerValue::Json(_), Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf) => {
-            g.out.rules.push(one_of_rule(key, &m.strs()));
+        (MarkerValue::Strs(fields), Key::AtMostOneOf | Key::ExactlyOneOf | Key::AtLeastOneOf) => {
+            g.out.rules.push(one_of_rule(key, fields));
             None
         }
         (MarkerValue::Flag(true), Key::Optional) => {
@@ -256,10 +268,7 @@ fn lower_items(
     // An item's rules run once per item: as many as the list's bound, or, without
     // one, as many as fit in a request.
     // schemars bounds a fixed-size array's items to its length.
-    let marked = markers.iter().rev().find(|m| m.def.key == Key::MaxItems).and_then(|m| match &m.value {
-        MarkerValue::Json(v) => v.as_u64(),
-        _ => None,
-    });
+    let marked = markers.iter().rev().find(|m| m.def.key == Key::MaxItems).and_then(Marker::count);
     let max_items = match (marked, ty.and_then(crate::shapes::fixed_len)) {
         (Some(m), Some(n)) => Some(m.min(n)),
         (m, n) => m.or(n),
@@ -374,22 +383,16 @@ fn violation(v: &Value, facts: &[Fact], kind: Option<&'static str>) -> Option<St
     found.into_iter().next().map(|v| v.message)
 }
 
-fn check_one_of(m: &Marker, v: &Value, errors: &mut Errors) {
-    let allowed = m.def.values;
-    if !v.as_str().is_some_and(|s| allowed.contains(&s)) {
-        errors.push(m.span, format!("`{}` is one of {}; found {v}", m.name(), allowed.join(", ")));
-    }
+/// A value the marker does not take (the registry lists the ones it does): an error.
+fn check_one_of(m: &Marker, v: &str, errors: &mut Errors) -> Option<Fact> {
+    errors.push(m.span, format!("`{}` is one of {}; found \"{v}\"", m.name(), m.def.values.join(", ")));
+    None
 }
 
 /// `min > max` pairs never admit a value; the API server would accept the CRD and then
 /// reject every object.
 fn check_bounds(markers: &[Marker], errors: &mut Errors) {
-    let num = |key: Key| {
-        markers.iter().rev().find(|m| m.def.key == key).and_then(|m| match &m.value {
-            MarkerValue::Json(Value::Number(n)) => n.as_f64().map(|f| (f, m)),
-            _ => None,
-        })
-    };
+    let num = |key: Key| markers.iter().rev().find(|m| m.def.key == key).and_then(|m| m.number().map(|f| (f, m)));
     for (lo, hi) in [
         (Key::Minimum, Key::Maximum),
         (Key::MinLength, Key::MaxLength),
@@ -408,8 +411,8 @@ fn check_bounds(markers: &[Marker], errors: &mut Errors) {
 }
 
 /// A CEL rule as an apiextensions `ValidationRule`, its reason checked.
-pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
-    if let Some(reason) = s.arg_str(Sub::Reason)
+pub fn rule(m: &Marker, s: &Rule, errors: &mut Errors) -> Rule {
+    if let Some(reason) = s.reason.as_deref()
         && !REASONS.contains(&reason)
     {
         errors.push(
@@ -418,15 +421,15 @@ pub fn rule(m: &Marker, s: &Map<String, Value>, errors: &mut Errors) -> Rule {
         );
     }
     // The API server compiles every rule when it reads the CRD; so do we.
-    for (key, what) in [(Sub::Rule, "rule"), (Sub::MessageExpression, "messageExpression")] {
-        if let Some(expr) = s.arg_str(key)
+    for (text, what) in [(Some(&s.rule), "rule"), (s.message_expression.as_ref(), "messageExpression")] {
+        if let Some(expr) = text
             && let Err(e) = kubegen_cel::check::parse(expr)
         {
             let detail = e.lines().next().unwrap_or_default().to_string();
             errors.push(m.span, format!("the CEL {what} `{expr}` does not parse: {detail}"));
         }
     }
-    crate::markers::rule_of(s)
+    s.clone()
 }
 
 /// The CEL rule and message controller-gen writes for `AtMostOneOf` and friends

@@ -80,7 +80,7 @@ macro_rules! spellings {
 spellings! {
     /// Every named argument's typed spelling (`json_path`, as in
     /// `printcolumn(json_path = ...)`), as a type: the derive reads a marker's argument by
-    /// its variant ([`Args::arg`]), so a misspelled one fails to compile.
+    /// its variant ([`Named::get`]), so a misspelled one fails to compile.
     Sub {
         Name = "name",
         Type = "type",
@@ -110,20 +110,97 @@ spellings! {
     }
 }
 
-/// A marker's named arguments as parsed (under their typed spelling), read by [`Sub`].
-pub trait Args {
-    /// The argument's value, if given.
-    fn arg(&self, key: Sub) -> Option<&serde_json::Value>;
+/// One argument's value, typed by its [`Arg`] shape when either spelling is parsed: what
+/// the derive reads, with no JSON in between. JSON is kept only for what is a value of the
+/// schema itself (a default, an example, enum values).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// [`Arg::Flag`].
+    Flag(bool),
+    /// [`Arg::Int`].
+    Int(i64),
+    /// [`Arg::Number`]: an integer stays one (`3`, not `3.0`).
+    Number(serde_json::Number),
+    /// [`Arg::Str`].
+    Str(String),
+    /// [`Arg::StrList`].
+    Strs(Vec<String>),
+    /// [`Arg::Any`] and [`Arg::JsonText`]: a value the schema holds.
+    Json(serde_json::Value),
+}
 
-    /// The argument as a string, if given as one.
-    fn arg_str(&self, key: Sub) -> Option<&str> {
-        self.arg(key).and_then(serde_json::Value::as_str)
+impl ArgValue {
+    /// The value as the schema key it sets takes it (a fact's value is JSON there).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            ArgValue::Flag(b) => (*b).into(),
+            ArgValue::Int(i) => (*i).into(),
+            ArgValue::Number(n) => serde_json::Value::Number(n.clone()),
+            ArgValue::Str(s) => s.clone().into(),
+            ArgValue::Strs(s) => s.clone().into(),
+            ArgValue::Json(v) => v.clone(),
+        }
     }
 }
 
-impl Args for serde_json::Map<String, serde_json::Value> {
-    fn arg(&self, key: Sub) -> Option<&serde_json::Value> {
-        self.get(key.as_str())
+impl std::fmt::Display for ArgValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_json())
+    }
+}
+
+/// A marker's named arguments as parsed, each typed, read by [`Sub`]: a misspelled
+/// argument fails to compile, a value read as another shape is `None`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Named(Vec<(Sub, ArgValue)>);
+
+impl Named {
+    /// Sets `key` (a second value replaces the first, as controller-gen's parser does).
+    pub fn insert(&mut self, key: Sub, value: ArgValue) {
+        self.0.retain(|(k, _)| *k != key);
+        self.0.push((key, value));
+    }
+
+    /// The argument's value, if given.
+    pub fn get(&self, key: Sub) -> Option<&ArgValue> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// Whether the argument is given.
+    pub fn has(&self, key: Sub) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// A string argument.
+    pub fn str(&self, key: Sub) -> Option<&str> {
+        match self.get(key) {
+            Some(ArgValue::Str(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A list-of-strings argument (empty when not given).
+    pub fn strs(&self, key: Sub) -> &[String] {
+        match self.get(key) {
+            Some(ArgValue::Strs(s)) => s,
+            _ => &[],
+        }
+    }
+
+    /// An integer argument.
+    pub fn int(&self, key: Sub) -> Option<i64> {
+        match self.get(key) {
+            Some(ArgValue::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
+    /// A flag argument.
+    pub fn flag(&self, key: Sub) -> Option<bool> {
+        match self.get(key) {
+            Some(ArgValue::Flag(b)) => Some(*b),
+            _ => None,
+        }
     }
 }
 

@@ -1,10 +1,9 @@
 //! `#[derive(CustomResource)]`: the resource model (parsed, then checked), then the root
 //! type, `kube::Resource`, `CustomResourceExt` and the registration for `codegen-cli`.
 
-use crate::markers::registry::{Args, Key, Sub};
+use crate::markers::registry::{Key, Sub};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use serde_json::Value;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields};
 
@@ -83,21 +82,11 @@ fn s(m: &Marker) -> String {
 }
 
 fn field_str(m: &Marker, key: Sub) -> Option<String> {
-    match &m.value {
-        MarkerValue::Struct(map) => map.arg_str(key).map(String::from),
-        _ => None,
-    }
+    m.named().and_then(|n| n.str(key)).map(String::from)
 }
 
 fn field_strs(m: &Marker, key: Sub) -> Vec<String> {
-    match &m.value {
-        MarkerValue::Struct(map) => match map.arg(key) {
-            Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
-            Some(Value::String(s)) => vec![s.clone()],
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
+    m.named().map(|n| n.strs(key).to_vec()).unwrap_or_default()
 }
 
 /// The wire names of a struct's fields, or `None` when a flattened field hides some.
@@ -397,10 +386,7 @@ fn printer_columns(parsed: &Parsed, at: &Paths, errors: &mut Errors) -> Vec<Prin
         }
         let json_path = field_str(m, Sub::JsonPath).unwrap_or_default();
         at.check(&json_path, "printer column path", m.span, errors);
-        let priority = match &m.value {
-            MarkerValue::Struct(map) => map.arg(Sub::Priority).and_then(Value::as_i64),
-            _ => None,
-        };
+        let priority = m.named().and_then(|n| n.int(Sub::Priority));
         if priority.is_some_and(|p| p < 0 || p > i64::from(i32::MAX)) {
             errors.push(
                 m.span,
@@ -458,10 +444,7 @@ fn scale(input: &DeriveInput, parsed: &Parsed, at: &Paths, kind: &str, errors: &
 fn selectable(parsed: &Parsed, at: &Paths, errors: &mut Errors) -> Vec<String> {
     let mut selectable = Vec::new();
     for m in parsed.all(Key::Selectable) {
-        let path = match &m.value {
-            MarkerValue::Json(Value::String(p)) => p.clone(),
-            _ => field_str(m, Sub::JsonPath).unwrap_or_default(),
-        };
+        let path = field_str(m, Sub::JsonPath).unwrap_or_default();
         at.check(&path, "selectable field", m.span, errors);
         selectable.push(path);
     }
@@ -494,9 +477,7 @@ type Pairs = Vec<(String, String)>;
 /// The CRD's annotations and labels; a protected group needs its approval annotation.
 fn metadata(parsed: &Parsed, group: &str, whole: Span, errors: &mut Errors) -> (Pairs, Pairs) {
     let pair = |m: &Marker| match &m.value {
-        MarkerValue::Json(Value::Array(a)) => {
-            (a[0].as_str().unwrap_or_default().to_string(), a[1].as_str().unwrap_or_default().to_string())
-        }
+        MarkerValue::Pair(k, v) => (k.clone(), v.clone()),
         _ => Default::default(),
     };
     let mut annotations: Vec<(String, String)> = parsed.all(Key::Annotation).map(pair).collect();
@@ -568,8 +549,7 @@ fn root_extras(parsed: &Parsed, errors: &mut Errors) -> (Vec<syn::Path>, Vec<Tok
         );
     }
     if let Some(m) = parsed.get(Key::Crates)
-        && let MarkerValue::Struct(map) = &m.value
-        && map.arg(Sub::Kubegen).is_some()
+        && m.named().is_some_and(|n| n.has(Sub::Kubegen))
     {
         errors.push(m.span, "`crates(kubegen = ...)` is not supported yet: depend on kubegen under its own name");
     }
@@ -583,7 +563,7 @@ fn root_rules(parsed: &Parsed, errors: &mut Errors) -> (Vec<kubegen_core::schema
     let mut root_rule_exprs = Vec::new();
     for m in parsed.all(Key::Validation).filter(|m| !m.from_doc) {
         match &m.value {
-            MarkerValue::Struct(map) => root_rules.push(crate::model::rule(m, map, errors)),
+            MarkerValue::Rule(rule) => root_rules.push(crate::model::rule(m, rule, errors)),
             MarkerValue::Expr(e) => root_rule_exprs.push((**e).clone()),
             _ => {}
         }

@@ -6,7 +6,7 @@
 //! description, each node's markers attached as a schemars transform — derives schemars'
 //! `JsonSchema` on the mirror, and forwards the user's type to it.
 
-use crate::markers::registry::{Args, Key, Sub};
+use crate::markers::registry::Key;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -478,10 +478,7 @@ const PER_CRD: u64 = kubegen_cel::cost::PER_CRD_LIMIT;
 fn level_bounds(markers: &[crate::markers::Marker]) -> Vec<Option<u64>> {
     use crate::markers::MarkerValue;
     let bound = |ms: &[crate::markers::Marker]| {
-        ms.iter().rev().find(|m| matches!(m.def.key, Key::MaxItems | Key::MaxProperties)).and_then(|m| match &m.value {
-            MarkerValue::Json(v) => v.as_u64(),
-            _ => None,
-        })
+        ms.iter().rev().find(|m| matches!(m.def.key, Key::MaxItems | Key::MaxProperties)).and_then(|m| m.count())
     };
     let items = |ms: &[crate::markers::Marker]| -> Vec<crate::markers::Marker> {
         ms.iter()
@@ -628,8 +625,8 @@ fn transition_rules(parsed: &Parsed) -> Vec<String> {
         .markers
         .iter()
         .filter_map(|m| match (&m.value, m.def.key) {
-            (crate::markers::MarkerValue::Struct(map), Key::Validation) => {
-                map.arg_str(Sub::Rule).filter(|r| crate::check::reads_old_self(r)).map(String::from)
+            (crate::markers::MarkerValue::Rule(rule), Key::Validation) => {
+                Some(rule.rule.clone()).filter(|r| crate::check::reads_old_self(r))
             }
             (_, Key::Immutable) if m.flag() => Some("self == oldSelf".to_string()),
             _ => None,

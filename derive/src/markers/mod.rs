@@ -4,4 +4,4 @@
 mod parse;
 pub use kubegen_core::markers::registry;
 
-pub use parse::{DEFAULT_REF, Marker, MarkerValue, Parsed, parse_attrs, rule_of};
+pub use parse::{DEFAULT_REF, Marker, MarkerValue, Parsed, parse_attrs};

@@ -4,24 +4,63 @@
 use kubegen_core::markers::args::{list_checked, split_top, unquote_checked as unquote};
 use kubegen_core::schema::markers::Rule;
 use proc_macro2::Span;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta, UnOp};
 
-use super::registry::{self, Arg, Args, ITEMS_PREFIX, Key, MarkerDef, Sub, SubArg, Target};
+use super::registry::{self, Arg, ArgValue, ITEMS_PREFIX, Key, MarkerDef, Named, Sub, SubArg, Target};
 use crate::errors::Errors;
 
-/// A marker's argument, normalised across spellings.
+/// A marker's argument, typed by the registry's [`Arg`] shape, the same from either
+/// spelling.
 #[derive(Debug, Clone)]
 pub enum MarkerValue {
     Flag(bool),
+    Int(i64),
+    Number(Number),
+    Str(String),
+    Strs(Vec<String>),
+    /// A value of the schema itself (a default, an example): JSON is its type.
     Json(Value),
-    /// Named arguments under their typed names.
-    Struct(Map<String, Value>),
+    /// `key("name", "value")`.
+    Pair(String, String),
+    /// Named arguments, each typed.
+    Named(Named),
+    /// A CEL rule, from any of its spellings.
+    Rule(Rule),
     /// A Rust expression evaluated at run time (`validation = Rule::new(..)`).
     Expr(Box<Expr>),
     /// Nested markers (`items(...)`, `+kubebuilder:validation:items:...`).
     Items(Vec<Marker>),
+}
+
+impl From<ArgValue> for MarkerValue {
+    fn from(v: ArgValue) -> Self {
+        match v {
+            ArgValue::Flag(b) => MarkerValue::Flag(b),
+            ArgValue::Int(i) => MarkerValue::Int(i),
+            ArgValue::Number(n) => MarkerValue::Number(n),
+            ArgValue::Str(s) => MarkerValue::Str(s),
+            ArgValue::Strs(s) => MarkerValue::Strs(s),
+            ArgValue::Json(v) => MarkerValue::Json(v),
+        }
+    }
+}
+
+impl MarkerValue {
+    /// A single value as the argument it is (`None` for named arguments, rules, pairs,
+    /// expressions and nested markers).
+    pub fn arg(&self) -> Option<ArgValue> {
+        Some(match self {
+            MarkerValue::Flag(b) => ArgValue::Flag(*b),
+            MarkerValue::Int(i) => ArgValue::Int(*i),
+            MarkerValue::Number(n) => ArgValue::Number(n.clone()),
+            MarkerValue::Str(s) => ArgValue::Str(s.clone()),
+            MarkerValue::Strs(s) => ArgValue::Strs(s.clone()),
+            MarkerValue::Json(v) => ArgValue::Json(v.clone()),
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -43,7 +82,37 @@ impl Marker {
 
     pub fn str(&self) -> Option<&str> {
         match &self.value {
-            MarkerValue::Json(Value::String(s)) => Some(s),
+            MarkerValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An integer value (a count: `max_length = 63`).
+    pub fn int(&self) -> Option<i64> {
+        match self.value {
+            MarkerValue::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// A count (a non-negative integer).
+    pub fn count(&self) -> Option<u64> {
+        self.int().and_then(|i| u64::try_from(i).ok())
+    }
+
+    /// A number value (`minimum = 1.5`), integers included.
+    pub fn number(&self) -> Option<f64> {
+        match &self.value {
+            MarkerValue::Int(i) => Some(*i as f64),
+            MarkerValue::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    /// Named arguments, if the marker takes them.
+    pub fn named(&self) -> Option<&Named> {
+        match &self.value {
+            MarkerValue::Named(n) => Some(n),
             _ => None,
         }
     }
@@ -52,25 +121,25 @@ impl Marker {
         matches!(self.value, MarkerValue::Flag(true))
     }
 
-    pub fn strs(&self) -> Vec<String> {
+    pub fn strs(&self) -> &[String] {
         match &self.value {
-            MarkerValue::Json(Value::Array(a)) => a.iter().filter_map(|v| v.as_str().map(String::from)).collect(),
-            MarkerValue::Json(Value::String(s)) => vec![s.clone()],
-            _ => Vec::new(),
+            MarkerValue::Strs(s) => s,
+            MarkerValue::Str(s) => std::slice::from_ref(s),
+            _ => &[],
         }
     }
 }
 
 /// A rule's named arguments (`validation(rule = ..., message = ...)`) as the rule.
-pub fn rule_of(s: &Map<String, Value>) -> Rule {
-    let text = |key: Sub| s.arg_str(key).map(String::from);
+fn rule_of(s: &Named) -> Rule {
+    let text = |key: Sub| s.str(key).map(String::from);
     Rule {
         rule: text(Sub::Rule).unwrap_or_default(),
         message: text(Sub::Message),
         message_expression: text(Sub::MessageExpression),
         reason: text(Sub::Reason),
         field_path: text(Sub::FieldPath),
-        optional_old_self: s.arg(Sub::OptionalOldSelf).and_then(Value::as_bool),
+        optional_old_self: s.flag(Sub::OptionalOldSelf),
     }
 }
 
@@ -242,20 +311,20 @@ fn example_for(arg: Arg) -> &'static str {
     }
 }
 
-/// Converts a literal into the JSON a marker of shape `arg` takes.
-fn typed_scalar(arg: Arg, key: &str, expr: &Expr) -> syn::Result<Value> {
+/// Converts a literal into the value a marker of shape `arg` takes.
+fn typed_scalar(arg: Arg, key: &str, expr: &Expr) -> syn::Result<ArgValue> {
     let span = expr.span();
     let value = lit_json(expr);
     match (arg, value) {
-        (Arg::Int, Some(v @ Value::Number(_))) if v.is_i64() => Ok(v),
+        (Arg::Int, Some(Value::Number(n))) if n.is_i64() => Ok(ArgValue::Int(n.as_i64().unwrap_or_default())),
         (Arg::Int, _) => Err(want("an integer", key, example_for(arg), span)),
-        (Arg::Number, Some(v @ Value::Number(_))) => Ok(v),
+        (Arg::Number, Some(Value::Number(n))) => Ok(ArgValue::Number(n)),
         (Arg::Number, _) => Err(want("a number", key, example_for(arg), span)),
-        (Arg::Str, Some(v @ Value::String(_))) => Ok(v),
+        (Arg::Str, Some(Value::String(s))) => Ok(ArgValue::Str(s)),
         (Arg::Str, _) => Err(want("a string", key, example_for(arg), span)),
-        (Arg::Flag, Some(v @ Value::Bool(_))) => Ok(v),
+        (Arg::Flag, Some(Value::Bool(b))) => Ok(ArgValue::Flag(b)),
         (Arg::Flag, _) => Err(syn::Error::new(span, format!("`{key}` is a flag: write `{key}` or `{key} = false`"))),
-        (Arg::Any, Some(v)) => Ok(v),
+        (Arg::Any, Some(v)) => Ok(ArgValue::Json(v)),
         (Arg::Any, None) => Err(syn::Error::new(
             span,
             format!(
@@ -263,20 +332,20 @@ fn typed_scalar(arg: Arg, key: &str, expr: &Expr) -> syn::Result<Value> {
             ),
         )),
         (Arg::JsonText, Some(Value::String(s))) => {
-            json_text(key, &s).map_err(|e| syn::Error::new(span, format!("`{key}`: {e}")))
+            json_text(key, &s).map(ArgValue::Json).map_err(|e| syn::Error::new(span, format!("`{key}`: {e}")))
         }
         (Arg::JsonText, _) => Err(want("JSON text in a string", key, example_for(arg), span)),
-        (Arg::StrList, Some(v @ Value::String(_))) => Ok(Value::Array(vec![v])),
+        (Arg::StrList, Some(Value::String(s))) => Ok(ArgValue::Strs(vec![s])),
         (Arg::StrList, _) => match expr {
             Expr::Array(a) => a
                 .elems
                 .iter()
                 .map(|e| match lit_json(e) {
-                    Some(v @ Value::String(_)) => Ok(v),
+                    Some(Value::String(s)) => Ok(s),
                     _ => Err(want("a list of strings", key, example_for(arg), e.span())),
                 })
                 .collect::<syn::Result<Vec<_>>>()
-                .map(Value::Array),
+                .map(ArgValue::Strs),
             _ => Err(want("a list of strings", key, example_for(arg), span)),
         },
         _ => Err(syn::Error::new(span, format!("`{key}` does not take this value"))),
@@ -299,17 +368,14 @@ fn typed_value(
         Arg::FlagOrStr => {
             let expr: Expr = meta.value()?.parse()?;
             match lit_json(&expr) {
-                Some(v @ Value::String(_)) => Ok(MarkerValue::Json(v)),
+                Some(Value::String(s)) => Ok(MarkerValue::Str(s)),
                 Some(Value::Bool(b)) => Ok(MarkerValue::Flag(b)),
                 _ => Err(syn::Error::new(expr.span(), format!("write `{key}` or `{key} = \"warning text\"`"))),
             }
         }
         Arg::Flag => {
             let expr: Expr = meta.value()?.parse()?;
-            match typed_scalar(Arg::Flag, key, &expr)? {
-                Value::Bool(b) => Ok(MarkerValue::Flag(b)),
-                _ => Ok(MarkerValue::Flag(true)),
-            }
+            typed_scalar(Arg::Flag, key, &expr).map(MarkerValue::from)
         }
         Arg::Pair => {
             let content;
@@ -319,15 +385,15 @@ fn typed_value(
             if args.len() != 2 {
                 return Err(syn::Error::new(meta.path.span(), format!("write `{key}(\"name\", \"value\")`")));
             }
-            Ok(MarkerValue::Json(Value::Array(vec![args[0].value().into(), args[1].value().into()])))
+            Ok(MarkerValue::Pair(args[0].value(), args[1].value()))
         }
-        Arg::Struct(subs) if has_paren => typed_struct(key, subs, meta).map(MarkerValue::Struct),
+        Arg::Struct(subs) if has_paren => typed_struct(key, subs, meta).map(MarkerValue::Named),
         Arg::Struct(subs) => {
             // kube-derive's legacy JSON-string form: `printcolumn = r#"{"name": ...}"#`.
             let expr: Expr = meta.value()?.parse()?;
-            struct_from_json(key, subs, &expr).map(MarkerValue::Struct)
+            struct_from_json(key, subs, &expr).map(MarkerValue::Named)
         }
-        Arg::Rule if has_paren => typed_struct(key, registry::RULE_ARGS, meta).map(MarkerValue::Struct),
+        Arg::Rule if has_paren => typed_struct(key, registry::RULE_ARGS, meta).map(|n| MarkerValue::Rule(rule_of(&n))),
         Arg::Rule => {
             let expr: Expr = meta.value()?.parse()?;
             Ok(rule_value(expr))
@@ -345,7 +411,7 @@ fn typed_value(
                 return Err(want("a value", key, example_for(arg), meta.path.span()));
             }
             let expr: Expr = meta.value()?.parse()?;
-            typed_scalar(arg, key, &expr).map(MarkerValue::Json)
+            typed_scalar(arg, key, &expr).map(MarkerValue::from)
         }
     }
 }
@@ -353,7 +419,7 @@ fn typed_value(
 /// A struct-valued marker in kube-derive's legacy form, a JSON object in a string
 /// (`printcolumn = r#"{"name": ...}"#`), or, for a marker with one required argument, that
 /// argument bare (`selectable = ".spec.x"`).
-fn struct_from_json(key: &str, subs: &[SubArg], expr: &Expr) -> syn::Result<Map<String, Value>> {
+fn struct_from_json(key: &str, subs: &[SubArg], expr: &Expr) -> syn::Result<Named> {
     let text = match lit_json(expr) {
         Some(Value::String(s)) => s,
         _ => return Err(syn::Error::new(expr.span(), format!("write `{key}({} = ...)`", subs[0].key.as_str()))),
@@ -361,8 +427,8 @@ fn struct_from_json(key: &str, subs: &[SubArg], expr: &Expr) -> syn::Result<Map<
     if let [only] = subs.iter().filter(|s| s.required).collect::<Vec<_>>().as_slice()
         && !text.trim_start().starts_with('{')
     {
-        let mut out = Map::new();
-        out.insert(only.key.as_str().into(), Value::String(text));
+        let mut out = Named::default();
+        out.insert(only.key, ArgValue::Str(text));
         return Ok(out);
     }
     let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&text) else {
@@ -371,39 +437,66 @@ fn struct_from_json(key: &str, subs: &[SubArg], expr: &Expr) -> syn::Result<Map<
             format!("`{key} = \"...\"` must hold a JSON object; or write `{key}({} = ...)`", subs[0].key.as_str()),
         ));
     };
-    let mut out = Map::new();
+    let mut out = Named::default();
     for (k, v) in obj {
         let Some(s) = subs.iter().find(|s| camel(s.key.as_str()) == k || s.key.as_str() == k || s.doc == k) else {
             return Err(syn::Error::new(expr.span(), format!("`{key}` has no field `{k}`")));
         };
-        out.insert(s.key.as_str().into(), v);
+        let Some(value) = json_arg(s.arg, &v) else {
+            return Err(syn::Error::new(
+                expr.span(),
+                format!("`{key}`'s field `{k}` takes {}, not {v}", what_arg(s.arg)),
+            ));
+        };
+        out.insert(s.key, value);
     }
     check_required(key, subs, &out, expr.span())?;
     Ok(out)
+}
+
+/// A named argument given in JSON (kube-derive's legacy form), as its shape takes it.
+fn json_arg(arg: Arg, v: &Value) -> Option<ArgValue> {
+    Some(match (arg, v) {
+        (Arg::Str, Value::String(s)) => ArgValue::Str(s.clone()),
+        (Arg::Int, Value::Number(n)) => ArgValue::Int(n.as_i64()?),
+        (Arg::Number, Value::Number(n)) => ArgValue::Number(n.clone()),
+        (Arg::Flag, Value::Bool(b)) => ArgValue::Flag(*b),
+        (Arg::StrList, Value::String(s)) => ArgValue::Strs(vec![s.clone()]),
+        (Arg::StrList, Value::Array(a)) => {
+            ArgValue::Strs(a.iter().map(|v| v.as_str().map(String::from)).collect::<Option<_>>()?)
+        }
+        _ => return None,
+    })
+}
+
+fn what_arg(arg: Arg) -> &'static str {
+    match arg {
+        Arg::Str => "a string",
+        Arg::Int => "an integer",
+        Arg::Number => "a number",
+        Arg::Flag => "true or false",
+        Arg::StrList => "a list of strings",
+        _ => "another value",
+    }
 }
 
 /// A rule marker's value written `= "rule"` or `= ("rule", "message")`, or an
 /// expression the derive evaluates (`= my_rule()`).
 fn rule_value(expr: Expr) -> MarkerValue {
     if let Some(Value::String(rule)) = lit_json(&expr) {
-        let mut out = Map::new();
-        out.insert(Sub::Rule.as_str().into(), rule.into());
-        return MarkerValue::Struct(out);
+        return MarkerValue::Rule(Rule { rule, ..Rule::default() });
     }
     if let Expr::Tuple(t) = &expr {
         let parts: Vec<_> = t.elems.iter().map(lit_json).collect();
         if let [Some(Value::String(rule)), Some(Value::String(message))] = parts.as_slice() {
-            let mut out = Map::new();
-            out.insert(Sub::Rule.as_str().into(), rule.clone().into());
-            out.insert(Sub::Message.as_str().into(), message.clone().into());
-            return MarkerValue::Struct(out);
+            return MarkerValue::Rule(Rule { rule: rule.clone(), message: Some(message.clone()), ..Rule::default() });
         }
     }
     MarkerValue::Expr(Box::new(expr))
 }
 
-fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -> syn::Result<Map<String, Value>> {
-    let mut out = Map::new();
+fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -> syn::Result<Named> {
+    let mut out = Named::default();
     let span = meta.path.span();
     meta.parse_nested_meta(|inner| {
         let name = inner.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
@@ -420,21 +513,21 @@ fn typed_struct(key: &str, subs: &[SubArg], meta: &syn::meta::ParseNestedMeta) -
             ));
         };
         let value = if s.arg == Arg::Flag && !inner.input.peek(syn::Token![=]) {
-            Value::Bool(true)
+            ArgValue::Flag(true)
         } else {
             let expr: Expr = inner.value()?.parse()?;
             typed_scalar(s.arg, s.key.as_str(), &expr)?
         };
-        out.insert(s.key.as_str().into(), value);
+        out.insert(s.key, value);
         Ok(())
     })?;
     check_required(key, subs, &out, span)?;
     Ok(out)
 }
 
-fn check_required(key: &str, subs: &[SubArg], out: &Map<String, Value>, span: Span) -> syn::Result<()> {
+fn check_required(key: &str, subs: &[SubArg], out: &Named, span: Span) -> syn::Result<()> {
     for s in subs.iter().filter(|s| s.required) {
-        if !out.contains_key(s.key.as_str()) {
+        if !out.has(s.key) {
             return Err(syn::Error::new(span, format!("`{key}` needs `{}`", s.key.as_str())));
         }
     }
@@ -539,30 +632,31 @@ fn doc_value(def: &MarkerDef, spelling: &str, rest: &str) -> Result<MarkerValue,
                 let first = subs.first().map(|s| s.doc).unwrap_or("arg");
                 return Err(format!("`+{spelling}` takes named arguments: write `+{spelling}:{first}=...`"));
             };
-            let map = doc_struct(spelling, subs, args)?;
-            if def.arg == Arg::FlagOrStr {
-                return Ok(match map.arg(Sub::Warning) {
-                    Some(w) => MarkerValue::Json(w.clone()),
+            let named = doc_struct(spelling, subs, args)?;
+            Ok(match def.arg {
+                Arg::FlagOrStr => match named.str(Sub::Warning) {
+                    Some(w) => MarkerValue::Str(w.to_string()),
                     None => MarkerValue::Flag(true),
-                });
-            }
-            Ok(MarkerValue::Struct(map))
+                },
+                Arg::Rule => MarkerValue::Rule(rule_of(&named)),
+                _ => MarkerValue::Named(named),
+            })
         }
         arg => {
             let Some(value) = value else {
                 return Err(format!("`+{spelling}` takes a value: write `+{spelling}=...`"));
             };
             let parsed = match arg {
-                Arg::JsonText => json_text(def.key.as_str(), value.trim()),
+                Arg::JsonText => json_text(def.key.as_str(), value.trim()).map(ArgValue::Json),
                 _ => doc_scalar(arg, value.trim()),
             };
-            parsed.map(MarkerValue::Json).map_err(|what| format!("`+{spelling}={value}`: {what}"))
+            parsed.map(MarkerValue::from).map_err(|what| format!("`+{spelling}={value}`: {what}"))
         }
     }
 }
 
-fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String, Value>, String> {
-    let mut out = Map::new();
+fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Named, String> {
+    let mut out = Named::default();
     for part in split_top(args, ',') {
         let part = part.trim();
         if part.is_empty() {
@@ -578,10 +672,10 @@ fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String,
         };
         let value =
             doc_scalar(s.arg, v.trim()).map_err(|what| format!("`+{spelling}` argument `{}`: {what}", s.doc))?;
-        out.insert(s.key.as_str().into(), value);
+        out.insert(s.key, value);
     }
     for s in subs.iter().filter(|s| s.required) {
-        if !out.contains_key(s.key.as_str()) {
+        if !out.has(s.key) {
             return Err(format!("`+{spelling}` needs `{}=...`", s.doc));
         }
     }
@@ -589,34 +683,30 @@ fn doc_struct(spelling: &str, subs: &[SubArg], args: &str) -> Result<Map<String,
 }
 
 /// A value in controller-gen's marker syntax.
-fn doc_scalar(arg: Arg, v: &str) -> Result<Value, String> {
+fn doc_scalar(arg: Arg, v: &str) -> Result<ArgValue, String> {
     match arg {
-        Arg::Int => v.parse::<i64>().map(Value::from).map_err(|_| format!("expected an integer, found `{v}`")),
+        Arg::Int => v.parse::<i64>().map(ArgValue::Int).map_err(|_| format!("expected an integer, found `{v}`")),
         Arg::Number => v
             .parse::<f64>()
             .ok()
-            .map(|f| {
-                if f.fract() == 0.0 && f.abs() < 9e15 {
-                    Value::from(f as i64)
-                } else {
-                    serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)
-                }
+            .and_then(|f| {
+                if f.fract() == 0.0 && f.abs() < 9e15 { Some(Number::from(f as i64)) } else { Number::from_f64(f) }
             })
-            .filter(|v| !v.is_null())
+            .map(ArgValue::Number)
             .ok_or_else(|| format!("expected a number, found `{v}`")),
         // A bare number, list or object is not text, as controller-gen's parser sees it.
         Arg::Str if !v.starts_with('"') && (v.parse::<f64>().is_ok() || v.starts_with(['{', '['])) => {
             Err(format!("expected a string, found `{v}`; if the text is meant, quote it: \"{v}\""))
         }
-        Arg::Str => unquote(v).map(Value::String),
+        Arg::Str => unquote(v).map(ArgValue::Str),
         Arg::Flag => match v {
-            "true" => Ok(Value::Bool(true)),
-            "false" => Ok(Value::Bool(false)),
+            "true" => Ok(ArgValue::Flag(true)),
+            "false" => Ok(ArgValue::Flag(false)),
             _ => Err(format!("expected true or false, found `{v}`")),
         },
-        Arg::StrList => list_checked(v).map(|items| Value::Array(items.into_iter().map(Value::String).collect())),
-        Arg::JsonText => json_text("value", v),
-        Arg::Any => any_value(v),
+        Arg::StrList => list_checked(v).map(ArgValue::Strs),
+        Arg::JsonText => json_text("value", v).map(ArgValue::Json),
+        Arg::Any => any_value(v).map(ArgValue::Json),
         _ => Err("this marker takes named arguments".into()),
     }
 }
@@ -690,7 +780,38 @@ mod tests {
     }
 
     #[test]
+    fn values_are_typed_by_their_shape_in_both_spellings() {
+        let int: Expr = syn::parse_quote!(63);
+        assert_eq!(typed_scalar(Arg::Int, "max_length", &int).unwrap(), ArgValue::Int(63));
+        assert_eq!(doc_scalar(Arg::Int, "63").unwrap(), ArgValue::Int(63));
+        let neg: Expr = syn::parse_quote!(-1.5);
+        assert_eq!(typed_scalar(Arg::Number, "minimum", &neg).unwrap().to_json(), serde_json::json!(-1.5));
+        assert_eq!(doc_scalar(Arg::Number, "3").unwrap(), ArgValue::Number(3.into()));
+        let list: Expr = syn::parse_quote!(["a", "b"]);
+        let strs = ArgValue::Strs(vec!["a".into(), "b".into()]);
+        assert_eq!(typed_scalar(Arg::StrList, "enum_values", &list).unwrap(), strs);
+        assert_eq!(doc_scalar(Arg::StrList, "a;b").unwrap(), strs);
+        // A value of another shape is refused, not carried along.
+        assert!(typed_scalar(Arg::Int, "max_length", &syn::parse_quote!("63")).is_err());
+        assert!(doc_scalar(Arg::Str, "63").is_err());
+    }
+
+    #[test]
+    fn legacy_json_arguments_are_typed_or_refused() {
+        let subs = registry::PRINTCOLUMN_ARGS;
+        let ok: Expr = syn::parse_quote!(r#"{"name": "Age", "type": "date", "jsonPath": ".x", "priority": 1}"#);
+        let named = struct_from_json("printcolumn", subs, &ok).unwrap();
+        assert_eq!((named.str(Sub::JsonPath), named.int(Sub::Priority)), (Some(".x"), Some(1)));
+        let bad: Expr = syn::parse_quote!(r#"{"name": "Age", "type": "date", "jsonPath": ".x", "priority": "high"}"#);
+        let e = struct_from_json("printcolumn", subs, &bad).unwrap_err().to_string();
+        assert!(e.contains("`priority` takes an integer"), "{e}");
+    }
+
+    #[test]
     fn lists_split_on_semicolons() {
-        assert_eq!(doc_scalar(Arg::StrList, "a;b;\"c;d\"").unwrap(), serde_json::json!(["a", "b", "c;d"]));
+        assert_eq!(
+            doc_scalar(Arg::StrList, "a;b;\"c;d\"").unwrap(),
+            ArgValue::Strs(vec!["a".into(), "b".into(), "c;d".into()])
+        );
     }
 }
