@@ -1,8 +1,8 @@
 //! Errors are collected, not returned at the first one: a user with three bad markers
 //! sees three errors in one build, each at its marker (serde_derive's `Ctxt`). Errors
-//! collected must be consumed — turned into compile errors, or, for a second reading
-//! whose errors the first reported, discarded by name — or the collection's drop panics:
-//! an error collected and never reported is a marker dropped in silence, the derive's bug.
+//! collected must be turned into compile errors, or the collection's drop panics: an
+//! error collected and never reported is a marker dropped in silence, the derive's bug.
+//! Markers are read once (`crate::ast`), so no reading's errors are ever set aside.
 
 use proc_macro2::{Span, TokenStream};
 
@@ -35,11 +35,6 @@ impl Errors {
     pub fn into_compile_errors(mut self) -> TokenStream {
         self.0.take().unwrap_or_default().into_iter().map(|e| e.to_compile_error()).collect()
     }
-
-    /// Drops the errors of a second reading of markers the first reading reported.
-    pub fn discard(mut self) {
-        self.0 = None;
-    }
 }
 
 impl Drop for Errors {
@@ -62,13 +57,10 @@ mod tests {
     }
 
     #[test]
-    fn reported_discarded_or_none_are_fine() {
+    fn reported_or_none_are_fine() {
         let mut reported = Errors::default();
         reported.push(Span::call_site(), "shown");
         assert!(!reported.into_compile_errors().is_empty());
-        let mut second_reading = Errors::default();
-        second_reading.push(Span::call_site(), "shown by the first");
-        second_reading.discard();
         let _none = Errors::default();
     }
 }

@@ -3,6 +3,7 @@
 //! tokens. Generated code names its dependencies through `::kubegen::__private`, so a
 //! user crate needs only `kubegen`.
 
+mod ast;
 mod cel;
 mod check;
 mod errors;
@@ -40,8 +41,9 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     let mut errors = Errors::default();
-    let parsed = markers::parse_attrs(&input.attrs, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
-    let mut tokens = expand::schema::expand(&input, &parsed, &mut errors);
+    let mut ast = ast::Container::parse(&input, &[Target::Type, Target::Schema], "on a nested type", &mut errors);
+    let parsed = std::mem::take(&mut ast.markers);
+    let mut tokens = expand::schema::expand(&mut ast, &parsed, &mut errors);
     if parsed.get(Key::ApplyConfig).is_some_and(|m| m.flag()) {
         tokens.extend(expand::apply::expand(&input));
     }

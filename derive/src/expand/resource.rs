@@ -9,7 +9,7 @@ use syn::{Data, DeriveInput, Fields};
 
 use crate::errors::Errors;
 use crate::markers::registry::Target;
-use crate::markers::{Marker, MarkerValue, Parsed, parse_attrs};
+use crate::markers::{Marker, MarkerValue, Parsed};
 use crate::serde_attrs;
 use kubegen_core::plural::pluralize;
 
@@ -651,12 +651,13 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         .to_compile_error();
     }
     let style = if has_field(input, "metadata") { Style::Root } else { Style::Spec };
-    let parsed = parse_attrs(
-        &input.attrs,
+    let mut ast = crate::ast::Container::parse(
+        input,
         &[Target::Resource, Target::Type, Target::Schema],
         "on the resource type",
         &mut errors,
     );
+    let parsed = std::mem::take(&mut ast.markers);
     let resource = build(input, &parsed, style, &mut errors);
 
     // Type-level schema markers shape the spec or root schema. `#[kube(validation = ..)]`
@@ -668,7 +669,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         type_markers.description = parsed.description.clone();
     }
     let schema_impl = match resource.as_ref().map(|r| r.schema) {
-        Some(SchemaMode::Derived) | None => crate::expand::schema::expand(input, &type_markers, &mut errors),
+        Some(SchemaMode::Derived) | None => crate::expand::schema::expand(&mut ast, &type_markers, &mut errors),
         _ => quote!(),
     };
     let stand_in = || match resource.as_ref().map(|r| r.schema) {

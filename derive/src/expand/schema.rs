@@ -10,26 +10,28 @@ use crate::markers::registry::Key;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Attribute, Data, DeriveInput, Fields};
+use syn::{Attribute, DeriveInput, Fields};
 
 use super::typed::typed_markers;
+use crate::ast::{Body, Container, Field};
 use crate::errors::Errors;
-use crate::markers::registry::Target;
-use crate::markers::{Parsed, parse_attrs};
-use crate::model::schema_markers;
+use crate::markers::Parsed;
+use crate::model::{Lowered, schema_markers};
 use crate::shapes;
+use kubegen_core::schema::markers::{NodeMarkers, Rule};
 
 /// Attributes schemars' derive understands; everything else stays off the mirror.
 fn keep(attr: &Attribute) -> bool {
     ["serde", "schemars", "cfg", "validate", "garde"].iter().any(|k| attr.path().is_ident(k))
 }
 
-fn node_attrs(parsed: &Parsed, ty: Option<&syn::Type>, place: &str, errors: &mut Errors) -> TokenStream {
+/// A node's description and its checked markers, as the mirror's schemars attributes.
+fn node_attrs(parsed: &Parsed, lowered: Option<&Lowered>) -> TokenStream {
     let mut out = TokenStream::new();
     if let Some(d) = &parsed.description {
         out.extend(quote!(#[schemars(description = #d)]));
     }
-    if let Some(lowered) = schema_markers(parsed, ty, place, errors) {
+    if let Some(lowered) = lowered {
         if !lowered.markers.is_empty() {
             out.extend(typed_markers(&lowered.markers));
         }
@@ -82,19 +84,19 @@ fn is_type_meta(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "TypeMeta"))
 }
 
-fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
-    let one = |f: &syn::Field, errors: &mut Errors| {
-        let place = match &f.ident {
-            Some(i) => format!("on field `{i}`"),
-            None => "on a tuple field".to_string(),
-        };
-        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], &place, errors);
+/// The lowered markers of each field (and each variant's), checked whole before any
+/// token is written.
+fn lower_fields(fields: &mut crate::ast::Fields, errors: &mut Errors) {
+    for f in &mut fields.fields {
+        f.lowered = schema_markers(&f.markers, Some(&f.field.ty), &f.described(), errors);
+    }
+}
+
+fn mirror_fields(fields: &crate::ast::Fields) -> TokenStream {
+    let one = |field: &Field| {
+        let f = field.field;
         let kept = f.attrs.iter().filter(|a| keep(a));
-        let field = match &f.ident {
-            Some(i) => format!("field `{i}`"),
-            None => "the field".to_string(),
-        };
-        let mut extra = node_attrs(&parsed, Some(&f.ty), &field, errors);
+        let mut extra = node_attrs(&field.markers, field.lowered.as_ref());
         // Go's inlined `metav1.TypeMeta`: apiVersion and kind, which every object has and
         // the API server describes itself; the CRD's schema leaves them to it.
         if crate::serde_attrs::has(&f.attrs, "flatten") && is_type_meta(&f.ty) {
@@ -106,15 +108,10 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
             None => quote!(#(#kept)* #extra #ty),
         }
     };
-    match fields {
-        Fields::Named(named) => {
-            let fs: Vec<_> = named.named.iter().map(|f| one(f, errors)).collect();
-            quote!({ #(#fs,)* })
-        }
-        Fields::Unnamed(unnamed) => {
-            let fs: Vec<_> = unnamed.unnamed.iter().map(|f| one(f, errors)).collect();
-            quote!(( #(#fs,)* ))
-        }
+    let fs: Vec<_> = fields.fields.iter().map(one).collect();
+    match fields.syn {
+        Fields::Named(_) => quote!({ #(#fs,)* }),
+        Fields::Unnamed(_) => quote!(( #(#fs,)* )),
         Fields::Unit => quote!(),
     }
 }
@@ -122,29 +119,30 @@ fn mirror_fields(fields: &Fields, errors: &mut Errors) -> TokenStream {
 /// Rules and checks that need the struct's fields together: an optional immutable field
 /// is immutable once set (a rule on the struct, as controller-gen writes it); one-of
 /// groups name optional fields; CEL rules on the struct name fields it has.
-fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
-    let Fields::Named(named) = fields else { return quote!() };
+fn struct_rules(
+    input: &DeriveInput,
+    fields: &crate::ast::Fields,
+    type_markers: &Parsed,
+    errors: &mut Errors,
+) -> Vec<Rule> {
+    let Some(named) = fields.named() else { return Vec::new() };
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
-    let flattened = named.named.iter().any(|f| crate::serde_attrs::has(&f.attrs, "flatten"));
+    let flattened = named.iter().any(|f| crate::serde_attrs::has(&f.field.attrs, "flatten"));
     let mut wire: Vec<(String, bool)> = Vec::new();
-    let mut rules: Vec<kubegen_core::schema::markers::Rule> = Vec::new();
+    let mut rules: Vec<Rule> = Vec::new();
     let mut cel_fields = Vec::new();
-    for f in &named.named {
+    for Field { field: f, markers: parsed, .. } in named {
         let Some(ident) = &f.ident else { continue };
         if crate::serde_attrs::has(&f.attrs, "skip") || crate::serde_attrs::has(&f.attrs, "flatten") {
             continue;
         }
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all.as_deref());
-        // A second reading of the field's markers: the first reported their errors.
-        let mut quiet = Errors::default();
-        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
-        quiet.discard();
         let optional = shapes::is_optional(f, container_default) && parsed.get(Key::Required).is_none()
             || parsed.get(Key::Optional).is_some_and(|m| m.flag());
         if optional && parsed.get(Key::Immutable).is_some_and(|m| m.flag()) {
             let cel = kubegen_cel::names::escape(&name).unwrap_or_else(|| name.clone());
-            rules.push(kubegen_core::schema::markers::Rule {
+            rules.push(Rule {
                 rule: format!("!has(oldSelf.{cel}) || has(self.{cel})"),
                 message: Some(format!("field {name} is immutable once set")),
                 ..Default::default()
@@ -163,35 +161,78 @@ fn struct_rules(input: &DeriveInput, fields: &Fields, type_markers: &Parsed, err
     if !flattened {
         crate::check::type_rules(&wire, type_markers, crate::serde_attrs::has(&input.attrs, "transparent"), errors);
     }
-    if rules.is_empty() {
-        return quote!();
-    }
-    typed_markers(&kubegen_core::schema::markers::NodeMarkers { rules, ..Default::default() })
+    rules
 }
 
-/// The schema derive for `input`. `type_markers` are the already parsed markers of the
-/// type itself (the caller decides which targets they may have).
-pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
+/// What the checks leave for the tokens beside the tree's lowered fields: the type's own
+/// lowered markers and the rules that need its fields together.
+struct Checked {
+    type_node: Option<Lowered>,
+    struct_rules: Vec<Rule>,
+}
+
+/// The schema derive for `ast`, in serde_derive's rooms: the item was parsed whole
+/// ([`Container::parse`]); every check runs here over all of it, then the tokens are
+/// written from what was checked. `type_markers` are the type's own markers (the caller
+/// decides which of the item's markers shape its schema).
+pub fn expand(ast: &mut Container, type_markers: &Parsed, errors: &mut Errors) -> TokenStream {
+    let input = ast.input;
+    crate::cel::begin(!input.generics.params.is_empty(), &input.ident);
+    match check(ast, type_markers, errors) {
+        Some(checked) => emit(ast, type_markers, checked),
+        None => quote!(),
+    }
+}
+
+/// The check room: the type's markers, its shape, the rules over its fields together,
+/// then each field's and variant's markers, lowered. `None` for a union.
+fn check(ast: &mut Container, type_markers: &Parsed, errors: &mut Errors) -> Option<Checked> {
+    let input = ast.input;
+    let type_node = schema_markers(type_markers, None, &format!("`{}`", input.ident), errors);
+    shapes::check(input, errors);
+    let struct_rules = match ast.struct_fields() {
+        Some(fields) => struct_rules(input, fields, type_markers, errors),
+        None => Vec::new(),
+    };
+    match &mut ast.body {
+        Body::Struct(fields) => lower_fields(fields, errors),
+        Body::Enum(variants) => {
+            for v in variants {
+                let place = format!("on variant `{}`", v.variant.ident);
+                v.lowered = schema_markers(&v.markers, None, &place, errors);
+                lower_fields(&mut v.fields, errors);
+            }
+        }
+        Body::Union(u) => {
+            errors.push(u.union_token.span, "a union has no serde representation; use a struct or an enum");
+            return None;
+        }
+    }
+    Some(Checked { type_node, struct_rules })
+}
+
+/// The emit room: the mirror with its schemars attributes, the CEL table and the
+/// forwarding `JsonSchema` impl, from the checked tree.
+fn emit(ast: &Container, type_markers: &Parsed, checked: Checked) -> TokenStream {
+    let input = ast.input;
     let name = &input.ident;
     let mirror = format_ident!("__KubegenSchema{}", name);
     let name_str = name.to_string();
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
-    crate::cel::begin(!input.generics.params.is_empty(), &input.ident);
-    let mut type_attrs = node_attrs(type_markers, None, &format!("`{name}`"), errors);
-    shapes::check(input, errors);
-    if let Data::Struct(s) = &input.data {
-        type_attrs.extend(struct_rules(input, &s.fields, type_markers, errors));
-        // `struct FooStatus {}` holds nothing, as controller-gen's closed `type: object`
-        // says; without the mark the structural pass keeps an empty object open.
-        if matches!(&s.fields, Fields::Named(n) if n.named.is_empty()) {
-            let closed = kubegen_core::schema::CLOSED_KEY;
-            type_attrs.extend(quote!(#[schemars(extend(#closed = true))]));
-        }
+    let mut type_attrs = node_attrs(type_markers, checked.type_node.as_ref());
+    if !checked.struct_rules.is_empty() {
+        type_attrs.extend(typed_markers(&NodeMarkers { rules: checked.struct_rules, ..Default::default() }));
     }
-    let Some((body, default_impl)) = mirror_type(input, &mirror, errors) else { return quote!() };
+    // `struct FooStatus {}` holds nothing, as controller-gen's closed `type: object`
+    // says; without the mark the structural pass keeps an empty object open.
+    if ast.struct_fields().and_then(|f| f.named()).is_some_and(<[Field]>::is_empty) {
+        let closed = kubegen_core::schema::CLOSED_KEY;
+        type_attrs.extend(quote!(#[schemars(extend(#closed = true))]));
+    }
+    let Some((body, default_impl)) = mirror_type(ast, &mirror) else { return quote!() };
     let mut fns = crate::cel::obligations();
-    fns.push(cel_fields(input, type_markers));
+    fns.push(cel_fields(ast, type_markers));
     let type_id = crate::cel::type_id(&name_str);
 
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
@@ -235,39 +276,35 @@ pub fn expand(input: &DeriveInput, type_markers: &Parsed, errors: &mut Errors) -
 /// The mirror type schemars derives the schema of (`mirror`: the input with its markers
 /// as schemars attributes), and, where `#[serde(default)]` asks for it, its `Default`
 /// from the input's. `None` for a union, which has no serde representation.
-fn mirror_type(input: &DeriveInput, mirror: &syn::Ident, errors: &mut Errors) -> Option<(TokenStream, TokenStream)> {
+fn mirror_type(ast: &Container, mirror: &syn::Ident) -> Option<(TokenStream, TokenStream)> {
+    let input = ast.input;
     let generics = &input.generics;
     let where_clause = &input.generics.where_clause;
-    match &input.data {
-        Data::Struct(s) => {
-            let fields = mirror_fields(&s.fields, errors);
-            let semi = if matches!(s.fields, Fields::Named(_)) { quote!() } else { quote!(;) };
+    match &ast.body {
+        Body::Struct(fields) => {
+            let tokens = mirror_fields(fields);
+            let semi = if matches!(fields.syn, Fields::Named(_)) { quote!() } else { quote!(;) };
             Some((
-                quote!(struct #mirror #generics #where_clause #fields #semi),
-                mirror_default(input, mirror, &s.fields),
+                quote!(struct #mirror #generics #where_clause #tokens #semi),
+                mirror_default(input, mirror, fields.syn),
             ))
         }
-        Data::Enum(e) => {
-            let variants: Vec<_> = e
-                .variants
+        Body::Enum(variants) => {
+            let variants: Vec<_> = variants
                 .iter()
                 .map(|v| {
-                    let place = format!("on variant `{}`", v.ident);
-                    let parsed = parse_attrs(&v.attrs, &[], &place, errors);
-                    let kept = v.attrs.iter().filter(|a| keep(a));
-                    let extra = node_attrs(&parsed, None, &place, errors);
-                    let ident = &v.ident;
-                    let fields = mirror_fields(&v.fields, errors);
-                    let discriminant = v.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
+                    let kept = v.variant.attrs.iter().filter(|a| keep(a));
+                    let extra = node_attrs(&v.markers, v.lowered.as_ref());
+                    let ident = &v.variant.ident;
+                    let fields = mirror_fields(&v.fields);
+                    let discriminant = v.variant.discriminant.as_ref().map(|(eq, d)| quote!(#eq #d));
                     quote!(#(#kept)* #extra #ident #fields #discriminant)
                 })
                 .collect();
             Some((quote!(enum #mirror #generics #where_clause { #(#variants,)* }), quote!()))
         }
-        Data::Union(u) => {
-            errors.push(u.union_token.span, "a union has no serde representation; use a struct or an enum");
-            None
-        }
+        // Refused by the check room.
+        Body::Union(_) => None,
     }
 }
 
@@ -302,8 +339,9 @@ fn mirror_default(input: &DeriveInput, mirror: &syn::Ident, fields: &Fields) -> 
 /// rule reads it (its identifiers on the wire and its shape), so rules on other types
 /// that read into this one are checked against it at build time. Nothing for a generic
 /// struct, an enum, or a type whose unknown fields are kept (a rule may read any).
-fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
-    let Some(named) = table_fields(input, type_markers) else { return quote!() };
+fn cel_fields(ast: &Container, type_markers: &Parsed) -> TokenStream {
+    let input = ast.input;
+    let Some(named) = table_fields(ast, type_markers) else { return quote!() };
     let cel = quote!(::kubegen::__private::cel);
     let mut table = TableParts {
         // The transition rules on the type itself.
@@ -315,7 +353,7 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
     table.placed_rules(&input.ident);
     let rename_all = crate::serde_attrs::value(&input.attrs, "rename_all");
     let container_default = crate::serde_attrs::has(&input.attrs, "default");
-    for f in &named.named {
+    for f in named {
         table.field(f, rename_all.as_deref(), container_default);
     }
     table.tokens(&input.ident)
@@ -323,9 +361,9 @@ fn cel_fields(input: &DeriveInput, type_markers: &Parsed) -> TokenStream {
 
 /// The named fields of a struct that gets a table: not a generic struct, an enum, or a
 /// type whose unknown fields are kept (a rule may read any).
-fn table_fields<'a>(input: &'a DeriveInput, type_markers: &Parsed) -> Option<&'a syn::FieldsNamed> {
-    let Data::Struct(s) = &input.data else { return None };
-    let Fields::Named(named) = &s.fields else { return None };
+fn table_fields<'c, 'a>(ast: &'c Container<'a>, type_markers: &Parsed) -> Option<&'c [Field<'a>]> {
+    let input = ast.input;
+    let named = ast.struct_fields()?.named()?;
     let open = type_markers
         .markers
         .iter()
@@ -382,19 +420,16 @@ impl TableParts {
 
     /// What field `f` adds: its entries as a rule reads them, the types it holds, its
     /// part of the least size, its transition rules and its assertions.
-    fn field(&mut self, f: &syn::Field, rename_all: Option<&str>, container_default: bool) {
+    fn field(&mut self, field: &Field, rename_all: Option<&str>, container_default: bool) {
         let cel = quote!(::kubegen::__private::cel);
+        let (f, parsed) = (field.field, &field.markers);
         let Some(ident) = &f.ident else { return };
         if crate::serde_attrs::has(&f.attrs, "skip") {
             return;
         }
-        // A second reading of the field's markers: the first reported their errors.
-        let mut quiet = Errors::default();
-        let parsed = parse_attrs(&f.attrs, &[Target::Field, Target::Schema], "", &mut quiet);
-        quiet.discard();
         let name = crate::serde_attrs::field_name(ident, &f.attrs, rename_all);
-        counted_costs(f, &name, &parsed, &mut self.holds, &mut self.placements);
-        self.size.extend(required_size(f, &name, &parsed, container_default));
+        counted_costs(f, &name, parsed, &mut self.holds, &mut self.placements);
+        self.size.extend(required_size(f, &name, parsed, container_default));
         for ty in crate::shapes::named_types(&f.ty).into_iter().filter(|ty| !crate::cel::is_own(ty)) {
             self.below.push(quote!(#cel::Probe::<#ty>::TABLE));
         }
@@ -410,8 +445,8 @@ impl TableParts {
         for ident in kubegen_cel::names::identifiers(&name) {
             self.entries.push(quote!(#cel::Field { ident: #ident, shape: #shape }));
         }
-        self.transitions.extend(transition_rules(&parsed));
-        self.placements.extend(uncorrelated(f, &name, &parsed));
+        self.transitions.extend(transition_rules(parsed));
+        self.placements.extend(uncorrelated(f, &name, parsed));
     }
 
     /// The `Fields` impl of `name` holding the table (a `static` inside the constant:
