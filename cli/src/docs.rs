@@ -924,10 +924,18 @@ pub struct DocsArgs {
 }
 
 pub fn run(args: DocsArgs) -> Result<std::process::ExitCode> {
+    let probe = crate::fingerprint::Probe::new("docs", args.project.manifest_path.as_deref());
+    if probe.replayed(args.check, "doc") {
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
     let project = args.project.load(Default::default())?;
     let formats = if args.format.is_empty() { vec![Format::Markdown, Format::Html] } else { args.format };
     let docs = Docs { out: project.path(&args.out), formats };
-    crate::generate::run(&project, &[&docs], args.check, "doc", |p| Ok(output::count(p.kinds()?.len(), "kind")))
+    let fingerprint =
+        crate::generate::Fingerprint::read(probe, &project, vec![docs.out.clone()], args.project.header.as_deref());
+    crate::generate::run(&project, &[&docs], args.check, "doc", fingerprint, |p| {
+        Ok(output::count(p.kinds()?.len(), "kind"))
+    })
 }
 
 #[cfg(test)]

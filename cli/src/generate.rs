@@ -3,11 +3,13 @@
 //! A command picks generators, concatenates their outputs and hands them to
 //! [`output::finish`] for writing or `--check`; docs and webhooks plug in the same way.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
 use crate::clients::{self, Language, Package};
+use crate::fingerprint::{Before, Probe};
 use crate::output::{self, Output};
 use crate::project::Project;
 use crate::{crd_merge, layout};
@@ -17,19 +19,65 @@ pub trait Generator {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>>;
 }
 
-/// Runs `generators` in order and writes (or checks) what they make.
+/// A command's run as its fingerprint sees it: the stamp looked up before the project
+/// loaded, the inputs as they were before the run, and the directories it writes.
+pub struct Fingerprint {
+    pub probe: Probe,
+    pub before: Before,
+    pub outs: Vec<PathBuf>,
+}
+
+impl Fingerprint {
+    /// The inputs of a run over `project` writing into `outs`, read now: every package the
+    /// helper builds from source, the workspace's manifest, lock file, toolchain and cargo
+    /// configuration (here and above, and cargo's home), and the `--header` file.
+    pub fn read(probe: Probe, project: &Project, outs: Vec<PathBuf>, header: Option<&Path>) -> Fingerprint {
+        let root = project.root();
+        let mut files: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", "rust-toolchain", "rust-toolchain.toml"]
+            .iter()
+            .map(|f| root.join(f))
+            .collect();
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+        let configs = cwd.ancestors().chain(root.ancestors()).map(|d| d.join(".cargo")).chain(home);
+        for dir in configs {
+            files.extend([dir.join("config"), dir.join("config.toml")]);
+        }
+        files.extend(header.map(|h| cwd.join(h)));
+        files.sort();
+        files.dedup();
+        let (dirs, complete) = match &project.workspace.package_dirs {
+            Some(dirs) => (dirs.clone(), true),
+            None => (Vec::new(), false),
+        };
+        let before = probe.before(dirs, outs.clone(), files, complete);
+        Fingerprint { probe, before, outs }
+    }
+}
+
+/// Runs `generators` in order and writes (or checks) what they make; a run that ends
+/// well leaves its fingerprint's stamp.
 pub fn run(
     project: &Project,
     generators: &[&dyn Generator],
     check: bool,
     what: &str,
+    fingerprint: Fingerprint,
     summary: impl FnOnce(&Project) -> Result<String>,
-) -> Result<std::process::ExitCode> {
+) -> Result<ExitCode> {
     let mut outputs = Vec::new();
     for generator in generators {
         outputs.extend(generator.outputs(project)?);
     }
-    output::finish(&outputs, project.root(), check, what, &summary(project)?)
+    let summary = summary(project)?;
+    let code = output::finish(&outputs, project.root(), check, what, &summary)?;
+    if code == ExitCode::SUCCESS {
+        let Fingerprint { probe, before, outs } = fingerprint;
+        probe.after(before, &outs, output::warnings(), outputs.len(), &summary);
+    }
+    Ok(code)
 }
 
 /// `<out>/crd/bases/<group>_<plural>.yaml`: one CRD per kind, its versions merged.
@@ -50,10 +98,10 @@ impl Generator for Crds {
             let name = crd.metadata.name.clone().unwrap_or_default();
             let size = kubegen::crd::applied_size(&crd);
             if size > kubegen::crd::LAST_APPLIED_LIMIT {
-                eprintln!(
+                output::warn(format!(
                     "warning: {name} is {size} bytes, over the {} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Cut descriptions with --max-desc-len, drop some with #[kube(skip_description)], or apply with `kubectl apply --server-side`",
                     kubegen::crd::LAST_APPLIED_LIMIT
-                );
+                ));
             }
             let yaml = kubegen::to_yaml(&crd).with_context(|| format!("rendering {name} as YAML"))?;
             outputs.push(Output::generated(
@@ -130,15 +178,15 @@ fn edited_and_refused(
     let object: serde_json::Value = match serde_saphyr::from_str(&on_disk) {
         Ok(object) => object,
         Err(e) => {
-            eprintln!("note: {} is not YAML ({e}); it is left as is", path.display());
+            output::warn(format!("note: {} is not YAML ({e}); it is left as is", path.display()));
             return;
         }
     };
     if let Err(violations) = kubegen::validate::Validator::for_version(crd, version).validate(&object, None) {
-        eprintln!(
+        output::warn(format!(
             "note: {} was edited, so manifests leaves it alone, and the schema of {version} now refuses it: {violations}. Fix it, or delete it and run manifests again to regenerate it",
             path.display()
-        );
+        ));
     }
 }
 

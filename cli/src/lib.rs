@@ -7,6 +7,7 @@ mod crd_merge;
 pub mod diff;
 mod docs;
 mod envtest;
+mod fingerprint;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -59,6 +60,13 @@ enum Command {
     /// `#[kubegen::rbac]` attributes in the sources become `<out>/rbac/role.yaml`.
     /// Kustomizations, RBAC bindings, the manager Deployment and samples are scaffolded
     /// once and then left to you; `kubectl apply -k <out>/default` deploys it all.
+    ///
+    /// A run that ends well leaves a fingerprint (under `target/kubegen/stamps/`) of all it
+    /// read: the packages it builds and their path dependencies, Cargo.lock, the workspace
+    /// manifest, toolchain and cargo configuration, the environment cargo reads, this
+    /// binary, and the output directory. When none of it changed, the next `manifests`,
+    /// `clients` or `docs` says so without building anything (a file that was touched is
+    /// compared by its contents). `KUBEGEN_NO_SKIP=1` builds anyway.
     Manifests(ManifestsArgs),
     /// Start a new operator workspace here (kubebuilder's `init`)
     ///
@@ -380,6 +388,10 @@ struct ClientsArgs {
 }
 
 fn clients(args: ClientsArgs) -> Result<ExitCode> {
+    let probe = fingerprint::Probe::new("clients", args.project.manifest_path.as_deref());
+    if probe.replayed(args.check, "client") {
+        return Ok(ExitCode::SUCCESS);
+    }
     let project = args.project.load(Default::default())?;
     let settings = &project.settings.clients;
     let langs: Vec<clients::Lang> = match (&args.langs, &settings.languages) {
@@ -403,21 +415,28 @@ fn clients(args: ClientsArgs) -> Result<ExitCode> {
         .collect();
     let generators: Vec<&dyn generate::Generator> = clients.iter().map(|c| c as &dyn generate::Generator).collect();
     let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
-    generate::run(&project, &generators, args.check, "client", |p| {
+    let outs = clients.iter().map(|c| c.dir.clone()).collect();
+    let fingerprint = generate::Fingerprint::read(probe, &project, outs, args.project.header.as_deref());
+    generate::run(&project, &generators, args.check, "client", fingerprint, |p| {
         Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), names.join(", ")))
     })
 }
 
 fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
+    let probe = fingerprint::Probe::new("manifests", args.project.manifest_path.as_deref());
+    if probe.replayed(args.check, "manifest") {
+        return Ok(ExitCode::SUCCESS);
+    }
     let project = args.project.load(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
     let out = project.path(&args.out);
+    let fingerprint = generate::Fingerprint::read(probe, &project, vec![out.clone()], args.project.header.as_deref());
     let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len };
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
     let webhooks = generate::WebhookManifests { out: out.clone() };
     let layout = generate::Layout { out, role_name: args.role_name.clone() };
     // Markers that would do nothing fail before the kinds are built.
     project.check_sources()?;
-    generate::run(&project, &[&crds, &rbac, &webhooks, &layout], args.check, "manifest", |p| {
+    generate::run(&project, &[&crds, &rbac, &webhooks, &layout], args.check, "manifest", fingerprint, |p| {
         let hooks = match p.webhooks()?.0.len() {
             0 => String::new(),
             n => format!(", {}", output::count(n, "webhook")),

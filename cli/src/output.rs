@@ -31,7 +31,7 @@ pub fn finish(outputs: &[Output], root: &Path, check: bool, what: &str, summary:
     if check {
         let stale = self::check(outputs, root);
         if stale.is_empty() {
-            eprintln!("{what}s are up to date ({} files, {summary})", outputs.len());
+            eprintln!("{}", said(true, what, outputs.len(), summary, 0));
             return Ok(ExitCode::SUCCESS);
         }
         for diff in &stale {
@@ -46,8 +46,33 @@ pub fn finish(outputs: &[Output], root: &Path, check: bool, what: &str, summary:
         return Ok(ExitCode::FAILURE);
     }
     let written = write(outputs)?;
-    eprintln!("{} {what} files for {summary} ({written} written)", outputs.len());
+    eprintln!("{}", said(false, what, outputs.len(), summary, written));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The last line of a run that ended well: the files are up to date (`check`), or were
+/// written.
+pub fn said(check: bool, what: &str, count: usize, summary: &str, written: usize) -> String {
+    if check {
+        format!("{what}s are up to date ({count} files, {summary})")
+    } else {
+        format!("{count} {what} files for {summary} ({written} written)")
+    }
+}
+
+/// What this run said besides its last line: warnings and notes, kept so that a run the
+/// fingerprint skips says them again.
+static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Says `line` on stderr (a warning or a note about the project) and keeps it.
+pub fn warn(line: String) {
+    eprintln!("{line}");
+    SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(line);
+}
+
+/// Everything [`warn`] said so far.
+pub fn warnings() -> Vec<String> {
+    SAID.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
 }
 
 /// Writes each file whose contents changed, through a temporary file and a rename, so

@@ -204,7 +204,7 @@ impl Project {
         let (warnings, errors): (Vec<&source_markers::Finding>, Vec<&source_markers::Finding>) =
             findings.iter().partition(|f| self.settings.warn.contains(&f.class));
         for f in warnings {
-            eprintln!("warning[{}]: {}", f.class.name(), f.message);
+            output::warn(format!("warning[{}]: {}", f.class.name(), f.message));
         }
         if !errors.is_empty() {
             let mut classes: Vec<&str> = errors.iter().map(|f| f.class.name()).collect();

@@ -72,6 +72,10 @@ pub struct Workspace {
     /// The workspace's `[profile.*]` tables, as TOML: the helper builds with them, so
     /// it reuses what `cargo build` compiled (another profile compiles everything again).
     profiles: String,
+    /// The directories of every package the helper builds from source: the packages read
+    /// and all they depend on by path (the fingerprint's inputs); `None` when one could
+    /// not be followed.
+    pub package_dirs: Option<Vec<PathBuf>>,
 }
 
 /// One derived kind, as the helper program reports it.
@@ -141,7 +145,9 @@ impl Workspace {
             .find_map(|p| p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib")))
             .map(|t| t.name.replace('-', "_"));
         let profiles = profiles(&root_manifest)?;
+        let package_dirs = path_closure(&meta, &source_dirs);
         Ok(Workspace {
+            package_dirs,
             profiles,
             kubegen_metadata: meta.metadata.as_ref().and_then(|m| m.get("kubegen")).cloned(),
             root_crate,
@@ -232,6 +238,81 @@ impl Workspace {
     }
 }
 
+/// `dirs` and every package they depend on by path (not as dev-dependencies), from
+/// `cargo metadata` for members and from the manifests for others; `None` when one
+/// cannot be followed.
+fn path_closure(meta: &Metadata, dirs: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    let members: Vec<&Package> = meta.packages.iter().filter(|p| meta.workspace_members.contains(&p.id)).collect();
+    let mut seen = std::collections::BTreeSet::new();
+    let mut stack: Vec<PathBuf> = dirs.to_vec();
+    while let Some(dir) = stack.pop() {
+        let dir = normalized(&dir)?;
+        if !seen.insert(dir.clone()) {
+            continue;
+        }
+        match members.iter().find(|p| p.manifest_path.parent() == Some(dir.as_path())) {
+            Some(p) => stack.extend(
+                p.dependencies.iter().filter(|d| d.kind.as_deref() != Some("dev")).filter_map(|d| d.path.clone()),
+            ),
+            None => stack.extend(manifest_path_deps(&dir)?),
+        }
+    }
+    Some(seen.into_iter().collect())
+}
+
+/// `path` made absolute, `.` and `..` folded (as cargo names package directories).
+fn normalized(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for part in std::path::absolute(path).ok()?.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+/// The path dependencies a package's own manifest names (its dependencies, build
+/// dependencies and target-specific ones; one inherited with `workspace = true` as its
+/// workspace declares it); `None` when a manifest cannot be read.
+fn manifest_path_deps(dir: &Path) -> Option<Vec<PathBuf>> {
+    let read =
+        |dir: &Path| -> Option<toml::Table> { std::fs::read_to_string(dir.join("Cargo.toml")).ok()?.parse().ok() };
+    let manifest = read(dir)?;
+    let mut tables: Vec<&toml::Table> = Vec::new();
+    for key in ["dependencies", "build-dependencies"] {
+        tables.extend(manifest.get(key).and_then(toml::Value::as_table));
+    }
+    for target in manifest.get("target").and_then(toml::Value::as_table).into_iter().flat_map(|t| t.values()) {
+        for key in ["dependencies", "build-dependencies"] {
+            tables.extend(target.get(key).and_then(toml::Value::as_table));
+        }
+    }
+    // The workspace a package inherits from: the nearest manifest above with `[workspace]`.
+    let mut workspace: Option<Option<(PathBuf, toml::Table)>> = None;
+    let mut out = Vec::new();
+    for (name, dep) in tables.into_iter().flat_map(|t| t.iter()) {
+        if let Some(path) = dep.get("path").and_then(toml::Value::as_str) {
+            out.push(dir.join(path));
+        } else if dep.get("workspace").and_then(toml::Value::as_bool) == Some(true) {
+            let found = workspace.get_or_insert_with(|| {
+                dir.ancestors()
+                    .skip(1)
+                    .find_map(|d| read(d).filter(|t| t.contains_key("workspace")).map(|t| (d.to_path_buf(), t)))
+            });
+            let (root, table) = found.as_ref()?;
+            let declared = table.get("workspace")?.get("dependencies")?.get(name)?;
+            if let Some(path) = declared.get("path").and_then(toml::Value::as_str) {
+                out.push(root.join(path));
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The `[profile.*]` tables of the workspace's root manifest, as TOML (empty when it
 /// has none).
 fn profiles(root_manifest: &Path) -> Result<String> {
@@ -271,7 +352,7 @@ fn suggest_package<'a>(name: &str, members: impl Iterator<Item = &'a str> + Clon
 
 /// The variables cargo sets for the package it runs (`cargo run -p codegen-cli`), as
 /// opposed to its configuration (`CARGO_HOME`, `CARGO_TARGET_DIR`, `CARGO_BUILD_*`, ...).
-fn is_package_env(key: &str) -> bool {
+pub(crate) fn is_package_env(key: &str) -> bool {
     key.starts_with("CARGO_PKG_")
         || matches!(
             key,

@@ -339,3 +339,127 @@ fn go_clients_are_the_committed_ones_and_a_stale_file_fails_the_check() {
     assert!(String::from_utf8_lossy(&check.stderr).contains("1 of 10 client files are stale"));
     std::fs::remove_dir_all(&out).ok();
 }
+
+/// A workspace of its own for the fingerprint: a package of kinds on this repository's
+/// kubegen, and two versions of a path dependency whose type a kind holds.
+fn fingerprint_workspace(dir: &Path) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the repository");
+    let profiles = std::fs::read_to_string(repo.join("Cargo.toml")).expect("the workspace manifest");
+    let profiles = &profiles[profiles.find("[profile.").expect("profiles")..];
+    let kubegen = format!(
+        "kubegen = {{ package = \"kubegen-rs\", path = {:?}, default-features = false }}",
+        repo.join("kubegen").display().to_string()
+    );
+    let deps = format!(
+        "{kubegen}\nk8s-openapi = {{ version = \"0.29\", default-features = false, features = [\"std\", \"schemars\", \"latest\"] }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\n"
+    );
+    let shared = |version: &str, fields: &str| {
+        (
+            format!(
+                "[package]\nname = \"shared\"\nversion = \"{version}\"\nedition = \"2024\"\n\n[dependencies]\n{deps}"
+            ),
+            format!(
+                "use serde::{{Deserialize, Serialize}};\n\n/// Resource limits.\n#[derive(kubegen::KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]\npub struct Limits {{\n{fields}}}\n"
+            ),
+        )
+    };
+    let (v1_toml, v1_lib) = shared("0.1.0", "    pub cpu: String,\n");
+    let (v2_toml, v2_lib) = shared("0.2.0", "    pub cpu: String,\n    pub memory: Option<String>,\n");
+    let files = [
+        ("Cargo.toml".to_string(), format!("[workspace]\nresolver = \"3\"\nmembers = [\"kinds\"]\n\n{profiles}")),
+        ("Cargo.lock".into(), std::fs::read_to_string(repo.join("Cargo.lock")).expect("the lock file")),
+        ("shared-v1/Cargo.toml".into(), v1_toml),
+        ("shared-v1/src/lib.rs".into(), v1_lib),
+        ("shared-v2/Cargo.toml".into(), v2_toml),
+        ("shared-v2/src/lib.rs".into(), v2_lib),
+        (
+            "kinds/Cargo.toml".into(),
+            format!(
+                "[package]\nname = \"kinds\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[features]\ndefault = [\"extra\"]\nextra = []\n\n[dependencies]\n{deps}shared = {{ path = \"../shared-v1\", version = \"0.1\" }}\n"
+            ),
+        ),
+        (
+            "kinds/src/lib.rs".into(),
+            "use serde::{Deserialize, Serialize};\n\n/// A widget.\n#[derive(kubegen::CustomResource, Serialize, Deserialize, Clone, Debug)]\n#[kube(group = \"example.com\", version = \"v1\", kind = \"Widget\", namespaced)]\npub struct WidgetSpec {\n    /// The size.\n    /// +kubebuilder:validation:Minimum=1\n    pub size: i32,\n    #[cfg(feature = \"extra\")]\n    pub extra: Option<String>,\n    pub limits: shared::Limits,\n}\n".into(),
+        ),
+    ];
+    for (file, text) in files {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// `manifests` in `dir`, building in this repository's target directory (whose
+/// dependencies the examples' manifests built).
+fn manifests_in(dir: &Path, check: bool) -> (Option<i32>, String, String) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegen-cli"));
+    cmd.arg("manifests").current_dir(dir).env("CARGO_TARGET_DIR", repo.join("target")).env_remove("KUBEGEN_NO_SKIP");
+    if check {
+        cmd.arg("--check");
+    }
+    let out = cmd.output().expect("codegen-cli runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const SKIPPED: &str = "nothing read has changed since the last run";
+
+/// `manifests --check` skips the helper when nothing it reads changed, and is never
+/// stale: a marker, a doc comment, a dependency's version and a feature flag each make
+/// it build and fail; regenerated, it skips again.
+#[test]
+#[ignore = "builds a workspace of its own in this repository's target directory: scripts/test.sh runs it after `manifests --check`"]
+fn a_skipped_check_is_never_stale() {
+    let dir = tmp("fingerprint");
+    fingerprint_workspace(&dir);
+    let (code, _, err) = manifests_in(&dir, false);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains(SKIPPED), "the first run skipped: {err}");
+    let (code, _, err) = manifests_in(&dir, true);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains(SKIPPED), "an unchanged workspace was built again: {err}");
+
+    let lib = dir.join("kinds/src/lib.rs");
+    let manifest = dir.join("kinds/Cargo.toml");
+    let edit = |file: &Path, from: &str, to: &str| {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains(from), "{from} not in {}", file.display());
+        std::fs::write(file, text.replace(from, to)).unwrap();
+    };
+    // The same text written again: read, found the same, skipped.
+    std::fs::write(&lib, std::fs::read_to_string(&lib).unwrap()).unwrap();
+    let (code, _, err) = manifests_in(&dir, true);
+    assert!(code == Some(0) && err.contains(SKIPPED), "rewritten unchanged: {err}");
+
+    for (what, file, from, to, shows) in [
+        ("a marker", &lib, "Minimum=1", "Minimum=2", "+ minimum: 2"),
+        ("a doc comment", &lib, "/// The size.", "/// The size, in units.", "+ description: The size, in units."),
+        (
+            "a dependency's version",
+            &manifest,
+            "path = \"../shared-v1\", version = \"0.1\"",
+            "path = \"../shared-v2\", version = \"0.2\"",
+            "+ memory:",
+        ),
+        ("a feature flag", &manifest, "default = [\"extra\"]", "default = []", "- extra:"),
+    ] {
+        edit(file, from, to);
+        let (code, diff, err) = manifests_in(&dir, true);
+        assert_eq!(code, Some(1), "{what}: --check did not fail:\n{err}");
+        assert!(!err.contains(SKIPPED), "{what}: skipped");
+        // `shows`: the diff's sign, then the line's text without its indentation.
+        let (sign, text) = shows.split_once(' ').unwrap();
+        let shown = diff.lines().any(|l| l.starts_with(sign) && l[1..].trim_start() == text);
+        assert!(shown, "{what}: the diff lacks `{shows}`:\n{diff}");
+        let (code, _, err) = manifests_in(&dir, false);
+        assert_eq!(code, Some(0), "{what}: {err}");
+        let (code, _, err) = manifests_in(&dir, true);
+        assert!(code == Some(0) && err.contains(SKIPPED), "{what}: regenerated, not skipped: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

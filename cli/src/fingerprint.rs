@@ -1,0 +1,450 @@
+//! Skipping the helper when nothing it reads has changed. `manifests`, `clients` and
+//! `docs` build and run a helper program over the workspace's kinds; on a workspace that
+//! did not change since the last run that ended well (outputs written, or found up to
+//! date), that costs a `cargo metadata`, a `cargo build` that does nothing and the
+//! helper's run. A stamp records what that run read and what it left: the tool itself
+//! (its version and the binary's size and time), the command line and working directory,
+//! the environment cargo and rustc read, and every file of every package the helper builds
+//! (the packages with kinds and all they depend on by path — `Cargo.lock` pins the rest),
+//! the workspace manifest, lock file, toolchain and cargo configuration, the `--header`
+//! file and the command's output directories. The next run compares that with the disk
+//! — a file whose size and time are the same is the same; one whose time changed is read
+//! and compared by its SHA-256 — and when all of it is unchanged says what the last run
+//! said, without cargo. Anything it cannot vouch for (a file it cannot read, a package
+//! outside what it can follow) means no stamp, and so a full run: never a stale result.
+//!
+//! `KUBEGEN_NO_SKIP=1` turns it off.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::UNIX_EPOCH;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// Bumped when the stamp's meaning changes.
+const FORMAT: u32 = 1;
+
+/// One file as the stamp knows it.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+struct Seen {
+    len: u64,
+    /// Modification time, nanoseconds since the epoch.
+    mtime: u128,
+    sha256: String,
+    /// Modified within [`RACY`] of when it was read: a later edit may keep the same time
+    /// (file times are coarser than nanoseconds), so only its contents can vouch for it.
+    racy: bool,
+}
+
+/// How close to its reading a file's time must be for the time to prove nothing.
+const RACY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// What a run that ended well read and left.
+#[derive(Serialize, Deserialize, Debug)]
+struct Record {
+    format: u32,
+    /// The tool, the command line, the directory and the environment.
+    key: String,
+    /// Directories walked (each file below them, but for skipped ones).
+    dirs: Vec<PathBuf>,
+    /// Directories below `dirs` that were not walked (this command's outputs, walked as
+    /// outputs).
+    skipped: Vec<PathBuf>,
+    /// The files the walk found, in its order.
+    walked: Vec<PathBuf>,
+    /// Every file read, walked or named (a named one may be recorded as absent), and what
+    /// it held.
+    files: BTreeMap<PathBuf, Seen>,
+    /// What the run said besides its last line (warnings), said again when skipped.
+    said: Vec<String>,
+    /// How many files it wrote or checked, and what they were made from.
+    count: usize,
+    summary: String,
+}
+
+/// The stamp of one command line, looked up before the workspace is loaded.
+pub struct Probe {
+    path: Option<PathBuf>,
+    key: String,
+}
+
+/// The files of the inputs, read before the run (so an edit made while it runs is never
+/// taken as seen).
+pub struct Before {
+    dirs: Vec<PathBuf>,
+    skipped: Vec<PathBuf>,
+    walked: Vec<PathBuf>,
+    files: BTreeMap<PathBuf, Seen>,
+    complete: bool,
+}
+
+impl Probe {
+    /// The stamp for this process's command line (`--check` aside: a run that wrote the
+    /// outputs vouches for a check, and the other way round).
+    pub fn new(command: &str, manifest_path: Option<&Path>) -> Probe {
+        let disabled = std::env::var_os("KUBEGEN_NO_SKIP").is_some_and(|v| v != "0" && !v.is_empty());
+        let key = key(command);
+        let path = (!disabled).then(|| stamp_path(command, manifest_path)).flatten();
+        Probe { path, key }
+    }
+
+    /// When nothing the last good run read or left has changed: says again what it said,
+    /// and what this run would (`check`: up to date; else nothing to write), and returns
+    /// true. The command is then done.
+    pub fn replayed(&self, check: bool, what: &str) -> bool {
+        self.fresh().map(|record| record.replay(check, what)).is_some()
+    }
+
+    fn fresh(&self) -> Option<Record> {
+        let path = self.path.as_ref()?;
+        let record: Record = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+        if record.format != FORMAT || record.key != self.key {
+            return None;
+        }
+        let mut walked = Vec::new();
+        for dir in &record.dirs {
+            walk(dir, &record.skipped, &mut |file| walked.push(file.to_path_buf())).ok()?;
+        }
+        if walked != record.walked {
+            return None;
+        }
+        record.files.iter().all(|(file, seen)| unchanged(file, seen)).then_some(record)
+    }
+
+    /// Reads the inputs of a run: `dirs` walked (but for `skipped` below them) and
+    /// `files` named, each hashed. `complete` is false when the caller could not follow
+    /// everything the run reads; no stamp is written then.
+    pub fn before(&self, dirs: Vec<PathBuf>, skipped: Vec<PathBuf>, files: Vec<PathBuf>, complete: bool) -> Before {
+        let complete = complete && self.path.is_some();
+        let mut before = Before { dirs, skipped, walked: Vec::new(), files: BTreeMap::new(), complete };
+        if !before.complete {
+            return before;
+        }
+        let mut walked = Vec::new();
+        for dir in &before.dirs {
+            if walk(dir, &before.skipped, &mut |f| walked.push(f.to_path_buf())).is_err() {
+                before.complete = false;
+            }
+        }
+        before.walked = walked.clone();
+        for file in walked.into_iter().chain(files) {
+            match seen(&file) {
+                Some(s) => {
+                    before.files.insert(file, s);
+                }
+                // A named file that does not exist is recorded as absent.
+                None if !file.exists() => {
+                    before.files.insert(file, absent());
+                }
+                None => before.complete = false,
+            }
+        }
+        before
+    }
+
+    /// After a run that ended well: the outputs' directories read as they are now, the
+    /// inputs checked unchanged since [`Probe::before`], and the stamp written (through a
+    /// temporary file and a rename). Failing to write it is not the command's failure.
+    pub fn after(&self, mut before: Before, outputs: &[PathBuf], said: Vec<String>, count: usize, summary: &str) {
+        let Some(path) = &self.path else { return };
+        if !before.complete || before.files.iter().any(|(file, seen)| !unchanged(file, seen)) {
+            return;
+        }
+        for dir in outputs {
+            let mut found = Vec::new();
+            if walk(dir, &before.skipped, &mut |f| found.push(f.to_path_buf())).is_err() {
+                return;
+            }
+            for file in found {
+                let Some(s) = seen(&file) else { return };
+                before.files.insert(file.clone(), s);
+                before.walked.push(file);
+            }
+            before.dirs.push(dir.clone());
+        }
+        let record = Record {
+            format: FORMAT,
+            key: self.key.clone(),
+            dirs: before.dirs,
+            skipped: before.skipped,
+            walked: before.walked,
+            files: before.files,
+            said,
+            count,
+            summary: summary.to_string(),
+        };
+        let Ok(json) = serde_json::to_vec(&record) else { return };
+        let Some(dir) = path.parent() else { return };
+        let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+        if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&tmp, json).is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        }
+    }
+}
+
+impl Record {
+    /// Says again what the recorded run said, then what a run would say now: the files
+    /// are up to date, or none needed writing.
+    fn replay(&self, check: bool, what: &str) {
+        for line in &self.said {
+            eprintln!("{line}");
+        }
+        let last = crate::output::said(check, what, self.count, &self.summary, 0);
+        eprintln!("{last} [nothing read has changed since the last run; KUBEGEN_NO_SKIP=1 builds anyway]");
+    }
+}
+
+fn absent() -> Seen {
+    Seen { len: 0, mtime: 0, sha256: "absent".into(), racy: false }
+}
+
+/// The file as it is now, hashed; `None` when it cannot be read.
+fn seen(file: &Path) -> Option<Seen> {
+    let read = std::time::SystemTime::now();
+    let meta = std::fs::metadata(file).ok()?;
+    let bytes = std::fs::read(file).ok()?;
+    let racy = meta.modified().ok().is_none_or(|m| m + RACY > read);
+    Some(Seen { len: meta.len(), mtime: mtime(&meta), sha256: sha256(&bytes), racy })
+}
+
+fn unchanged(file: &Path, seen: &Seen) -> bool {
+    let Ok(meta) = std::fs::metadata(file) else { return seen.sha256 == "absent" };
+    if seen.sha256 == "absent" || meta.len() != seen.len {
+        return false;
+    }
+    if mtime(&meta) == seen.mtime && !seen.racy {
+        return true;
+    }
+    // Touched, or rewritten with the same length: the contents say.
+    std::fs::read(file).is_ok_and(|bytes| sha256(&bytes) == seen.sha256)
+}
+
+fn mtime(meta: &std::fs::Metadata) -> u128 {
+    meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos())
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Every file below `dir`, in order, but for `target` directories, hidden ones,
+/// `node_modules` and `skipped`.
+fn walk(dir: &Path, skipped: &[PathBuf], found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
+    let mut entries: Vec<std::fs::DirEntry> = match std::fs::read_dir(dir) {
+        Ok(entries) => entries.collect::<std::io::Result<_>>()?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if name.starts_with('.') || name == "target" || name == "node_modules" || skipped.contains(&path) {
+                continue;
+            }
+            walk(&path, skipped, found)?;
+        } else {
+            found(&path);
+        }
+    }
+    Ok(())
+}
+
+/// The tool (its version, the binary's size and time) and [`invocation`].
+fn key(command: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(format!("{FORMAT} {}\0", env!("CARGO_PKG_VERSION")));
+    if let Some(meta) = std::env::current_exe().ok().and_then(|e| std::fs::metadata(e).ok()) {
+        h.update(format!("exe {} {}\0", meta.len(), mtime(&meta)));
+    }
+    h.update(invocation(command));
+    hex(&h.finalize())
+}
+
+/// The command, the working directory, the command line without `--check`, and the
+/// environment cargo, rustc and kubegen read.
+fn invocation(command: &str) -> String {
+    let mut out =
+        format!("{command}\0{}\0", std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default());
+    for arg in std::env::args_os().skip(1).filter(|a| a != "--check") {
+        out += &format!("{}\0", arg.to_string_lossy());
+    }
+    let mut env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
+        .filter(|(k, _)| read_by_the_build(k))
+        .collect();
+    env.sort();
+    for (k, v) in env {
+        out += &format!("{k}={v}\0");
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What cargo, rustc and kubegen read from the environment; not what cargo sets for the
+/// package it runs (`cargo run -p codegen-cli`), nor its job server.
+fn read_by_the_build(key: &str) -> bool {
+    let ours = key.starts_with("CARGO") || key.starts_with("RUST") || key.starts_with("KUBEGEN_") || key == "PATH";
+    ours && !crate::workspace::is_package_env(key) && key != "CARGO_MAKEFLAGS"
+}
+
+/// Where the stamp of this command line lives: the target directory cargo would use
+/// (`CARGO_TARGET_DIR`, or `target/` at the workspace root found as cargo finds it).
+fn stamp_path(command: &str, manifest_path: Option<&Path>) -> Option<PathBuf> {
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => std::path::absolute(dir).ok()?,
+        None => workspace_root(manifest_path)?.join("target"),
+    };
+    // One stamp per invocation (`cargo run -p codegen-cli` and the binary alone see
+    // different environments); a new build of the tool replaces it, the key inside says.
+    let place = hex(&Sha256::digest(invocation(command))[..8]);
+    Some(target.join("kubegen").join("stamps").join(format!("{command}-{place}.json")))
+}
+
+/// The workspace root as cargo finds it: the nearest `Cargo.toml` at or above the start,
+/// then the nearest at or above it with a `[workspace]` table (the package itself when none).
+pub fn workspace_root(manifest_path: Option<&Path>) -> Option<PathBuf> {
+    let start = match manifest_path {
+        Some(p) => std::path::absolute(p).ok()?.parent()?.to_path_buf(),
+        None => std::env::current_dir().ok()?,
+    };
+    let package = start.ancestors().find(|d| d.join("Cargo.toml").is_file())?;
+    let root = package
+        .ancestors()
+        .find(|d| {
+            std::fs::read_to_string(d.join("Cargo.toml"))
+                .ok()
+                .and_then(|t| t.parse::<toml::Table>().ok())
+                .is_some_and(|t| t.contains_key("workspace"))
+        })
+        .unwrap_or(package);
+    Some(root.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scratch tree: a package directory, an output directory, a named file.
+    struct Scratch {
+        root: PathBuf,
+    }
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let root = std::env::temp_dir().join(format!("kubegen-fingerprint-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            for (file, text) in [
+                ("pkg/Cargo.toml", "[package]\nname = \"pkg\"\n"),
+                ("pkg/src/lib.rs", "/// +kubebuilder:validation:Minimum=1\npub struct A;\n"),
+                ("pkg/target/debug/junk", "built"),
+                ("pkg/config/crd.yaml", "minimum: 1\n"),
+                ("Cargo.lock", "version = 4\n"),
+            ] {
+                let path = root.join(file);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Scratch { root }
+        }
+
+        fn probe(&self, key: &str) -> Probe {
+            Probe { path: Some(self.root.join("stamps/manifests.json")), key: key.into() }
+        }
+
+        /// A run that ended well: inputs read before, outputs after.
+        fn run(&self) {
+            let probe = self.probe("k");
+            let before = probe.before(
+                vec![self.root.join("pkg")],
+                vec![self.root.join("pkg/config")],
+                vec![self.root.join("Cargo.lock"), self.root.join("rust-toolchain.toml")],
+                true,
+            );
+            probe.after(before, &[self.root.join("pkg/config")], vec!["warning: said".into()], 1, "1 kind");
+        }
+
+        fn fresh(&self) -> bool {
+            self.probe("k").fresh().is_some()
+        }
+
+        fn write(&self, file: &str, text: &str) {
+            std::fs::write(self.root.join(file), text).unwrap();
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.root);
+        }
+    }
+
+    #[test]
+    fn a_run_that_ended_well_vouches_for_the_same_tree_only() {
+        let s = Scratch::new("vouch");
+        assert!(!s.fresh(), "no stamp yet");
+        s.run();
+        assert!(s.fresh());
+        let record = s.probe("k").fresh().unwrap();
+        assert_eq!(record.said, ["warning: said"]);
+        assert!(
+            !record.walked.iter().any(|f| f.components().any(|c| c.as_os_str() == "target")),
+            "{:?}",
+            record.walked
+        );
+        // Another tool, command line or environment: another key.
+        assert!(s.probe("other").fresh().is_none());
+
+        // The same bytes written again (a new time): the contents say it is the same.
+        s.write("pkg/src/lib.rs", "/// +kubebuilder:validation:Minimum=1\npub struct A;\n");
+        assert!(s.fresh(), "rewritten with the same text");
+        // A build artifact is not an input.
+        s.write("pkg/target/debug/junk", "rebuilt");
+        assert!(s.fresh(), "target/ is not read");
+
+        for (what, file, text) in [
+            ("a marker, same length", "pkg/src/lib.rs", "/// +kubebuilder:validation:Minimum=2\npub struct A;\n"),
+            ("a doc comment", "pkg/src/lib.rs", "/// A thing.\n/// +kubebuilder:validation:Minimum=1\npub struct A;\n"),
+            ("a dependency version", "pkg/Cargo.toml", "[package]\nname = \"pkg\"\n[dependencies]\nx = \"2\"\n"),
+            ("a feature", "pkg/Cargo.toml", "[package]\nname = \"pkg\"\n[features]\ndefault = [\"x\"]\n"),
+            ("the lock file", "Cargo.lock", "version = 4\n[[package]]\n"),
+            ("a new source file", "pkg/src/more.rs", "pub struct B;\n"),
+            ("a named file that was absent", "rust-toolchain.toml", "[toolchain]\n"),
+            ("an output edited", "pkg/config/crd.yaml", "minimum: 7\n"),
+            ("an output added", "pkg/config/extra.yaml", "{}\n"),
+        ] {
+            let s = Scratch::new("change");
+            s.run();
+            assert!(s.fresh());
+            s.write(file, text);
+            assert!(!s.fresh(), "{what}: the stamp still vouched");
+        }
+
+        let s = Scratch::new("removed");
+        s.run();
+        std::fs::remove_file(s.root.join("pkg/src/lib.rs")).unwrap();
+        assert!(!s.fresh(), "a source file removed");
+    }
+
+    #[test]
+    fn an_input_changed_during_the_run_leaves_no_stamp() {
+        let s = Scratch::new("during");
+        let probe = s.probe("k");
+        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], true);
+        s.write("pkg/src/lib.rs", "/// edited while the helper ran, longer\npub struct A;\n");
+        probe.after(before, &[], Vec::new(), 1, "1 kind");
+        assert!(!s.root.join("stamps/manifests.json").exists());
+        // Nor does a run whose inputs could not all be followed.
+        let probe = s.probe("k");
+        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], false);
+        probe.after(before, &[], Vec::new(), 1, "1 kind");
+        assert!(!s.root.join("stamps/manifests.json").exists());
+    }
+}
