@@ -4,14 +4,17 @@
 //! date), that costs a `cargo metadata`, a `cargo build` that does nothing and the
 //! helper's run. A stamp records what that run read and what it left: the tool itself
 //! (its version and the binary's size and time), the command line and working directory,
-//! the environment cargo and rustc read, and every file of every package the helper builds
-//! (the packages with kinds and all they depend on by path — `Cargo.lock` pins the rest),
-//! the workspace manifest, lock file, toolchain and cargo configuration, the `--header`
-//! file and the command's output directories. The next run compares that with the disk
-//! — a file whose size and time are the same is the same; one whose time changed is read
-//! and compared by its SHA-256 — and when all of it is unchanged says what the last run
-//! said, without cargo. Anything it cannot vouch for (a file it cannot read, a package
-//! outside what it can follow) means no stamp, and so a full run: never a stale result.
+//! the environment (but for a shell's own bookkeeping), every file of every package the
+//! helper builds (the packages with kinds and all they depend on by path — `Cargo.lock`
+//! pins the rest), every file cargo's dep-info says the build read (an `include_str!`
+//! outside the packages, a build script's `rerun-if-changed`), the workspace manifest,
+//! lock file, toolchain and cargo configuration, the `--header` file and the command's
+//! output directories. The next run compares that with the disk — a file whose size and
+//! time are the same is the same, unless its time was too close to its reading to prove
+//! anything; otherwise it is read and compared by its SHA-256 — and when all of it is
+//! unchanged says what the last run said, without cargo. Anything it cannot vouch for (a
+//! file it cannot read, a package it cannot follow, an input that changed while the run
+//! read it) means no stamp, and so a full run: never a stale result.
 //!
 //! `KUBEGEN_NO_SKIP=1` turns it off.
 
@@ -72,6 +75,8 @@ pub struct Probe {
 /// The files of the inputs, read before the run (so an edit made while it runs is never
 /// taken as seen).
 pub struct Before {
+    /// When the inputs were read: a file the run read that changed since is not vouched for.
+    started: std::time::SystemTime,
     dirs: Vec<PathBuf>,
     skipped: Vec<PathBuf>,
     walked: Vec<PathBuf>,
@@ -117,7 +122,8 @@ impl Probe {
     /// everything the run reads; no stamp is written then.
     pub fn before(&self, dirs: Vec<PathBuf>, skipped: Vec<PathBuf>, files: Vec<PathBuf>, complete: bool) -> Before {
         let complete = complete && self.path.is_some();
-        let mut before = Before { dirs, skipped, walked: Vec::new(), files: BTreeMap::new(), complete };
+        let started = std::time::SystemTime::now();
+        let mut before = Before { started, dirs, skipped, walked: Vec::new(), files: BTreeMap::new(), complete };
         if !before.complete {
             return before;
         }
@@ -143,13 +149,38 @@ impl Probe {
         before
     }
 
-    /// After a run that ended well: the outputs' directories read as they are now, the
-    /// inputs checked unchanged since [`Probe::before`], and the stamp written (through a
-    /// temporary file and a rename). Failing to write it is not the command's failure.
-    pub fn after(&self, mut before: Before, outputs: &[PathBuf], said: Vec<String>, count: usize, summary: &str) {
+    /// After a run that ended well: the files the build read (`built`, from cargo's
+    /// dep-info: sources outside the packages' directories, `include_str!`ed files, a
+    /// build script's `rerun-if-changed`; `None` when unknown) recorded if none changed
+    /// since [`Probe::before`], the outputs' directories read as they are now, the inputs
+    /// checked unchanged, and the stamp written (through a temporary file and a rename).
+    /// Failing to write it is not the command's failure.
+    pub fn after(
+        &self,
+        mut before: Before,
+        built: Option<Vec<PathBuf>>,
+        outputs: &[PathBuf],
+        said: Vec<String>,
+        count: usize,
+        summary: &str,
+    ) {
         let Some(path) = &self.path else { return };
+        let Some(built) = built else { return };
         if !before.complete || before.files.iter().any(|(file, seen)| !unchanged(file, seen)) {
             return;
+        }
+        for file in built {
+            if before.files.contains_key(&file) {
+                continue;
+            }
+            let Some(s) = seen(&file) else { return };
+            // File times are coarse: one within RACY of the start may be an edit made after it.
+            let changed_since =
+                std::fs::metadata(&file).and_then(|m| m.modified()).map_or(true, |m| m + RACY > before.started);
+            if changed_since {
+                return;
+            }
+            before.files.insert(file, s);
         }
         for dir in outputs {
             let mut found = Vec::new();
@@ -266,7 +297,8 @@ fn key(command: &str) -> String {
 }
 
 /// The command, the working directory, the command line without `--check`, and the
-/// environment cargo, rustc and kubegen read.
+/// environment (a build script may read any of it), but for what changes from one shell
+/// to the next without meaning anything to a build.
 fn invocation(command: &str) -> String {
     let mut out =
         format!("{command}\0{}\0", std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default());
@@ -288,11 +320,59 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What cargo, rustc and kubegen read from the environment; not what cargo sets for the
-/// package it runs (`cargo run -p codegen-cli`), nor its job server.
+/// Whether a variable may mean something to the build: all but what cargo sets for the
+/// package it runs (`cargo run -p codegen-cli`), job servers, and a shell's or terminal's
+/// own bookkeeping.
 fn read_by_the_build(key: &str) -> bool {
-    let ours = key.starts_with("CARGO") || key.starts_with("RUST") || key.starts_with("KUBEGEN_") || key == "PATH";
-    ours && !crate::workspace::is_package_env(key) && key != "CARGO_MAKEFLAGS"
+    const VOLATILE: &[&str] = &[
+        "_",
+        "PWD",
+        "OLDPWD",
+        "SHLVL",
+        "COLUMNS",
+        "LINES",
+        "CARGO_MAKEFLAGS",
+        "MAKEFLAGS",
+        "MFLAGS",
+        "MAKELEVEL",
+        "TERM_SESSION_ID",
+        "WINDOWID",
+        "TMUX_PANE",
+        "STY",
+        "GPG_TTY",
+        "SSH_AUTH_SOCK",
+        "SSH_CLIENT",
+        "SSH_CONNECTION",
+        "SSH_TTY",
+        "KUBEGEN_NO_SKIP",
+    ];
+    !VOLATILE.contains(&key) && !crate::workspace::is_package_env(key)
+}
+
+/// The files a make-style dep-info file (`target/debug/<bin>.d`, as cargo writes it)
+/// says its target depends on; `None` when it cannot be read.
+pub fn dep_info(path: &Path) -> Option<Vec<PathBuf>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?;
+    let (_, deps) = first.split_once(": ")?;
+    let mut files = Vec::new();
+    let mut current = String::new();
+    let mut chars = deps.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => current.extend(chars.next()),
+            ' ' => {
+                if !current.is_empty() {
+                    files.push(PathBuf::from(std::mem::take(&mut current)));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        files.push(PathBuf::from(current));
+    }
+    Some(files)
 }
 
 /// Where the stamp of this command line lives: the target directory cargo would use
@@ -347,10 +427,14 @@ mod tests {
                 ("pkg/target/debug/junk", "built"),
                 ("pkg/config/crd.yaml", "minimum: 1\n"),
                 ("Cargo.lock", "version = 4\n"),
+                ("shared/types.json", "{}"),
             ] {
                 let path = root.join(file);
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(path, text).unwrap();
+                std::fs::write(&path, text).unwrap();
+                // Written an hour ago: their times alone vouch for them.
+                let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+                std::fs::File::options().write(true).open(&path).unwrap().set_modified(hour_ago).unwrap();
             }
             Scratch { root }
         }
@@ -368,7 +452,15 @@ mod tests {
                 vec![self.root.join("Cargo.lock"), self.root.join("rust-toolchain.toml")],
                 true,
             );
-            probe.after(before, &[self.root.join("pkg/config")], vec!["warning: said".into()], 1, "1 kind");
+            let built = vec![self.root.join("shared/types.json")];
+            probe.after(
+                before,
+                Some(built),
+                &[self.root.join("pkg/config")],
+                vec!["warning: said".into()],
+                1,
+                "1 kind",
+            );
         }
 
         fn fresh(&self) -> bool {
@@ -419,6 +511,7 @@ mod tests {
             ("a named file that was absent", "rust-toolchain.toml", "[toolchain]\n"),
             ("an output edited", "pkg/config/crd.yaml", "minimum: 7\n"),
             ("an output added", "pkg/config/extra.yaml", "{}\n"),
+            ("a file the build read outside the packages", "shared/types.json", "{\"a\": 1}"),
         ] {
             let s = Scratch::new("change");
             s.run();
@@ -434,17 +527,37 @@ mod tests {
     }
 
     #[test]
+    fn dep_info_lists_the_files_with_escaped_spaces() {
+        let dir = std::env::temp_dir().join(format!("kubegen-depinfo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let d = dir.join("bin.d");
+        std::fs::write(&d, "/t/bin: /a/src/lib.rs /b/my\\ dir/x.rs /c/README.md\n\n/a/src/lib.rs:\n").unwrap();
+        let files = dep_info(&d).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(files, [PathBuf::from("/a/src/lib.rs"), "/b/my dir/x.rs".into(), "/c/README.md".into()]);
+    }
+
+    #[test]
     fn an_input_changed_during_the_run_leaves_no_stamp() {
         let s = Scratch::new("during");
         let probe = s.probe("k");
         let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], true);
         s.write("pkg/src/lib.rs", "/// edited while the helper ran, longer\npub struct A;\n");
-        probe.after(before, &[], Vec::new(), 1, "1 kind");
+        probe.after(before, Some(Vec::new()), &[], Vec::new(), 1, "1 kind");
         assert!(!s.root.join("stamps/manifests.json").exists());
-        // Nor does a run whose inputs could not all be followed.
+        // Nor does a run whose inputs could not all be followed, or whose build's files
+        // are not known.
+        for (complete, built) in [(false, Some(Vec::new())), (true, None)] {
+            let probe = s.probe("k");
+            let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], complete);
+            probe.after(before, built, &[], Vec::new(), 1, "1 kind");
+            assert!(!s.root.join("stamps/manifests.json").exists());
+        }
+        // Nor one where a file the build read (outside the packages) changed meanwhile.
         let probe = s.probe("k");
-        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], false);
-        probe.after(before, &[], Vec::new(), 1, "1 kind");
+        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], true);
+        s.write("shared/types.json", "{\"changed\": true}");
+        probe.after(before, Some(vec![s.root.join("shared/types.json")]), &[], Vec::new(), 1, "1 kind");
         assert!(!s.root.join("stamps/manifests.json").exists());
     }
 }

@@ -75,7 +75,8 @@ pub fn run(
     let code = output::finish(&outputs, project.root(), check, what, &summary)?;
     if code == ExitCode::SUCCESS {
         let Fingerprint { probe, before, outs } = fingerprint;
-        probe.after(before, &outs, output::warnings(), outputs.len(), &summary);
+        let built = project.workspace.built_files();
+        probe.after(before, built, &outs, output::warnings(), outputs.len(), &summary);
     }
     Ok(code)
 }

@@ -62,9 +62,9 @@ enum Command {
     /// once and then left to you; `kubectl apply -k <out>/default` deploys it all.
     ///
     /// A run that ends well leaves a fingerprint (under `target/kubegen/stamps/`) of all it
-    /// read: the packages it builds and their path dependencies, Cargo.lock, the workspace
-    /// manifest, toolchain and cargo configuration, the environment cargo reads, this
-    /// binary, and the output directory. When none of it changed, the next `manifests`,
+    /// read: the packages it builds and their path dependencies, the files cargo's
+    /// dep-info says the build read, Cargo.lock, the workspace manifest, toolchain and
+    /// cargo configuration, the environment, this binary, and the output directory. When none of it changed, the next `manifests`,
     /// `clients` or `docs` says so without building anything (a file that was touched is
     /// compared by its contents). `KUBEGEN_NO_SKIP=1` builds anyway.
     Manifests(ManifestsArgs),

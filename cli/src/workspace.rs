@@ -76,6 +76,8 @@ pub struct Workspace {
     /// and all they depend on by path (the fingerprint's inputs); `None` when one could
     /// not be followed.
     pub package_dirs: Option<Vec<PathBuf>>,
+    /// The helper's dep-info file (`<target>/debug/<helper>.d`), once it was built.
+    helper_dep_info: std::cell::OnceCell<PathBuf>,
 }
 
 /// One derived kind, as the helper program reports it.
@@ -148,6 +150,7 @@ impl Workspace {
         let package_dirs = path_closure(&meta, &source_dirs);
         Ok(Workspace {
             package_dirs,
+            helper_dep_info: std::cell::OnceCell::new(),
             profiles,
             kubegen_metadata: meta.metadata.as_ref().and_then(|m| m.get("kubegen")).cloned(),
             root_crate,
@@ -210,7 +213,17 @@ impl Workspace {
             bail!("building the workspace's kinds failed; cargo's output above names the package and the error");
         }
         let kinds: Vec<Kind> = serde_json::from_slice(&out.stdout).context("reading the helper's output")?;
+        let _ = self.helper_dep_info.set(self.target_dir.join("debug").join(format!("kubegen-manifests-{id}.d")));
         Ok(kinds)
+    }
+
+    /// The files the helper's build read, as cargo's dep-info lists them (every source of
+    /// every package built from a path, files they include, build scripts' inputs), but
+    /// for what is generated under the target directory; `None` before it was built, or
+    /// when cargo wrote none where expected.
+    pub fn built_files(&self) -> Option<Vec<PathBuf>> {
+        let files = crate::fingerprint::dep_info(self.helper_dep_info.get()?)?;
+        Some(files.into_iter().filter(|f| !f.starts_with(&self.target_dir)).collect())
     }
 
     fn helper_manifest(&self, id: &str) -> String {
