@@ -86,23 +86,23 @@ pub struct Crds {
     pub out: PathBuf,
     /// `--max-desc-len`: descriptions cut at a sentence boundary; 0 drops them.
     pub max_desc_len: Option<usize>,
+    /// `--size-budget`: descriptions dropped, the deepest first, until each CRD fits.
+    pub size_budget: Option<crate::settings::SizeBudget>,
 }
 
 impl Generator for Crds {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let mut outputs = Vec::new();
+        let mut largest: Option<(usize, String)> = None;
         for crd in project.crds()? {
             let mut crd = crd.clone();
             if let Some(max) = self.max_desc_len {
                 kubegen::crd::truncate_descriptions(&mut crd, max);
             }
             let name = crd.metadata.name.clone().unwrap_or_default();
-            let size = kubegen::crd::applied_size(&crd);
-            if size > kubegen::crd::LAST_APPLIED_LIMIT {
-                output::warn(format!(
-                    "warning: {name} is {size} bytes, over the {} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Cut descriptions with --max-desc-len, drop some with #[kube(skip_description)], or apply with `kubectl apply --server-side`",
-                    kubegen::crd::LAST_APPLIED_LIMIT
-                ));
+            let size = self.fit(&mut crd, &name)?;
+            if largest.as_ref().is_none_or(|(l, _)| size > *l) {
+                largest = Some((size, name.clone()));
             }
             let yaml = kubegen::to_yaml(&crd).with_context(|| format!("rendering {name} as YAML"))?;
             outputs.push(Output::generated(
@@ -110,7 +110,58 @@ impl Generator for Crds {
                 format!("{}{yaml}", project.header),
             ));
         }
+        if let Some((size, name)) = largest {
+            let share = |limit: usize| size * 100 / limit;
+            output::warn(format!(
+                "CRD sizes: the largest, {name}, is {size} bytes of JSON ({}% of the {} bytes client-side `kubectl apply` can store in its annotation, {}% of etcd's {}-byte request limit)",
+                share(kubegen::crd::LAST_APPLIED_LIMIT),
+                kubegen::crd::LAST_APPLIED_LIMIT,
+                share(kubegen::crd::ETCD_REQUEST_LIMIT),
+                kubegen::crd::ETCD_REQUEST_LIMIT,
+            ));
+        }
         Ok(outputs)
+    }
+}
+
+impl Crds {
+    /// `crd` within the size budget, if one is set (descriptions dropped, the deepest
+    /// first, and said); its size in JSON. Over the annotation it is a warning; over what
+    /// etcd stores, an error: the API server would refuse the CRD.
+    fn fit(
+        &self,
+        crd: &mut k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+        name: &str,
+    ) -> Result<usize> {
+        use kubegen::crd::{ETCD_REQUEST_LIMIT, LAST_APPLIED_LIMIT};
+        let mut size = kubegen::crd::applied_size(crd);
+        if let Some(budget) = self.size_budget.map(|b| b.bytes_for(crd))
+            && size > budget
+        {
+            match kubegen::crd::fit_descriptions(crd, budget) {
+                Ok(fitted) => {
+                    output::warn(format!(
+                        "note: {name}: {} of its {} descriptions dropped to fit the size budget of {budget} bytes ({} -> {} bytes; the deepest first); `codegen-cli docs` keeps them all",
+                        fitted.dropped, fitted.of, fitted.before, fitted.after
+                    ));
+                    size = fitted.after;
+                }
+                Err(bare) => anyhow::bail!(
+                    "{name} is {bare} bytes even without descriptions, over the size budget of {budget} bytes: split the kind, or drop fields"
+                ),
+            }
+        }
+        if size > ETCD_REQUEST_LIMIT {
+            anyhow::bail!(
+                "{name} is {size} bytes, over the {ETCD_REQUEST_LIMIT} bytes etcd stores in one request: the API server would refuse it. Write `--size-budget etcd` (or `size-budget = \"etcd\"` in [workspace.metadata.kubegen]) to drop descriptions until it fits, the deepest first"
+            );
+        }
+        if size > kubegen::crd::annotation_budget(crd) {
+            output::warn(format!(
+                "warning: {name} is {size} bytes, over the {LAST_APPLIED_LIMIT} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Write `--size-budget annotation` (or `size-budget = \"annotation\"` in [workspace.metadata.kubegen]) to drop descriptions until it fits, the deepest first; or apply with `kubectl apply --server-side`"
+            ));
+        }
+        Ok(size)
     }
 }
 

@@ -357,6 +357,14 @@ struct ManifestsArgs {
     /// Cut descriptions to N characters at a sentence boundary; 0 drops them.
     #[arg(long, value_name = "N")]
     max_desc_len: Option<usize>,
+    /// Drop descriptions from each CRD larger than this, the deepest first (an embedded
+    /// Kubernetes type's fields before your own, the kind's top-level text last), until it
+    /// fits: `annotation` (262144 bytes, what client-side `kubectl apply` can store),
+    /// `etcd` (1572864, what the API server can store) or a number of bytes. The API
+    /// reference (`docs`) keeps every description. Also `size-budget` in
+    /// [workspace.metadata.kubegen]
+    #[arg(long, value_name = "BUDGET")]
+    size_budget: Option<settings::SizeBudget>,
     /// Write an `ObjectMeta` inside a spec (a pod template's metadata) with its name,
     /// namespace, labels, annotations and finalizers, as controller-gen's
     /// `crd:generateEmbeddedObjectMeta=true`; the server then prunes its other fields.
@@ -430,7 +438,8 @@ fn manifests(args: ManifestsArgs) -> Result<ExitCode> {
     let project = args.project.load(kubegen_core::kind::Options { embedded_object_meta: args.embedded_object_meta })?;
     let out = project.path(&args.out);
     let fingerprint = generate::Fingerprint::read(probe, &project, vec![out.clone()], args.project.header.as_deref());
-    let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len };
+    let size_budget = args.size_budget.or(project.settings.size_budget);
+    let crds = generate::Crds { out: out.clone(), max_desc_len: args.max_desc_len, size_budget };
     let rbac = generate::Rbac { out: out.clone(), role_name: args.role_name.clone() };
     let webhooks = generate::WebhookManifests { out: out.clone() };
     let layout = generate::Layout { out, role_name: args.role_name.clone() };

@@ -65,6 +65,63 @@ pub struct Settings {
     /// other class fails it.
     #[serde(default)]
     pub warn: Vec<crate::source_markers::Lost>,
+    /// `size-budget = "annotation"`: what `manifests --size-budget` says when not given.
+    pub size_budget: Option<SizeBudget>,
+}
+
+/// How large a CRD may be, in JSON bytes: `manifests` drops descriptions, the deepest
+/// first, until each fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeBudget {
+    /// The 262,144 bytes of the annotation client-side `kubectl apply` writes.
+    Annotation,
+    /// etcd's default request limit, 1.5 MiB: what any apply needs.
+    Etcd,
+    Bytes(usize),
+}
+
+impl SizeBudget {
+    /// The most `crd`'s JSON may be (for the annotation: less its key and the CRD's own
+    /// annotations, which the limit counts too).
+    pub fn bytes_for(
+        self,
+        crd: &k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    ) -> usize {
+        match self {
+            SizeBudget::Annotation => kubegen::crd::annotation_budget(crd),
+            SizeBudget::Etcd => kubegen::crd::ETCD_REQUEST_LIMIT,
+            SizeBudget::Bytes(n) => n,
+        }
+    }
+}
+
+impl std::str::FromStr for SizeBudget {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "annotation" => Ok(SizeBudget::Annotation),
+            "etcd" => Ok(SizeBudget::Etcd),
+            n => n.replace('_', "").parse().map(SizeBudget::Bytes).map_err(|_| {
+                format!("`{n}` is no size budget: write `annotation` (262144 bytes, client-side kubectl apply), `etcd` (1572864) or a number of bytes")
+            }),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SizeBudget {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::Number(n) => n
+                .as_u64()
+                .map(|n| SizeBudget::Bytes(n as usize))
+                .ok_or_else(|| serde::de::Error::custom(format!("size-budget `{n}` is not a number of bytes"))),
+            Value::String(s) => s.parse().map_err(serde::de::Error::custom),
+            other => Err(serde::de::Error::custom(format!(
+                "size-budget `{other}` is not `annotation`, `etcd` or a number of bytes"
+            ))),
+        }
+    }
 }
 
 /// How a `diff` finding counts: an error fails the command, a warning is printed, off
@@ -124,7 +181,7 @@ pub struct PackageSettings {
     pub manifests: Option<bool>,
 }
 
-const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff", "warn"];
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff", "warn", "size-budget"];
 const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
 const CLIENT_KEYS: &[&str] =
     &["languages", "go-module", "go-kubernetes-types", "typescript-package", "python-package", "version"];
@@ -226,6 +283,12 @@ mod tests {
         assert_eq!(s.diff.get("field-removed"), Some(&DiffLevel::Warn));
         let err = Settings::from_metadata(Some(&json!({"diff": {"field-removed": "loud"}}))).unwrap_err().to_string();
         assert!(err.starts_with("[workspace.metadata.kubegen]: unknown variant `loud`"), "{err}");
+        let s = Settings::from_metadata(Some(&json!({"size-budget": "annotation"}))).unwrap();
+        assert_eq!(s.size_budget, Some(SizeBudget::Annotation));
+        let s = Settings::from_metadata(Some(&json!({"size-budget": 500000}))).unwrap();
+        assert_eq!(s.size_budget, Some(SizeBudget::Bytes(500_000)));
+        let err = Settings::from_metadata(Some(&json!({"size-budget": "small"}))).unwrap_err().to_string();
+        assert!(err.contains("`small` is no size budget"), "{err}");
         let s = Settings::from_metadata(Some(&json!({"warn": ["plain-comment", "events-rbac"]}))).unwrap();
         assert_eq!(s.warn, [crate::source_markers::Lost::PlainComment, crate::source_markers::Lost::EventsRbac]);
         let err = Settings::from_metadata(Some(&json!({"warn": ["plain-comments"]}))).unwrap_err().to_string();

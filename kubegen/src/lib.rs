@@ -99,6 +99,27 @@ pub mod __private {
     pub use crate::schema::typed_for;
     pub use kubegen_core::schema::markers::Rule as CelRule;
 
+    /// A kind's CRD, built on the first call and kept in `cell` (the derive's `crd()`): a
+    /// CRD is a pure function of the types, and building one walks every schema (a pod
+    /// template's takes milliseconds). One built while a marker failed to read back is
+    /// not kept, so each call reports it again to whoever checks.
+    pub fn cached_crd(
+        cell: &'static std::sync::OnceLock<
+            k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+        >,
+        build: impl FnOnce() -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    ) -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+        if let Some(crd) = cell.get() {
+            return crd.clone();
+        }
+        let unread_before = crate::schema::markers::any_unread();
+        let crd = build();
+        if !unread_before && !crate::schema::markers::any_unread() {
+            let _ = cell.set(crd.clone());
+        }
+        crd
+    }
+
     /// A root rule written as kube's [`crate::Rule`] expression, as the CRD carries it.
     pub fn cel_rule(rule: kube_core::Rule) -> CelRule {
         let (message, message_expression) = match rule.message {

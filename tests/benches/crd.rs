@@ -1,20 +1,22 @@
-//! Time per `crd()` call for the examples and the largest zoo kind, and per
-//! `validate()` of the zoo kinds with CEL rules, with the kind's kept validator against
-//! one built per call. Prints figures;
-//! `cargo bench -p kubegen-tests --bench crd`.
+//! Time per `crd()` call for the examples and the largest zoo kinds (kept after the first
+//! call; the first call's build timed beside it), and what a controller or webhook does
+//! per object: `validate()` of zoo kinds with CEL rules and of one holding a pod template,
+//! with the kind's kept validator against one built per call, and a conversion between
+//! Foo's versions. Prints figures; `cargo bench -p kubegen-tests --bench crd`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use kubegen::CustomResourceExt;
 
-fn bench(
-    name: &str,
-    f: fn() -> k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
-) {
-    let (per_call, calls) = per_call(Duration::from_secs(1), &f);
-    let yaml = kubegen::to_yaml(&f()).map(|y| y.len()).unwrap_or(0);
-    println!("{name:<12} {per_call:>12.2?} per crd() call  ({calls} calls, {yaml} bytes of YAML)");
+type Crd = k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+
+/// `crd()` (built once, then kept) against building it each time (`crd_with`).
+fn bench<K: kubegen::CustomResourceExt + kubegen::CrdWithOptions>(name: &str) {
+    let (built, _) = per_call(Duration::from_millis(500), || K::crd_with(&Default::default()));
+    let (kept, calls) = per_call(Duration::from_secs(1), K::crd);
+    let yaml = kubegen::to_yaml(&K::crd()).map(|y| y.len()).unwrap_or(0);
+    println!("{name:<12} {kept:>12.2?} per crd() call ({calls} calls; building it: {built:.2?}), {yaml} bytes of YAML");
 }
 
 /// Time per call of `f`, run for about `how_long` after a warm-up.
@@ -31,10 +33,7 @@ fn per_call<T>(how_long: Duration, mut f: impl FnMut() -> T) -> (Duration, u32) 
     (start.elapsed() / calls, calls)
 }
 
-fn bench_validate(
-    name: &str,
-    crd: k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
-) {
+fn bench_validate(name: &str, crd: Crd) {
     use kubegen::validate::Validator;
     let object = kubegen::crd::sample_object(&crd);
     let kept = Validator::for_crd(&crd);
@@ -46,10 +45,28 @@ fn bench_validate(
     );
 }
 
+/// Foo from its stored version to the other and back, as the conversion webhook does per
+/// object.
+fn bench_convert() {
+    let conversion = foo_controller::webhook::conversion();
+    let mut object = kubegen::crd::sample_object(&foo_controller::Foo::crd());
+    object["apiVersion"] = "samplecontroller.k8s.io/v1alpha1".into();
+    let (there, _) =
+        per_call(Duration::from_millis(500), || conversion.convert(object.clone(), "samplecontroller.k8s.io/v1beta1"));
+    let converted = conversion.convert(object.clone(), "samplecontroller.k8s.io/v1beta1").expect("converts");
+    let (back, _) = per_call(Duration::from_millis(500), || {
+        conversion.convert(converted.clone(), "samplecontroller.k8s.io/v1alpha1")
+    });
+    println!("{:<12} {there:>12.2?} per conversion v1alpha1 -> v1beta1, {back:.2?} back", "Foo");
+}
+
 fn main() {
-    bench("Foo", foo_controller::Foo::crd);
-    bench("Sample", sample::Sample::crd);
-    bench("Menagerie", kubegen_tests::menagerie::Menagerie::crd);
+    bench::<foo_controller::Foo>("Foo");
+    bench::<sample::Sample>("Sample");
+    bench::<kubegen_tests::menagerie::Menagerie>("Menagerie");
+    bench::<kubegen_tests::fleet::Fleet>("Fleet");
     bench_validate("Accord", kubegen_tests::accord::Accord::crd());
     bench_validate("Inspection", kubegen_tests::markers::Inspection::crd());
+    bench_validate("Fleet", kubegen_tests::fleet::Fleet::crd());
+    bench_convert();
 }

@@ -815,7 +815,10 @@ fn crd_impls(root: &syn::Ident, r: &Resource, root_typed: TokenStream) -> TokenS
         #[automatically_derived]
         impl #private::kube_core::CustomResourceExt for #root {
             fn crd() -> #crd {
-                <Self as ::kubegen::CrdWithOptions>::crd_with(&::core::default::Default::default())
+                static CRD: ::std::sync::OnceLock<#crd> = ::std::sync::OnceLock::new();
+                #private::cached_crd(&CRD, || {
+                    <Self as ::kubegen::CrdWithOptions>::crd_with(&::core::default::Default::default())
+                })
             }
             fn crd_name() -> &'static str { #crd_name }
             fn api_resource() -> #private::kube_core::ApiResource {

@@ -7,7 +7,10 @@ mod merge;
 mod sample;
 mod yaml;
 
-pub use descriptions::{LAST_APPLIED_LIMIT, applied_size, truncate_descriptions};
+pub use descriptions::{
+    ETCD_REQUEST_LIMIT, Fitted, LAST_APPLIED_LIMIT, annotation_budget, applied_size, fit_descriptions,
+    truncate_descriptions,
+};
 pub use lint::lint;
 pub use merge::{MergeError, merge_crds};
 pub use sample::{sample_object, sample_object_in};

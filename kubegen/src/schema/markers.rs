@@ -88,6 +88,12 @@ fn read_back(doc: Value) -> Option<NodeMarkers> {
     }
 }
 
+/// Whether a marker failed to read back on this thread since [`take_unread`] (a CRD built
+/// meanwhile lacks it, and is not kept for reuse).
+pub fn any_unread() -> bool {
+    UNREAD.with(|u| !u.borrow().is_empty())
+}
+
 /// The markers that did not read back on this thread since the last call: each an
 /// error for whoever checks the CRDs built meanwhile.
 pub fn take_unread() -> Vec<String> {

@@ -280,3 +280,19 @@ pub async fn own_namespace(client: &kube::Client, name: &str) -> String {
     }
     ns
 }
+
+/// The `codegen-cli` binary: `KUBEGEN_CODEGEN_CLI`, else this workspace's debug build.
+pub fn codegen_cli() -> PathBuf {
+    if let Some(path) = std::env::var_os("KUBEGEN_CODEGEN_CLI") {
+        return PathBuf::from(path);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(cargo)
+        .args(["build", "-q", "-p", "codegen-cli", "--manifest-path"])
+        .arg(root.join("Cargo.toml"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cargo build -p codegen-cli failed");
+    root.join("target/debug/codegen-cli")
+}

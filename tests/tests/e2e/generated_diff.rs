@@ -11,7 +11,7 @@
 //! `KUBEGEN_SEED` repeats a run; `KUBEGEN_CHANGES` (default 24) sets its size;
 //! `KUBEGEN_CODEGEN_CLI` names the binary (scripts/e2e.sh builds it; else `cargo build`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -195,7 +195,7 @@ async fn generated_api_changes_diff_and_the_server_agree() {
     let ns = cluster::own_namespace(&client, "e2e-generated-diff").await;
     let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
     let dry = dry_run();
-    let cli = codegen_cli();
+    let cli = cluster::codegen_cli();
     let work = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/tmp/generated-diff");
     let mut wrong = Vec::new();
     let mut agree = 0;
@@ -338,22 +338,6 @@ fn lost(witness: &Value, back: &DynamicObject, how: &str) -> Option<String> {
         .flatten()
         .find(|(k, v)| spec.get(k.as_str()) != Some(*v))
         .map(|(k, _)| format!("spec.{k} {how} {}", spec.get(k.as_str()).unwrap_or(&Value::Null)))
-}
-
-/// The `codegen-cli` binary: `KUBEGEN_CODEGEN_CLI`, else this workspace's debug build.
-fn codegen_cli() -> PathBuf {
-    if let Some(path) = std::env::var_os("KUBEGEN_CODEGEN_CLI") {
-        return PathBuf::from(path);
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args(["build", "-q", "-p", "codegen-cli", "--manifest-path"])
-        .arg(root.join("Cargo.toml"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cargo build -p codegen-cli failed");
-    root.join("target/debug/codegen-cli")
 }
 
 /// `codegen-cli diff OLD NEW --format json` on the two CRDs written as YAML files in `dir`:
