@@ -156,10 +156,11 @@ fi
 
 # Benchmarks print figures, never pass/fail on them; here each runs briefly so a bench
 # that no longer builds or runs fails CI (the full runs: see the README).
-step "benches, quick: crd() and CEL (debug), derive build time, manifests --check, the reconciler host, a cold start's steps"
+step "benches, quick: crd() and CEL (debug), derive build time, manifests --check, provider scale, the reconciler host, a cold start's steps"
 cargo test -q -j "$jobs" -p kubegen-tests --bench crd --bench cel
 python3 scripts/bench-build.py --quick
 python3 scripts/bench-manifests.py --quick
+python3 scripts/bench-scale.py --quick
 BENCH_PROFILE=dev ROUNDS=1 scripts/bench-controller.sh 20
 scripts/bench-coldstart.sh --quick
 step

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Bumped when the stamp's meaning changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// One file as the stamp knows it.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
@@ -34,6 +34,9 @@ struct Seen {
     len: u64,
     /// Modification time, nanoseconds since the epoch.
     mtime: u128,
+    /// Change time (Unix), which no tool sets back: `cp -p` and `tar` restore a file's
+    /// modification time, not this.
+    ctime: i128,
     sha256: String,
     /// Modified within [`RACY`] of when it was read: a later edit may keep the same time
     /// (file times are coarser than nanoseconds), so only its contents can vouch for it.
@@ -59,6 +62,8 @@ struct Record {
     /// Every file read, walked or named (a named one may be recorded as absent), and what
     /// it held.
     files: BTreeMap<PathBuf, Seen>,
+    /// Directories whose entries matter (a workspace `members` glob's): their names.
+    listings: BTreeMap<PathBuf, Vec<String>>,
     /// What the run said besides its last line (warnings), said again when skipped.
     said: Vec<String>,
     /// How many files it wrote or checked, and what they were made from.
@@ -70,18 +75,31 @@ struct Record {
 pub struct Probe {
     path: Option<PathBuf>,
     key: String,
+    /// When the command started: an input modified since (or just before) was perhaps
+    /// read before it changed, by `cargo metadata` or the settings, and is not vouched for.
+    started: std::time::SystemTime,
 }
 
 /// The files of the inputs, read before the run (so an edit made while it runs is never
 /// taken as seen).
 pub struct Before {
-    /// When the inputs were read: a file the run read that changed since is not vouched for.
-    started: std::time::SystemTime,
     dirs: Vec<PathBuf>,
     skipped: Vec<PathBuf>,
     walked: Vec<PathBuf>,
     files: BTreeMap<PathBuf, Seen>,
+    listings: BTreeMap<PathBuf, Vec<String>>,
     complete: bool,
+}
+
+/// What [`Probe::before`] reads: directories walked (but for `skipped` below them), files
+/// named (one that does not exist is recorded as absent) and directories listed.
+/// `complete` is false when the caller could not follow everything the run reads.
+pub struct Inputs {
+    pub dirs: Vec<PathBuf>,
+    pub skipped: Vec<PathBuf>,
+    pub files: Vec<PathBuf>,
+    pub listed: Vec<PathBuf>,
+    pub complete: bool,
 }
 
 impl Probe {
@@ -91,7 +109,7 @@ impl Probe {
         let disabled = std::env::var_os("KUBEGEN_NO_SKIP").is_some_and(|v| v != "0" && !v.is_empty());
         let key = key(command);
         let path = (!disabled).then(|| stamp_path(command, manifest_path)).flatten();
-        Probe { path, key }
+        Probe { path, key, started: std::time::SystemTime::now() }
     }
 
     /// When nothing the last good run read or left has changed: says again what it said,
@@ -111,19 +129,19 @@ impl Probe {
         for dir in &record.dirs {
             walk(dir, &record.skipped, &mut |file| walked.push(file.to_path_buf())).ok()?;
         }
-        if walked != record.walked {
+        if walked != record.walked || record.listings.iter().any(|(dir, names)| listing(dir) != *names) {
             return None;
         }
         record.files.iter().all(|(file, seen)| unchanged(file, seen)).then_some(record)
     }
 
-    /// Reads the inputs of a run: `dirs` walked (but for `skipped` below them) and
-    /// `files` named, each hashed. `complete` is false when the caller could not follow
-    /// everything the run reads; no stamp is written then.
-    pub fn before(&self, dirs: Vec<PathBuf>, skipped: Vec<PathBuf>, files: Vec<PathBuf>, complete: bool) -> Before {
+    /// Reads the inputs of a run, each file hashed; when they are not `complete`, no
+    /// stamp is written.
+    pub fn before(&self, inputs: Inputs) -> Before {
+        let Inputs { dirs, skipped, files, listed, complete } = inputs;
         let complete = complete && self.path.is_some();
-        let started = std::time::SystemTime::now();
-        let mut before = Before { started, dirs, skipped, walked: Vec::new(), files: BTreeMap::new(), complete };
+        let listings = listed.into_iter().map(|d| (d.clone(), listing(&d))).collect();
+        let mut before = Before { dirs, skipped, walked: Vec::new(), files: BTreeMap::new(), listings, complete };
         if !before.complete {
             return before;
         }
@@ -151,38 +169,45 @@ impl Probe {
 
     /// After a run that ended well: the files the build read (`built`, from cargo's
     /// dep-info: sources outside the packages' directories, `include_str!`ed files, a
-    /// build script's `rerun-if-changed`; `None` when unknown) recorded if none changed
-    /// since [`Probe::before`], the outputs' directories read as they are now, the inputs
-    /// checked unchanged, and the stamp written (through a temporary file and a rename).
-    /// Failing to write it is not the command's failure.
-    pub fn after(
-        &self,
-        mut before: Before,
-        built: Option<Vec<PathBuf>>,
-        outputs: &[PathBuf],
-        said: Vec<String>,
-        count: usize,
-        summary: &str,
-    ) {
+    /// build script's `rerun-if-changed` file or directory; `None` when unknown) recorded,
+    /// the outputs' directories read as they are now — each file this run generated
+    /// (`generated`: path and SHA-256 of its contents) found as generated — and the stamp
+    /// written (through a temporary file and a rename), unless an input changed since the
+    /// command started or just before (file times are coarse). Failing to write it is not
+    /// the command's failure.
+    pub fn after(&self, mut before: Before, built: Option<Vec<PathBuf>>, outputs: &Outputs, said: Vec<String>) {
         let Some(path) = &self.path else { return };
         let Some(built) = built else { return };
-        if !before.complete || before.files.iter().any(|(file, seen)| !unchanged(file, seen)) {
+        let recent = |s: &Seen| s.sha256 != "absent" && s.mtime + RACY.as_nanos() > nanos(self.started);
+        if !before.complete || before.files.iter().any(|(file, seen)| recent(seen) || !unchanged(file, seen)) {
             return;
         }
+        let mut built_files = Vec::new();
         for file in built {
+            if file.is_dir() {
+                if walk_all(&file, &mut |f| built_files.push(f.to_path_buf())).is_err() {
+                    return;
+                }
+            } else {
+                built_files.push(file);
+            }
+        }
+        for file in built_files {
             if before.files.contains_key(&file) {
                 continue;
             }
             let Some(s) = seen(&file) else { return };
-            // File times are coarse: one within RACY of the start may be an edit made after it.
-            let changed_since =
-                std::fs::metadata(&file).and_then(|m| m.modified()).map_or(true, |m| m + RACY > before.started);
-            if changed_since {
+            if recent(&s) {
                 return;
             }
             before.files.insert(file, s);
         }
-        for dir in outputs {
+        for (file, sha) in &outputs.generated {
+            if std::fs::read(file).map(|b| sha256(&b)).ok().as_ref() != Some(sha) {
+                return;
+            }
+        }
+        for dir in &outputs.dirs {
             let mut found = Vec::new();
             if walk(dir, &before.skipped, &mut |f| found.push(f.to_path_buf())).is_err() {
                 return;
@@ -201,17 +226,62 @@ impl Probe {
             skipped: before.skipped,
             walked: before.walked,
             files: before.files,
+            listings: before.listings,
             said,
-            count,
-            summary: summary.to_string(),
+            count: outputs.count,
+            summary: outputs.summary.clone(),
         };
         let Ok(json) = serde_json::to_vec(&record) else { return };
         let Some(dir) = path.parent() else { return };
+        prune(dir);
         let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
         if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&tmp, json).is_ok() {
             let _ = std::fs::rename(&tmp, path);
         }
     }
+}
+
+/// What a run that ended well left: the directories it writes into, each file it
+/// generated (path and SHA-256 of the contents it wrote or found), and what it says of
+/// them (how many files, made from what).
+pub struct Outputs {
+    pub dirs: Vec<PathBuf>,
+    pub generated: Vec<(PathBuf, String)>,
+    pub count: usize,
+    pub summary: String,
+}
+
+/// The SHA-256 of `text`, as [`Outputs::generated`] holds it.
+pub fn digest(text: &str) -> String {
+    sha256(text.as_bytes())
+}
+
+/// Stamps nobody read for 30 days (another terminal's environment, an old tool) go.
+fn prune(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let month = std::time::Duration::from_secs(30 * 24 * 3600);
+    for entry in entries.flatten() {
+        let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age > month));
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The names in `dir`, sorted (empty when it does not exist).
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn nanos(t: std::time::SystemTime) -> u128 {
+    t.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos())
 }
 
 impl Record {
@@ -227,7 +297,7 @@ impl Record {
 }
 
 fn absent() -> Seen {
-    Seen { len: 0, mtime: 0, sha256: "absent".into(), racy: false }
+    Seen { len: 0, mtime: 0, ctime: 0, sha256: "absent".into(), racy: false }
 }
 
 /// The file as it is now, hashed; `None` when it cannot be read.
@@ -236,7 +306,7 @@ fn seen(file: &Path) -> Option<Seen> {
     let meta = std::fs::metadata(file).ok()?;
     let bytes = std::fs::read(file).ok()?;
     let racy = meta.modified().ok().is_none_or(|m| m + RACY > read);
-    Some(Seen { len: meta.len(), mtime: mtime(&meta), sha256: sha256(&bytes), racy })
+    Some(Seen { len: meta.len(), mtime: mtime(&meta), ctime: ctime(&meta), sha256: sha256(&bytes), racy })
 }
 
 fn unchanged(file: &Path, seen: &Seen) -> bool {
@@ -244,7 +314,7 @@ fn unchanged(file: &Path, seen: &Seen) -> bool {
     if seen.sha256 == "absent" || meta.len() != seen.len {
         return false;
     }
-    if mtime(&meta) == seen.mtime && !seen.racy {
+    if mtime(&meta) == seen.mtime && ctime(&meta) == seen.ctime && !seen.racy {
         return true;
     }
     // Touched, or rewritten with the same length: the contents say.
@@ -252,16 +322,38 @@ fn unchanged(file: &Path, seen: &Seen) -> bool {
 }
 
 fn mtime(meta: &std::fs::Metadata) -> u128 {
-    meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos())
+    meta.modified().map_or(0, nanos)
+}
+
+#[cfg(unix)]
+fn ctime(meta: &std::fs::Metadata) -> i128 {
+    use std::os::unix::fs::MetadataExt;
+    i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec())
+}
+
+#[cfg(not(unix))]
+fn ctime(_: &std::fs::Metadata) -> i128 {
+    0
 }
 
 fn sha256(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// Every file below `dir`, in order, but for `target` directories, hidden ones,
-/// `node_modules` and `skipped`.
+/// Every file below `dir`, in order, but for `skipped`, `.git`, `node_modules`, cargo's
+/// target directories (they hold `CACHEDIR.TAG`), and — right below `dir`, where a
+/// package keeps them — `target` and hidden directories (`.github`, `.vscode`). Below a
+/// package's `src/`, every directory counts.
 fn walk(dir: &Path, skipped: &[PathBuf], found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
+    walk_from(dir, skipped, true, found)
+}
+
+/// Every file below `dir` but for `.git`, `node_modules` and target directories.
+fn walk_all(dir: &Path, found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
+    walk_from(dir, &[], false, found)
+}
+
+fn walk_from(dir: &Path, skipped: &[PathBuf], top: bool, found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
     let mut entries: Vec<std::fs::DirEntry> = match std::fs::read_dir(dir) {
         Ok(entries) => entries.collect::<std::io::Result<_>>()?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -274,10 +366,12 @@ fn walk(dir: &Path, skipped: &[PathBuf], found: &mut dyn FnMut(&Path)) -> std::i
         let name = name.to_string_lossy();
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            if name.starts_with('.') || name == "target" || name == "node_modules" || skipped.contains(&path) {
+            let cargo_target = path.join("CACHEDIR.TAG").exists();
+            let package_own = top && (name.starts_with('.') || name == "target");
+            if name == ".git" || name == "node_modules" || cargo_target || package_own || skipped.contains(&path) {
                 continue;
             }
-            walk(&path, skipped, found)?;
+            walk_from(&path, skipped, false, found)?;
         } else {
             found(&path);
         }
@@ -335,18 +429,24 @@ fn read_by_the_build(key: &str) -> bool {
         "MAKEFLAGS",
         "MFLAGS",
         "MAKELEVEL",
-        "TERM_SESSION_ID",
         "WINDOWID",
+        "TMUX",
         "TMUX_PANE",
         "STY",
         "GPG_TTY",
-        "SSH_AUTH_SOCK",
-        "SSH_CLIENT",
-        "SSH_CONNECTION",
-        "SSH_TTY",
+        "INVOCATION_ID",
+        "JOURNAL_STREAM",
+        "DISPLAY",
+        "WAYLAND_DISPLAY",
+        "DBUS_SESSION_BUS_ADDRESS",
         "KUBEGEN_NO_SKIP",
     ];
-    !VOLATILE.contains(&key) && !crate::workspace::is_package_env(key)
+    // A terminal's or an editor's own per-window variables.
+    const VOLATILE_PREFIXES: &[&str] =
+        &["SSH_", "TERM_", "VSCODE_", "GNOME_TERMINAL_", "KITTY_", "WT_", "ITERM_", "KONSOLE_", "XDG_SESSION_"];
+    !VOLATILE.contains(&key)
+        && !VOLATILE_PREFIXES.iter().any(|p| key.starts_with(p))
+        && !crate::workspace::is_package_env(key)
 }
 
 /// The files a make-style dep-info file (`target/debug/<bin>.d`, as cargo writes it)
@@ -428,6 +528,9 @@ mod tests {
                 ("pkg/config/crd.yaml", "minimum: 1\n"),
                 ("Cargo.lock", "version = 4\n"),
                 ("shared/types.json", "{}"),
+                ("proto/api.proto", "message A {}\n"),
+                ("crates/one/Cargo.toml", "[package]\nname = \"one\"\n"),
+                ("pkg/src/target/mod.rs", "pub struct InATargetModule;\n"),
             ] {
                 let path = root.join(file);
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -440,27 +543,35 @@ mod tests {
         }
 
         fn probe(&self, key: &str) -> Probe {
-            Probe { path: Some(self.root.join("stamps/manifests.json")), key: key.into() }
+            let started = std::time::SystemTime::now();
+            Probe { path: Some(self.root.join("stamps/manifests.json")), key: key.into(), started }
+        }
+
+        fn inputs(&self, complete: bool) -> Inputs {
+            Inputs {
+                dirs: vec![self.root.join("pkg")],
+                skipped: vec![self.root.join("pkg/config")],
+                files: vec![self.root.join("Cargo.lock"), self.root.join("rust-toolchain.toml")],
+                listed: vec![self.root.join("crates")],
+                complete,
+            }
+        }
+
+        fn outputs(&self, generated: Vec<(PathBuf, String)>) -> Outputs {
+            Outputs { dirs: vec![self.root.join("pkg/config")], generated, count: 1, summary: "1 kind".into() }
         }
 
         /// A run that ended well: inputs read before, outputs after.
         fn run(&self) {
             let probe = self.probe("k");
-            let before = probe.before(
-                vec![self.root.join("pkg")],
-                vec![self.root.join("pkg/config")],
-                vec![self.root.join("Cargo.lock"), self.root.join("rust-toolchain.toml")],
-                true,
-            );
-            let built = vec![self.root.join("shared/types.json")];
-            probe.after(
-                before,
-                Some(built),
-                &[self.root.join("pkg/config")],
-                vec!["warning: said".into()],
-                1,
-                "1 kind",
-            );
+            let before = probe.before(self.inputs(true));
+            let built = vec![self.root.join("shared/types.json"), self.root.join("proto")];
+            let generated = vec![(self.root.join("pkg/config/crd.yaml"), digest("minimum: 1\n"))];
+            probe.after(before, Some(built), &self.outputs(generated), vec!["warning: said".into()]);
+        }
+
+        fn stamped(&self) -> bool {
+            self.root.join("stamps/manifests.json").exists()
         }
 
         fn fresh(&self) -> bool {
@@ -486,11 +597,8 @@ mod tests {
         assert!(s.fresh());
         let record = s.probe("k").fresh().unwrap();
         assert_eq!(record.said, ["warning: said"]);
-        assert!(
-            !record.walked.iter().any(|f| f.components().any(|c| c.as_os_str() == "target")),
-            "{:?}",
-            record.walked
-        );
+        assert!(!record.walked.contains(&s.root.join("pkg/target/debug/junk")), "{:?}", record.walked);
+        assert!(record.walked.contains(&s.root.join("pkg/src/target/mod.rs")), "{:?}", record.walked);
         // Another tool, command line or environment: another key.
         assert!(s.probe("other").fresh().is_none());
 
@@ -512,13 +620,30 @@ mod tests {
             ("an output edited", "pkg/config/crd.yaml", "minimum: 7\n"),
             ("an output added", "pkg/config/extra.yaml", "{}\n"),
             ("a file the build read outside the packages", "shared/types.json", "{\"a\": 1}"),
+            ("a file in a directory a build script watches", "proto/api.proto", "message B {}\n"),
+            ("a source in a module directory named target", "pkg/src/target/mod.rs", "pub struct Changed;\n"),
+            ("a new member where a members glob looks", "crates/two", ""),
         ] {
             let s = Scratch::new("change");
             s.run();
             assert!(s.fresh());
-            s.write(file, text);
+            if text.is_empty() {
+                std::fs::create_dir_all(s.root.join(file)).unwrap();
+            } else {
+                s.write(file, text);
+            }
             assert!(!s.fresh(), "{what}: the stamp still vouched");
         }
+
+        // New contents of the same length, the old modification time put back (`cp -p`,
+        // `tar`): the change time says.
+        let s = Scratch::new("restored-time");
+        s.run();
+        let file = s.root.join("pkg/src/lib.rs");
+        let modified = std::fs::metadata(&file).unwrap().modified().unwrap();
+        s.write("pkg/src/lib.rs", "/// +kubebuilder:validation:Minimum=9\npub struct A;\n");
+        std::fs::File::options().write(true).open(&file).unwrap().set_modified(modified).unwrap();
+        assert!(!s.fresh(), "a same-length edit with its old time put back");
 
         let s = Scratch::new("removed");
         s.run();
@@ -538,26 +663,47 @@ mod tests {
     }
 
     #[test]
-    fn an_input_changed_during_the_run_leaves_no_stamp() {
+    fn a_run_leaves_no_stamp_unless_it_can_vouch_for_all_it_read() {
+        // An input changed while the run read it.
         let s = Scratch::new("during");
         let probe = s.probe("k");
-        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], true);
+        let before = probe.before(s.inputs(true));
         s.write("pkg/src/lib.rs", "/// edited while the helper ran, longer\npub struct A;\n");
-        probe.after(before, Some(Vec::new()), &[], Vec::new(), 1, "1 kind");
-        assert!(!s.root.join("stamps/manifests.json").exists());
-        // Nor does a run whose inputs could not all be followed, or whose build's files
-        // are not known.
+        probe.after(before, Some(Vec::new()), &s.outputs(Vec::new()), Vec::new());
+        assert!(!s.stamped(), "an input changed during the run");
+        // Inputs it could not all follow, or a build whose files are not known.
         for (complete, built) in [(false, Some(Vec::new())), (true, None)] {
+            let s = Scratch::new("unknown");
             let probe = s.probe("k");
-            let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], complete);
-            probe.after(before, built, &[], Vec::new(), 1, "1 kind");
-            assert!(!s.root.join("stamps/manifests.json").exists());
+            let before = probe.before(s.inputs(complete));
+            probe.after(before, built, &s.outputs(Vec::new()), Vec::new());
+            assert!(!s.stamped(), "complete: {complete}");
         }
-        // Nor one where a file the build read (outside the packages) changed meanwhile.
+        // A file the build read (outside the packages) changed meanwhile.
+        let s = Scratch::new("built");
         let probe = s.probe("k");
-        let before = probe.before(vec![s.root.join("pkg")], vec![], vec![], true);
+        let before = probe.before(s.inputs(true));
         s.write("shared/types.json", "{\"changed\": true}");
-        probe.after(before, Some(vec![s.root.join("shared/types.json")]), &[], Vec::new(), 1, "1 kind");
-        assert!(!s.root.join("stamps/manifests.json").exists());
+        probe.after(before, Some(vec![s.root.join("shared/types.json")]), &s.outputs(Vec::new()), Vec::new());
+        assert!(!s.stamped(), "a file the build read changed");
+        // An input modified just before the command started (`cargo metadata` may have
+        // read it before the edit).
+        let s = Scratch::new("just-before");
+        s.write("pkg/src/lib.rs", "/// edited a moment ago\npub struct A;\n");
+        let probe = s.probe("k");
+        let before = probe.before(s.inputs(true));
+        probe.after(before, Some(Vec::new()), &s.outputs(Vec::new()), Vec::new());
+        assert!(!s.stamped(), "an input edited just before");
+        // An output not as this run generated it (another run wrote it meanwhile).
+        let s = Scratch::new("output");
+        let probe = s.probe("k");
+        let before = probe.before(s.inputs(true));
+        let generated = vec![(s.root.join("pkg/config/crd.yaml"), digest("minimum: 2\n"))];
+        probe.after(before, Some(Vec::new()), &s.outputs(generated), Vec::new());
+        assert!(!s.stamped(), "an output another run wrote");
+        // And the same run, as it should be: a stamp.
+        let s = Scratch::new("well");
+        s.run();
+        assert!(s.stamped() && s.fresh());
     }
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use crate::clients::{self, Language, Package};
-use crate::fingerprint::{Before, Probe};
+use crate::fingerprint::{Before, Inputs, Probe};
 use crate::output::{self, Output};
 use crate::project::Project;
 use crate::{crd_merge, layout};
@@ -29,22 +29,27 @@ pub struct Fingerprint {
 
 impl Fingerprint {
     /// The inputs of a run over `project` writing into `outs`, read now: every package the
-    /// helper builds from source, the workspace's manifest, lock file, toolchain and cargo
-    /// configuration (here and above, and cargo's home), and the `--header` file.
+    /// helper builds from source, every member's manifest and the directories a `members`
+    /// glob lists, the lock file, the toolchain files and cargo configuration (here and
+    /// above, rustup's and cargo's homes), and the `--header` file.
     pub fn read(probe: Probe, project: &Project, outs: Vec<PathBuf>, header: Option<&Path>) -> Fingerprint {
         let root = project.root();
-        let mut files: Vec<PathBuf> = ["Cargo.toml", "Cargo.lock", "rust-toolchain", "rust-toolchain.toml"]
-            .iter()
-            .map(|f| root.join(f))
-            .collect();
         let cwd = std::env::current_dir().unwrap_or_default();
-        let home = std::env::var_os("CARGO_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
-        let configs = cwd.ancestors().chain(root.ancestors()).map(|d| d.join(".cargo")).chain(home);
-        for dir in configs {
-            files.extend([dir.join("config"), dir.join("config.toml")]);
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let cargo_home =
+            std::env::var_os("CARGO_HOME").map(PathBuf::from).or_else(|| home.as_ref().map(|h| h.join(".cargo")));
+        let rustup_home =
+            std::env::var_os("RUSTUP_HOME").map(PathBuf::from).or_else(|| home.as_ref().map(|h| h.join(".rustup")));
+        let mut files: Vec<PathBuf> = vec![root.join("Cargo.toml"), root.join("Cargo.lock")];
+        files.extend(project.workspace.member_manifests.iter().cloned());
+        for dir in cwd.ancestors().chain(root.ancestors()) {
+            files.extend(["rust-toolchain", "rust-toolchain.toml"].map(|f| dir.join(f)));
+            files.extend(["config", "config.toml"].map(|f| dir.join(".cargo").join(f)));
         }
+        if let Some(home) = cargo_home {
+            files.extend(["config", "config.toml"].map(|f| home.join(f)));
+        }
+        files.extend(rustup_home.map(|h| h.join("settings.toml")));
         files.extend(header.map(|h| cwd.join(h)));
         files.sort();
         files.dedup();
@@ -52,7 +57,11 @@ impl Fingerprint {
             Some(dirs) => (dirs.clone(), true),
             None => (Vec::new(), false),
         };
-        let before = probe.before(dirs, outs.clone(), files, complete);
+        // The outputs are walked after the run; the target directory, wherever it is, never.
+        let mut skipped = outs.clone();
+        skipped.push(project.workspace.target_dir.clone());
+        let listed = project.workspace.member_glob_dirs.clone();
+        let before = probe.before(Inputs { dirs, skipped, files, listed, complete });
         Fingerprint { probe, before, outs }
     }
 }
@@ -75,8 +84,13 @@ pub fn run(
     let code = output::finish(&outputs, project.root(), check, what, &summary)?;
     if code == ExitCode::SUCCESS {
         let Fingerprint { probe, before, outs } = fingerprint;
-        let built = project.workspace.built_files();
-        probe.after(before, built, &outs, output::warnings(), outputs.len(), &summary);
+        let generated = outputs
+            .iter()
+            .filter(|o| o.overwrite)
+            .map(|o| (o.path.clone(), crate::fingerprint::digest(&o.contents)))
+            .collect();
+        let left = crate::fingerprint::Outputs { dirs: outs, generated, count: outputs.len(), summary };
+        probe.after(before, project.workspace.built_files(), &left, output::warnings());
     }
     Ok(code)
 }
@@ -147,7 +161,7 @@ impl Crds {
                     size = fitted.after;
                 }
                 Err(bare) => anyhow::bail!(
-                    "{name} is {bare} bytes even without descriptions, over the size budget of {budget} bytes: split the kind, or drop fields"
+                    "{name} is {bare} bytes even without the descriptions the budget may drop, over the size budget of {budget} bytes: give a larger budget (`--size-budget etcd` keeps it under what the API server stores, then apply with `kubectl apply --server-side`), split the kind, or drop fields"
                 ),
             }
         }
@@ -156,7 +170,9 @@ impl Crds {
                 "{name} is {size} bytes, over the {ETCD_REQUEST_LIMIT} bytes etcd stores in one request: the API server would refuse it. Write `--size-budget etcd` (or `size-budget = \"etcd\"` in [workspace.metadata.kubegen]) to drop descriptions until it fits, the deepest first"
             );
         }
-        if size > kubegen::crd::annotation_budget(crd) {
+        // A budget the user chose over the annotation says they apply server-side.
+        let chose_larger = self.size_budget.is_some_and(|b| b.bytes_for(crd) > kubegen::crd::annotation_budget(crd));
+        if size > kubegen::crd::annotation_budget(crd) && !chose_larger {
             output::warn(format!(
                 "warning: {name} is {size} bytes, over the {LAST_APPLIED_LIMIT} bytes of the last-applied-configuration annotation: client-side `kubectl apply` will refuse it. Write `--size-budget annotation` (or `size-budget = \"annotation\"` in [workspace.metadata.kubegen]) to drop descriptions until it fits, the deepest first; or apply with `kubectl apply --server-side`"
             ));

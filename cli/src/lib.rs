@@ -407,24 +407,26 @@ fn clients(args: ClientsArgs) -> Result<ExitCode> {
         (_, Some(configured)) => configured.clone(),
         _ => vec![clients::Lang::Go, clients::Lang::Typescript, clients::Lang::Python],
     };
+    let dir = |lang: clients::Lang| match (&args.out, langs.len()) {
+        (Some(out), 1) => project.path(out),
+        (Some(out), _) => project.path(out).join(lang.name()),
+        (None, _) => project.path("clients").join(lang.name()),
+    };
+    // The inputs are read before the helper builds (`packages` builds it).
+    let outs = langs.iter().map(|&lang| dir(lang)).collect();
+    let fingerprint = generate::Fingerprint::read(probe, &project, outs, args.project.header.as_deref());
     let packages = project.packages()?;
     let clients: Vec<generate::Client> = langs
         .iter()
         .map(|&lang| generate::Client {
             language: clients::language(lang),
-            dir: match (&args.out, langs.len()) {
-                (Some(out), 1) => project.path(out),
-                (Some(out), _) => project.path(out).join(lang.name()),
-                (None, _) => project.path("clients").join(lang.name()),
-            },
+            dir: dir(lang),
             packages,
             go_kubernetes_types: args.go_kubernetes_types.or(settings.go_kubernetes_types).unwrap_or_default(),
         })
         .collect();
     let generators: Vec<&dyn generate::Generator> = clients.iter().map(|c| c as &dyn generate::Generator).collect();
     let names: Vec<&str> = langs.iter().map(|l| l.name()).collect();
-    let outs = clients.iter().map(|c| c.dir.clone()).collect();
-    let fingerprint = generate::Fingerprint::read(probe, &project, outs, args.project.header.as_deref());
     generate::run(&project, &generators, args.check, "client", fingerprint, |p| {
         Ok(format!("{}, {}", output::count(p.kinds()?.len(), "kind"), names.join(", ")))
     })

@@ -76,6 +76,11 @@ pub struct Workspace {
     /// and all they depend on by path (the fingerprint's inputs); `None` when one could
     /// not be followed.
     pub package_dirs: Option<Vec<PathBuf>>,
+    /// Every member's manifest (one that starts to depend on kubegen, or stops opting
+    /// out, adds kinds), and the directories a `members` glob lists (a new member there
+    /// changes the workspace): the fingerprint's view of the workspace's shape.
+    pub member_manifests: Vec<PathBuf>,
+    pub member_glob_dirs: Vec<PathBuf>,
     /// The helper's dep-info file (`<target>/debug/<helper>.d`), once it was built.
     helper_dep_info: std::cell::OnceCell<PathBuf>,
 }
@@ -148,7 +153,16 @@ impl Workspace {
             .map(|t| t.name.replace('-', "_"));
         let profiles = profiles(&root_manifest)?;
         let package_dirs = path_closure(&meta, &source_dirs);
+        let member_manifests = meta
+            .packages
+            .iter()
+            .filter(|p| meta.workspace_members.contains(&p.id))
+            .map(|p| p.manifest_path.clone())
+            .collect();
+        let member_glob_dirs = member_glob_dirs(&root_manifest, &meta.workspace_root);
         Ok(Workspace {
+            member_manifests,
+            member_glob_dirs,
             package_dirs,
             helper_dep_info: std::cell::OnceCell::new(),
             profiles,
@@ -271,6 +285,31 @@ fn path_closure(meta: &Metadata, dirs: &[PathBuf]) -> Option<Vec<PathBuf>> {
         }
     }
     Some(seen.into_iter().collect())
+}
+
+/// The directories whose entries the workspace's `members` globs match (`crates/*` lists
+/// `crates/`).
+fn member_glob_dirs(root_manifest: &Path, root: &Path) -> Vec<PathBuf> {
+    let Some(manifest) = std::fs::read_to_string(root_manifest).ok().and_then(|t| t.parse::<toml::Table>().ok()) else {
+        return Vec::new();
+    };
+    let members = manifest.get("workspace").and_then(|w| w.get("members")).and_then(toml::Value::as_array);
+    let mut dirs: Vec<PathBuf> = members
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .filter(|m| m.contains(['*', '?', '[']))
+        .map(|m| {
+            let fixed: PathBuf = Path::new(m)
+                .components()
+                .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+                .collect();
+            root.join(fixed)
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
 }
 
 /// `path` made absolute, `.` and `..` folded (as cargo names package directories).
