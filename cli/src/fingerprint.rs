@@ -173,13 +173,20 @@ impl Probe {
     /// the outputs' directories read as they are now — each file this run generated
     /// (`generated`: path and SHA-256 of its contents) found as generated — and the stamp
     /// written (through a temporary file and a rename), unless an input changed since the
-    /// command started or just before (file times are coarse). Failing to write it is not
-    /// the command's failure.
+    /// command started or just before (file times are coarse) that was read before
+    /// [`Probe::before`] (manifests and the lock file by `cargo metadata`, the named files
+    /// by the settings) or that only the build read. A source the walk found is read by
+    /// the build after `before`, which compares it. Failing to write it is not the
+    /// command's failure.
     pub fn after(&self, mut before: Before, built: Option<Vec<PathBuf>>, outputs: &Outputs, said: Vec<String>) {
         let Some(path) = &self.path else { return };
         let Some(built) = built else { return };
         let recent = |s: &Seen| s.sha256 != "absent" && s.mtime + RACY.as_nanos() > nanos(self.started);
-        if !before.complete || before.files.iter().any(|(file, seen)| recent(seen) || !unchanged(file, seen)) {
+        let walked: std::collections::HashSet<&PathBuf> = before.walked.iter().collect();
+        let read_early =
+            |f: &PathBuf| !walked.contains(f) || f.file_name().is_some_and(|n| n == "Cargo.toml" || n == "Cargo.lock");
+        let vouched = |(f, s): (&PathBuf, &Seen)| !(read_early(f) && recent(s)) && unchanged(f, s);
+        if !before.complete || !before.files.iter().all(vouched) {
             return;
         }
         let mut built_files = Vec::new();
@@ -686,14 +693,22 @@ mod tests {
         s.write("shared/types.json", "{\"changed\": true}");
         probe.after(before, Some(vec![s.root.join("shared/types.json")]), &s.outputs(Vec::new()), Vec::new());
         assert!(!s.stamped(), "a file the build read changed");
-        // An input modified just before the command started (`cargo metadata` may have
+        // A manifest modified just before the command started (`cargo metadata` may have
         // read it before the edit).
         let s = Scratch::new("just-before");
-        s.write("pkg/src/lib.rs", "/// edited a moment ago\npub struct A;\n");
+        s.write("pkg/Cargo.toml", "[package]\nname = \"pkg\"\nversion = \"0.2.0\"\n");
         let probe = s.probe("k");
         let before = probe.before(s.inputs(true));
         probe.after(before, Some(Vec::new()), &s.outputs(Vec::new()), Vec::new());
-        assert!(!s.stamped(), "an input edited just before");
+        assert!(!s.stamped(), "a manifest edited just before");
+        // A source edited just before is read by the build after `before` read it: vouched.
+        let s = Scratch::new("source-just-before");
+        s.write("pkg/src/lib.rs", "/// edited a moment ago\npub struct A;\n");
+        let probe = s.probe("k");
+        let before = probe.before(s.inputs(true));
+        let generated = vec![(s.root.join("pkg/config/crd.yaml"), digest("minimum: 1\n"))];
+        probe.after(before, Some(Vec::new()), &s.outputs(generated), Vec::new());
+        assert!(s.stamped() && s.fresh(), "a source edited just before the run");
         // An output not as this run generated it (another run wrote it meanwhile).
         let s = Scratch::new("output");
         let probe = s.probe("k");
