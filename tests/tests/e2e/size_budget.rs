@@ -47,9 +47,11 @@ fn a_size_budget_fits_client_side_apply() {
     assert!(!refused.status.success() && err.contains("Too long"), "the whole CRD was applied client-side: {err}");
     kubectl_ok(&["apply", "-f", "-"], Some(&fitted.to_string()));
     let name = "fleets.fitted.budget.kubegen.dev";
+    // Until the server has written its conditions, the path has nothing to read.
     let established = || {
         let path = "jsonpath={.status.conditions[?(@.type==\"Established\")].status}";
-        kubectl_ok(&["get", "crd", name, "-o", path], None) == "True"
+        let out = kubectl(&["get", "crd", name, "-o", path], None);
+        out.status.success() && out.stdout == b"True"
     };
     let start = std::time::Instant::now();
     while !established() {
