@@ -175,9 +175,6 @@ fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Err
                 .filter_map(|k| s.str(k).map(|v| (k.as_str().to_string(), Value::String(v.to_string()))))
                 .collect(),
         )),
-        (value, _) if m.def.sets.is_some() && value.arg().is_some() => {
-            m.def.sets.and_then(|k| fact(m, k, &value.arg()?, errors))
-        }
         (MarkerValue::Json(v), Key::Example | Key::ExampleJson) => {
             g.example = Some((v.clone(), m));
             None
@@ -188,7 +185,11 @@ fn gather<'m>(m: &'m Marker, g: &mut Gathered<'m>, node: Place, errors: &mut Err
             g.default = Some((v, m));
             None
         }
-        _ => gather_rules_and_flags(m, g, node, errors),
+        // A marker that sets one fact to its value (`Example` and `Default` set none).
+        _ => match (m.def.sets, m.value.arg()) {
+            (Some(fact_kind), Some(value)) => fact(m, fact_kind, &value, errors),
+            _ => gather_rules_and_flags(m, g, node, errors),
+        },
     }
 }
 
