@@ -3,8 +3,10 @@
 fields), written once for kubegen and once for kube-derive with the equivalent schemars
 attributes. Dependencies are built first; then the two crates are rebuilt in turn
 (kubegen, kube-derive, kubegen, ...; touching the source each time), R times each, and each
-side's median, min and max are printed with the ratio of the medians. `--quick` (CI): 3
-kinds, one rebuild each, to prove the bench still builds.
+side's median, min and max are printed with the ratio of the medians, and the code each
+side's derives generate: the crate's LLVM IR, lines and functions per kind (`cargo rustc
+-- --emit=llvm-ir`). `--quick` (CI): 3 kinds, one rebuild each, to prove the bench still
+builds.
 
     python3 scripts/bench-build.py [--kinds 50] [--runs 3] [--markers] [--rules] [--quick]
 """
@@ -198,6 +200,30 @@ def main():
     for flavour, ts in times.items():
         print(f"{flavour:<12} {what}: rebuild {summary(ts)}")
     print(f"ratio kubegen / kube-derive (medians): {ratio(times, 'kubegen', 'kube-derive'):.2f}")
+    ir = {flavour: llvm_ir(d) for flavour, d in crates.items()}
+    for flavour, (lines, functions) in ir.items():
+        print(f"{flavour:<12} {what}: LLVM IR {lines} lines, {functions} functions;"
+              f" per kind {lines / a.kinds:.0f} lines, {functions / a.kinds:.0f} functions")
+    print(f"ratio kubegen / kube-derive (IR lines): {ir['kubegen'][0] / ir['kube-derive'][0]:.2f}")
+
+
+def llvm_ir(d):
+    """The crate's LLVM IR (debug profile, as built above): lines and defined functions."""
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
+    name = d.name.replace("-", "_")
+    deps = TARGET / "debug" / "deps"
+    for old in deps.glob(f"bench_{name}-*.ll"):
+        old.unlink()
+    subprocess.run(["cargo", "rustc", "-q", "--lib", "--manifest-path", str(d / "Cargo.toml"), "--", "--emit=llvm-ir"],
+                   check=True, env=env)
+    (ll,) = deps.glob(f"bench_{name}-*.ll")
+    lines = functions = 0
+    with open(ll, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            lines += 1
+            functions += line.startswith("define ")
+    ll.unlink()
+    return lines, functions
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A new user's cold start, timed: in a scaffolded Memcached workspace (init + create api)
+# A new user's cold start, timed: `cargo install` of the CLI (release, its own empty target
+# dir; not in --quick), then in a scaffolded Memcached workspace (init + create api)
 # with an empty target dir, the first `cargo build`, then the first `manifests` by the
 # installed binary (the helper program alone) and by `cargo run -p codegen-cli --
 # manifests` (the CLI member too), then the switch back and forth that a day of
@@ -44,6 +45,14 @@ timed() {
   end=$(date +%s.%N)
   printf '%-48s %7.1fs  %3d crates compiled\n' "$name" "$(awk "BEGIN { print $end - $start }")" "$(grep -c '^ *Compiling ' "$WORK/out" || true)"
 }
+if ! $quick; then
+  # As the README installs it, from this checkout, into a target dir of its own.
+  timed "cargo install --path codegen-cli (release)" \
+    cargo install --path "$ROOT/codegen-cli" --locked --root "$WORK/install" --target-dir "$WORK/install-target"
+  printf '%-48s %8s\n' "its target/ size" "$(du -sh "$WORK/install-target" | cut -f1)"
+  rm -rf "$WORK/install-target"
+fi
+
 timed "cargo build (first)" cargo build
 # The installed binary first: it compiles only the helper program, not the CLI member.
 timed "codegen-cli manifests (installed binary, first)" "$cli" manifests

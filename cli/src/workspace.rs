@@ -69,6 +69,8 @@ pub struct Workspace {
     /// How the packages depend on kubegen, as a dependency table's keys
     /// (`path = "..."`, `git = "...", branch = "..."`, `version = "..."`).
     kubegen: String,
+    /// Where kubegen is, when the packages depend on it by path.
+    kubegen_dir: Option<PathBuf>,
     /// The workspace's `[profile.*]` tables, as TOML: the helper builds with them, so
     /// it reuses what `cargo build` compiled (another profile compiles everything again).
     profiles: String,
@@ -83,6 +85,13 @@ pub struct Workspace {
     pub member_glob_dirs: Vec<PathBuf>,
     /// The helper's dep-info file (`<target>/debug/<helper>.d`), once it was built.
     helper_dep_info: std::cell::OnceCell<PathBuf>,
+    /// Whether the helper can be built in a mirror of the workspace ([`mirrorable`]).
+    /// Never for another tree sharing this target directory (`diff`'s extracted commit):
+    /// its packages would get the workspace's own artifacts' names, and cargo, finding
+    /// those newer than the extracted sources, would reuse them.
+    pub(crate) mirrorable: bool,
+    /// The mirror the helper was built in.
+    mirror_dir: std::cell::OnceCell<PathBuf>,
 }
 
 /// One derived kind, as the helper program reports it.
@@ -124,7 +133,7 @@ impl Workspace {
             let Some(lib) = p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib" || k == "rlib")) else {
                 continue;
             };
-            kubegen.get_or_insert_with(|| dependency_spec(dep));
+            kubegen.get_or_insert_with(|| (dependency_spec(dep), dep.path.clone()));
             packages.push((p.name.clone(), lib.name.replace('-', "_"), dir));
         }
         for name in only {
@@ -151,16 +160,22 @@ impl Workspace {
             .filter(|p| meta.workspace_members.contains(&p.id) && p.manifest_path == root_manifest)
             .find_map(|p| p.targets.iter().find(|t| t.kind.iter().any(|k| k == "lib")))
             .map(|t| t.name.replace('-', "_"));
-        let profiles = profiles(&root_manifest)?;
         let package_dirs = path_closure(&meta, &source_dirs);
-        let member_manifests = meta
+        let profiles = profiles(&root_manifest)?;
+        let member_manifests: Vec<PathBuf> = meta
             .packages
             .iter()
             .filter(|p| meta.workspace_members.contains(&p.id))
             .map(|p| p.manifest_path.clone())
             .collect();
         let member_glob_dirs = member_glob_dirs(&root_manifest, &meta.workspace_root);
+        let mirrorable = package_dirs.as_ref().is_some_and(|dirs| {
+            let members = member_manifests.iter().filter_map(|m: &PathBuf| m.parent().map(Path::to_path_buf));
+            mirrorable(&meta.workspace_root, &dirs.iter().cloned().chain(members).collect::<Vec<_>>())
+        });
         Ok(Workspace {
+            mirrorable,
+            mirror_dir: std::cell::OnceCell::new(),
             member_manifests,
             member_glob_dirs,
             package_dirs,
@@ -172,7 +187,8 @@ impl Workspace {
             root: meta.workspace_root,
             target_dir: meta.target_directory,
             packages,
-            kubegen: kubegen.unwrap_or_else(|| "version = \"*\"".into()),
+            kubegen: kubegen.as_ref().map_or_else(|| "version = \"*\"".into(), |(spec, _)| spec.clone()),
+            kubegen_dir: kubegen.and_then(|(_, dir)| dir),
         })
     }
 
@@ -195,20 +211,19 @@ impl Workspace {
             (&self.root, &self.packages, &self.kubegen).hash(&mut h);
             format!("{:016x}", h.finish())
         };
-        let dir = self.target_dir.join("kubegen").join(format!("manifests-{id}"));
-        std::fs::create_dir_all(dir.join("src")).with_context(|| format!("creating {}", dir.display()))?;
-        write_if_changed(&dir.join("Cargo.toml"), &self.helper_manifest(&id))?;
-        write_if_changed(&dir.join("src/main.rs"), &self.helper_main())?;
-        // The workspace's lock file pins the same versions the workspace builds with.
-        if let Ok(lock) = std::fs::read_to_string(self.root.join("Cargo.lock")) {
-            write_if_changed(&dir.join("Cargo.lock"), &lock)?;
-        }
+        // Built as a member of a mirror of the workspace, the packages keep the paths (relative
+        // to the workspace root) that cargo hashes into their artifacts' names: the helper
+        // links what `cargo build` compiled instead of compiling every package again.
+        let manifest = match self.mirror(&id)? {
+            Some(manifest) => manifest,
+            None => self.standalone_helper(&id)?,
+        };
         let names: Vec<&str> = self.packages.iter().map(|(name, _, _)| name.as_str()).collect();
         eprintln!("Building the kinds of {} with cargo", names.join(", "));
         // cargo's progress and errors go straight to the terminal: a first run compiles
         // every dependency, which takes minutes.
         let mut cmd = Command::new(cargo());
-        cmd.args(["run", "--manifest-path"]).arg(dir.join("Cargo.toml")).arg("--").args(options.to_args());
+        cmd.args(["run", "--manifest-path"]).arg(&manifest).arg("--").args(options.to_args());
         // Run as a plain `cargo run` in the workspace would be: what `cargo run -p
         // codegen-cli` sets for its own package must not reach the helper's build
         // scripts (ring's reruns when CARGO_MANIFEST_DIR changes, and everything
@@ -237,24 +252,132 @@ impl Workspace {
     /// when cargo wrote none where expected.
     pub fn built_files(&self) -> Option<Vec<PathBuf>> {
         let files = crate::fingerprint::dep_info(self.helper_dep_info.get()?)?;
-        Some(files.into_iter().filter(|f| !f.starts_with(&self.target_dir)).collect())
+        // The mirror's paths name the workspace's own files.
+        let mirror = self.mirror_dir.get();
+        let files = files.into_iter().map(|f| match mirror.and_then(|m| f.strip_prefix(m).ok()) {
+            Some(rel) => self.root.join(rel),
+            None => f,
+        });
+        Some(files.filter(|f| !f.starts_with(&self.target_dir)).collect())
     }
 
-    fn helper_manifest(&self, id: &str) -> String {
-        let kubegen =
-            format!("kubegen = {{ package = {LIBRARY_PACKAGE:?}, {}, default-features = false }}", self.kubegen);
-        let deps: String = self
-            .packages
+    /// The helper in a workspace of its own (when no mirror can be made), with the
+    /// workspace's profiles and lock file; returns its manifest.
+    fn standalone_helper(&self, id: &str) -> Result<PathBuf> {
+        let dir = self.target_dir.join("kubegen").join(format!("manifests-{id}"));
+        std::fs::create_dir_all(dir.join("src")).with_context(|| format!("creating {}", dir.display()))?;
+        let deps = self.helper_dependencies(|dir| dir.to_path_buf());
+        write_if_changed(
+            &dir.join("Cargo.toml"),
+            &format!("{}\n[workspace]\n{}", helper_package(id, &self.kubegen, &deps), self.profiles),
+        )?;
+        write_if_changed(&dir.join("src/main.rs"), &self.helper_main())?;
+        // The workspace's lock file pins the same versions the workspace builds with.
+        if let Ok(lock) = std::fs::read_to_string(self.root.join("Cargo.lock")) {
+            write_if_changed(&dir.join("Cargo.lock"), &lock)?;
+        }
+        Ok(dir.join("Cargo.toml"))
+    }
+
+    /// The helper as a member of a mirror of the workspace: `<target>/kubegen/ws-<id>/`
+    /// holds the root manifest with the helper added to its members, a copy of the lock
+    /// file, and a symbolic link to each other entry of the workspace root. Every package
+    /// keeps its path relative to the root, so cargo gives it the same metadata hash as in
+    /// the workspace and `cargo build`'s artifacts are fresh for the helper. `None` where
+    /// a mirror would not build the same packages: a manifest names a path outside the
+    /// workspace relative to itself (from the mirror it would name another directory), or
+    /// the platform has no symbolic links. Returns the helper's manifest.
+    fn mirror(&self, id: &str) -> Result<Option<PathBuf>> {
+        if !cfg!(unix) || !self.mirrorable {
+            return Ok(None);
+        }
+        let Ok(root_manifest) = std::fs::read_to_string(self.root.join("Cargo.toml")) else { return Ok(None) };
+        let Ok(mut manifest) = root_manifest.parse::<toml::Table>() else { return Ok(None) };
+        let helper = format!("kubegen-manifests-{id}");
+        let dir = self.target_dir.join("kubegen").join(format!("ws-{id}"));
+        let member = dir.join(&helper);
+        std::fs::create_dir_all(member.join("src")).with_context(|| format!("creating {}", member.display()))?;
+        let workspace = manifest.entry("workspace").or_insert_with(|| toml::Value::Table(Default::default()));
+        let Some(workspace) = workspace.as_table_mut() else { return Ok(None) };
+        let members = workspace.entry("members").or_insert_with(|| toml::Value::Array(Vec::new()));
+        let Some(members) = members.as_array_mut() else { return Ok(None) };
+        members.push(toml::Value::String(helper.clone()));
+        let text = toml::to_string(&manifest).context("writing the mirror's manifest")?;
+        write_if_changed(
+            &dir.join("Cargo.toml"),
+            &format!(
+                "# Generated by codegen-cli manifests: {}, with the helper as a member.\n{text}",
+                self.root.join("Cargo.toml").display()
+            ),
+        )?;
+        // Copied when the workspace's changed: cargo adds the helper to the copy.
+        if let Ok(lock) = std::fs::read_to_string(self.root.join("Cargo.lock"))
+            && std::fs::read_to_string(dir.join(".workspace.lock")).ok().as_deref() != Some(lock.as_str())
+        {
+            std::fs::write(dir.join("Cargo.lock"), &lock).context("copying Cargo.lock")?;
+            std::fs::write(dir.join(".workspace.lock"), &lock).context("copying Cargo.lock")?;
+        }
+        self.link_root_entries(&dir, &helper)?;
+        // A package under the root is reached through the mirror, by a relative path.
+        let in_mirror = |package: &Path| match package.strip_prefix(&self.root) {
+            Ok(rel) => Path::new("..").join(rel),
+            Err(_) => package.to_path_buf(),
+        };
+        let deps = self.helper_dependencies(in_mirror);
+        let kubegen = match &self.kubegen_dir {
+            Some(dir) => format!("path = {:?}", in_mirror(dir).display().to_string()),
+            None => self.kubegen.clone(),
+        };
+        write_if_changed(&member.join("Cargo.toml"), &helper_package(id, &kubegen, &deps))?;
+        write_if_changed(&member.join("src/main.rs"), &self.helper_main())?;
+        let _ = self.mirror_dir.set(dir);
+        Ok(Some(member.join("Cargo.toml")))
+    }
+
+    /// In the mirror `dir`, a symbolic link to each entry of the workspace root but its
+    /// manifest, lock file, `.git` and the target directory; links to entries gone are
+    /// removed (only links: nothing else there is the workspace's).
+    fn link_root_entries(&self, dir: &Path, helper: &str) -> Result<()> {
+        let target_entry = self.target_dir.strip_prefix(&self.root).ok().and_then(|rel| rel.components().next());
+        let mut wanted = std::collections::BTreeSet::new();
+        for entry in std::fs::read_dir(&self.root).with_context(|| format!("reading {}", self.root.display()))? {
+            let name = entry?.file_name();
+            let skip = ["Cargo.toml", "Cargo.lock", ".git", helper].iter().any(|s| name == *s)
+                || target_entry.is_some_and(|t| t.as_os_str() == name);
+            if !skip {
+                wanted.insert(name);
+            }
+        }
+        for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+            let entry = entry?;
+            if entry.file_type()?.is_symlink() && !wanted.contains(&entry.file_name()) {
+                std::fs::remove_file(entry.path()).with_context(|| format!("removing {}", entry.path().display()))?;
+            }
+        }
+        for name in wanted {
+            let (link, to) = (dir.join(&name), self.root.join(&name));
+            if std::fs::read_link(&link).ok().as_deref() == Some(to.as_path()) {
+                continue;
+            }
+            if link.is_symlink() {
+                std::fs::remove_file(&link).with_context(|| format!("removing {}", link.display()))?;
+            }
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&to, &link).with_context(|| format!("linking {}", link.display()))?;
+        }
+        Ok(())
+    }
+
+    /// The helper's `[dependencies]` entries for the packages read, each directory as
+    /// `path` gives it.
+    fn helper_dependencies(&self, path: impl Fn(&Path) -> PathBuf) -> String {
+        self.packages
             .iter()
             .enumerate()
             .map(|(i, (name, _, dir))| {
-                format!("kubegen_pkg_{i} = {{ package = {name:?}, path = {:?} }}\n", dir.display().to_string())
+                format!("kubegen_pkg_{i} = {{ package = {name:?}, path = {:?} }}\n", path(dir).display().to_string())
             })
-            .collect();
-        format!(
-            "# Generated by codegen-cli manifests; rewritten on every run.\n[package]\nname = \"kubegen-manifests-{id}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n{kubegen}\n{deps}\n[workspace]\n{}",
-            self.profiles
-        )
+            .collect()
     }
 
     fn helper_main(&self) -> String {
@@ -263,6 +386,37 @@ impl Workspace {
             "// Generated by codegen-cli manifests. Linking each package runs its derives' registrations.\n{externs}\nfn main() {{\n    kubegen::kinds::helper_main();\n}}\n"
         )
     }
+}
+
+/// The helper's `[package]` and `[dependencies]`.
+fn helper_package(id: &str, kubegen: &str, deps: &str) -> String {
+    format!(
+        "# Generated by codegen-cli manifests; rewritten on every run.\n[package]\nname = \"kubegen-manifests-{id}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\nkubegen = {{ package = {LIBRARY_PACKAGE:?}, {kubegen}, default-features = false }}\n{deps}"
+    )
+}
+
+/// Whether a mirror of the workspace at `root` builds the same packages: no manifest in
+/// it (the root's, each of `dirs` under the root) names a path that leaves the root
+/// relative to itself. From the mirror, such a path would name another directory.
+fn mirrorable(root: &Path, dirs: &[PathBuf]) -> bool {
+    fn escapes(value: &toml::Value, from: &Path, root: &Path) -> bool {
+        match value {
+            toml::Value::Table(table) => table.iter().any(|(key, value)| match value {
+                toml::Value::String(path) if key == "path" || key == "workspace" => {
+                    Path::new(path).is_relative() && !normalized(&from.join(path)).is_some_and(|p| p.starts_with(root))
+                }
+                other => escapes(other, from, root),
+            }),
+            toml::Value::Array(items) => items.iter().any(|v| escapes(v, from, root)),
+            _ => false,
+        }
+    }
+    std::iter::once(root).chain(dirs.iter().map(PathBuf::as_path).filter(|d| d.starts_with(root))).all(|dir| {
+        std::fs::read_to_string(dir.join("Cargo.toml"))
+            .ok()
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .is_some_and(|manifest| !escapes(&toml::Value::Table(manifest), dir, root))
+    })
 }
 
 /// `dirs` and every package they depend on by path (not as dev-dependencies), from
@@ -450,6 +604,33 @@ mod tests {
         assert_eq!(parsed["profile"]["release"]["lto"], toml::Value::String("thin".into()), "{profiles}");
         assert!(!profiles.contains("[package]\nname"), "{profiles}");
         assert_eq!(none, "");
+    }
+
+    #[test]
+    fn a_mirror_is_made_only_where_every_path_stays_in_the_workspace() {
+        let root = std::env::temp_dir().join(format!("kubegen-mirrorable-{}", std::process::id()));
+        let member = root.join("api");
+        std::fs::create_dir_all(&member).unwrap();
+        let write = |dir: &std::path::Path, text: &str| std::fs::write(dir.join("Cargo.toml"), text).unwrap();
+        write(&root, "[workspace]\nmembers = [\"api\"]\n[workspace.dependencies]\ncommon = { path = \"common\" }\n");
+        write(
+            &member,
+            "[package]\nname = \"api\"\n[dependencies]\nkubegen = { path = \"/opt/kubegen\" }\nc = { path = \"../common\" }\n",
+        );
+        let inside = super::mirrorable(&root, std::slice::from_ref(&member));
+        // `../../kubegen` leaves the workspace: from the mirror it would name another directory.
+        write(
+            &member,
+            "[package]\nname = \"api\"\n[target.'cfg(unix)'.dependencies]\nk = { path = \"../../kubegen\" }\n",
+        );
+        let leaves = super::mirrorable(&root, std::slice::from_ref(&member));
+        write(&member, "[package]\nname = \"api\"\n");
+        write(&root, "[workspace]\n[patch.crates-io]\nx = { path = \"../x\" }\n");
+        let patch_leaves = super::mirrorable(&root, std::slice::from_ref(&member));
+        std::fs::remove_dir_all(&root).unwrap();
+        assert!(inside, "absolute paths and paths inside the workspace mirror");
+        assert!(!leaves);
+        assert!(!patch_leaves);
     }
 
     #[test]

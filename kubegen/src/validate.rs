@@ -97,6 +97,12 @@ impl Validator {
         Validator { node, replicas_paths, ..Validator::default() }
     }
 
+    /// Sets the schema's defaults in `object`, as the API server does on every write and
+    /// on every read from etcd (a default applies where its parent object is present).
+    pub fn apply_defaults(&self, object: &mut Value) {
+        apply_defaults(&self.node, object);
+    }
+
     /// Validates a JSON object as the API server would (`old`: the stored object, on an update).
     pub fn validate(&self, object: &Value, old: Option<&Value>) -> Result<(), Violations> {
         let mut object = object.clone();

@@ -80,6 +80,9 @@ pub fn clients_at(project: &Project, commit: &str, packages: &[String]) -> Resul
     let mut workspace =
         Workspace::load(Some(&manifest), packages).with_context(|| format!("the workspace at {commit}"))?;
     workspace.target_dir = project.workspace.target_dir.clone();
+    // In a mirror, the commit's packages would take the names of the workspace's own
+    // artifacts in this shared target directory (and, older, be thought built).
+    workspace.mirrorable = false;
     let kinds = workspace.kinds(Default::default()).with_context(|| format!("building the kinds at {commit}"))?;
     crate::clients::packages(kinds).with_context(|| format!("the client model at {commit}"))
 }
