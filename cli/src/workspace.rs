@@ -252,13 +252,14 @@ impl Workspace {
     /// when cargo wrote none where expected.
     pub fn built_files(&self) -> Option<Vec<PathBuf>> {
         let files = crate::fingerprint::dep_info(self.helper_dep_info.get()?)?;
-        // The mirror's paths name the workspace's own files.
+        // The mirror's paths name the workspace's own files (but the helper's, generated).
         let mirror = self.mirror_dir.get();
         let files = files.into_iter().map(|f| match mirror.and_then(|m| f.strip_prefix(m).ok()) {
-            Some(rel) => self.root.join(rel),
-            None => f,
+            Some(rel) if !rel.starts_with(self.helper_dep_info.get()?.file_stem()?) => Some(self.root.join(rel)),
+            _ => Some(f),
         });
-        Some(files.filter(|f| !f.starts_with(&self.target_dir)).collect())
+        let files: Vec<PathBuf> = files.collect::<Option<_>>()?;
+        Some(files.into_iter().filter(|f| !f.starts_with(&self.target_dir)).collect())
     }
 
     /// The helper in a workspace of its own (when no mirror can be made), with the
