@@ -169,10 +169,11 @@ impl Workspace {
             .map(|p| p.manifest_path.clone())
             .collect();
         let member_glob_dirs = member_glob_dirs(&root_manifest, &meta.workspace_root);
-        let mirrorable = package_dirs.as_ref().is_some_and(|dirs| {
-            let members = member_manifests.iter().filter_map(|m: &PathBuf| m.parent().map(Path::to_path_buf));
-            mirrorable(&meta.workspace_root, &dirs.iter().cloned().chain(members).collect::<Vec<_>>())
-        });
+        // Every member is loaded by cargo in the mirror, and all they depend on by path.
+        let member_dirs: Vec<PathBuf> =
+            member_manifests.iter().filter_map(|m: &PathBuf| m.parent().map(Path::to_path_buf)).collect();
+        let mirrorable = package_dirs.is_some()
+            && path_closure(&meta, &member_dirs).is_some_and(|dirs| mirrorable(&meta.workspace_root, &dirs));
         Ok(Workspace {
             mirrorable,
             mirror_dir: std::cell::OnceCell::new(),
@@ -222,28 +223,46 @@ impl Workspace {
         eprintln!("Building the kinds of {} with cargo", names.join(", "));
         // cargo's progress and errors go straight to the terminal: a first run compiles
         // every dependency, which takes minutes.
-        let mut cmd = Command::new(cargo());
+        let failed = "building the workspace's kinds failed; cargo's output above names the package and the error";
+        if self.mirror_dir.get().is_some() {
+            // The packages are compiled in the workspace itself, so what the mirror shares
+            // with `cargo build` was made there (its CARGO_MANIFEST_DIR, its build
+            // scripts' view); in the mirror only the helper is compiled and linked.
+            let mut build = self.cargo();
+            build.args(["build", "--lib", "--manifest-path"]).arg(self.root.join("Cargo.toml"));
+            for name in &names {
+                build.args(["-p", name]);
+            }
+            if !build.status().context("building the workspace's kinds with `cargo build`")?.success() {
+                bail!("{failed}");
+            }
+        }
+        let mut cmd = self.cargo();
         cmd.args(["run", "--manifest-path"]).arg(&manifest).arg("--").args(options.to_args());
-        // Run as a plain `cargo run` in the workspace would be: what `cargo run -p
-        // codegen-cli` sets for its own package must not reach the helper's build
-        // scripts (ring's reruns when CARGO_MANIFEST_DIR changes, and everything
-        // above it recompiles).
+        let out = cmd
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .context("running the manifests helper with `cargo run`")?;
+        if !out.status.success() {
+            bail!("{failed}");
+        }
+        let kinds: Vec<Kind> = serde_json::from_slice(&out.stdout).context("reading the helper's output")?;
+        let _ = self.helper_dep_info.set(self.target_dir.join("debug").join(format!("kubegen-manifests-{id}.d")));
+        Ok(kinds)
+    }
+
+    /// cargo, run as a plain `cargo` in the workspace would be: what `cargo run -p
+    /// codegen-cli` sets for its own package must not reach the build scripts (ring's
+    /// reruns when CARGO_MANIFEST_DIR changes, and everything above it recompiles).
+    fn cargo(&self) -> Command {
+        let mut cmd = Command::new(cargo());
         for (key, _) in std::env::vars_os() {
             if key.to_str().is_some_and(is_package_env) {
                 cmd.env_remove(&key);
             }
         }
-        let out = cmd
-            .env("CARGO_TARGET_DIR", &self.target_dir)
-            .stderr(std::process::Stdio::inherit())
-            .output()
-            .context("running the manifests helper with `cargo run`")?;
-        if !out.status.success() {
-            bail!("building the workspace's kinds failed; cargo's output above names the package and the error");
-        }
-        let kinds: Vec<Kind> = serde_json::from_slice(&out.stdout).context("reading the helper's output")?;
-        let _ = self.helper_dep_info.set(self.target_dir.join("debug").join(format!("kubegen-manifests-{id}.d")));
-        Ok(kinds)
+        cmd.env("CARGO_TARGET_DIR", &self.target_dir);
+        cmd
     }
 
     /// The files the helper's build read, as cargo's dep-info lists them (every source of
@@ -313,10 +332,11 @@ impl Workspace {
         )?;
         // Copied when the workspace's changed: cargo adds the helper to the copy.
         if let Ok(lock) = std::fs::read_to_string(self.root.join("Cargo.lock"))
-            && std::fs::read_to_string(dir.join(".workspace.lock")).ok().as_deref() != Some(lock.as_str())
+            && (std::fs::read_to_string(dir.join(".workspace.lock")).ok().as_deref() != Some(lock.as_str())
+                || !dir.join("Cargo.lock").exists())
         {
-            std::fs::write(dir.join("Cargo.lock"), &lock).context("copying Cargo.lock")?;
-            std::fs::write(dir.join(".workspace.lock"), &lock).context("copying Cargo.lock")?;
+            write_atomically(&dir.join("Cargo.lock"), &lock)?;
+            write_atomically(&dir.join(".workspace.lock"), &lock)?;
         }
         self.link_root_entries(&dir, &helper)?;
         // A package under the root is reached through the mirror, by a relative path.
@@ -352,7 +372,7 @@ impl Workspace {
         for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
             let entry = entry?;
             if entry.file_type()?.is_symlink() && !wanted.contains(&entry.file_name()) {
-                std::fs::remove_file(entry.path()).with_context(|| format!("removing {}", entry.path().display()))?;
+                remove_link(&entry.path())?;
             }
         }
         for name in wanted {
@@ -361,10 +381,15 @@ impl Workspace {
                 continue;
             }
             if link.is_symlink() {
-                std::fs::remove_file(&link).with_context(|| format!("removing {}", link.display()))?;
+                remove_link(&link)?;
             }
+            // Another run (`make -j`) may have made the same link a moment ago.
             #[cfg(unix)]
-            std::os::unix::fs::symlink(&to, &link).with_context(|| format!("linking {}", link.display()))?;
+            if let Err(e) = std::os::unix::fs::symlink(&to, &link)
+                && std::fs::read_link(&link).ok().as_deref() != Some(to.as_path())
+            {
+                return Err(e).with_context(|| format!("linking {}", link.display()));
+            }
         }
         Ok(())
     }
@@ -396,15 +421,27 @@ fn helper_package(id: &str, kubegen: &str, deps: &str) -> String {
     )
 }
 
-/// Whether a mirror of the workspace at `root` builds the same packages: no manifest in
-/// it (the root's, each of `dirs` under the root) names a path that leaves the root
-/// relative to itself. From the mirror, such a path would name another directory.
+/// Whether a mirror of the workspace at `root` builds the same packages, reading the
+/// root's manifest and those of `dirs` (every member and all they depend on by path)
+/// under the root. Not when:
+/// - a manifest names a path that leaves the root relative to itself (from the mirror it
+///   would name another directory), or one under the root absolutely (the package would
+///   have two sources);
+/// - the root manifest has no `[workspace]` (adding one would make its path dependencies
+///   members, built with other settings);
+/// - a package under the root has a build script (it would run again in the mirror,
+///   where the package's directory and files differ).
 fn mirrorable(root: &Path, dirs: &[PathBuf]) -> bool {
     fn escapes(value: &toml::Value, from: &Path, root: &Path) -> bool {
         match value {
             toml::Value::Table(table) => table.iter().any(|(key, value)| match value {
-                toml::Value::String(path) if key == "path" || key == "workspace" => {
-                    Path::new(path).is_relative() && !normalized(&from.join(path)).is_some_and(|p| p.starts_with(root))
+                toml::Value::String(path) if matches!(key.as_str(), "path" | "workspace" | "build") => {
+                    let path = Path::new(path);
+                    if path.is_absolute() {
+                        path.starts_with(root)
+                    } else {
+                        !normalized(&from.join(path)).is_some_and(|p| p.starts_with(root))
+                    }
                 }
                 other => escapes(other, from, root),
             }),
@@ -412,11 +449,21 @@ fn mirrorable(root: &Path, dirs: &[PathBuf]) -> bool {
             _ => false,
         }
     }
+    let read =
+        |dir: &Path| -> Option<toml::Table> { std::fs::read_to_string(dir.join("Cargo.toml")).ok()?.parse().ok() };
+    if !read(root).is_some_and(|manifest| manifest.contains_key("workspace")) {
+        return false;
+    }
     std::iter::once(root).chain(dirs.iter().map(PathBuf::as_path).filter(|d| d.starts_with(root))).all(|dir| {
-        std::fs::read_to_string(dir.join("Cargo.toml"))
-            .ok()
-            .and_then(|text| text.parse::<toml::Table>().ok())
-            .is_some_and(|manifest| !escapes(&toml::Value::Table(manifest), dir, root))
+        read(dir).is_some_and(|manifest| {
+            let package = manifest.get("package");
+            let build_script = match package.and_then(|p| p.get("build")) {
+                Some(toml::Value::Boolean(build)) => *build,
+                Some(_) => true,
+                None => package.is_some() && dir.join("build.rs").exists(),
+            };
+            !build_script && !escapes(&toml::Value::Table(manifest), dir, root)
+        })
     })
 }
 
@@ -577,6 +624,24 @@ fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
+/// Removes the link `path`; one another run removed first is no error.
+fn remove_link(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Writes `path` through a temporary file renamed over it: a cargo reading it meanwhile
+/// sees the old text or the new, never half of one.
+fn write_atomically(path: &Path, contents: &str) -> Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, contents).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
 fn write_if_changed(path: &Path, contents: &str) -> Result<()> {
     if std::fs::read_to_string(path).ok().as_deref() == Some(contents) {
         return Ok(());
@@ -628,10 +693,23 @@ mod tests {
         write(&member, "[package]\nname = \"api\"\n");
         write(&root, "[workspace]\n[patch.crates-io]\nx = { path = \"../x\" }\n");
         let patch_leaves = super::mirrorable(&root, std::slice::from_ref(&member));
+        write(
+            &root,
+            &format!("[workspace]\n[workspace.dependencies]\nc = {{ path = {:?} }}\n", member.display().to_string()),
+        );
+        let absolute_inside = super::mirrorable(&root, std::slice::from_ref(&member));
+        write(&root, "[package]\nname = \"op\"\n");
+        let no_workspace = super::mirrorable(&root, &[]);
+        write(&root, "[workspace]\n");
+        std::fs::write(member.join("build.rs"), "fn main() {}\n").unwrap();
+        let build_script = super::mirrorable(&root, std::slice::from_ref(&member));
         std::fs::remove_dir_all(&root).unwrap();
         assert!(inside, "absolute paths and paths inside the workspace mirror");
         assert!(!leaves);
         assert!(!patch_leaves);
+        assert!(!absolute_inside, "a package under the root named absolutely would have two sources");
+        assert!(!no_workspace);
+        assert!(!build_script);
     }
 
     #[test]
