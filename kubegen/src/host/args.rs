@@ -13,6 +13,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 
 use super::leader::LeaderElection;
 use super::manager::Manager;
+use super::shard::Sharding;
 
 /// Where a listener binds: `host:port`, `:port` (every interface) or `0` (off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,9 @@ pub struct ManagerArgs {
     /// Reconcile only while holding the leader-election Lease (for several replicas).
     #[arg(long)]
     pub leader_elect: bool,
+    /// Every replica reconciles its share of the objects (a shard Lease each, a consistent-hash ring, objects labelled with their shard) instead of one leader doing all; replaces --leader-elect. The ring is named like the leader-election Lease, in its namespace.
+    #[arg(long, conflicts_with = "leader_elect")]
+    pub sharding: bool,
     /// Name of the Lease; the manager's name by default.
     #[arg(long, value_name = "NAME")]
     pub leader_election_id: Option<String>,
@@ -135,6 +139,12 @@ impl ManagerArgs {
             let identity = self.leader_election_identity.clone().unwrap_or_else(identity);
             manager = manager.leader_election(LeaderElection::new(&namespace, id, &identity));
         }
+        if self.sharding {
+            let namespace = self.leader_election_namespace.clone().unwrap_or_else(own_namespace);
+            let ring = self.leader_election_id.as_deref().unwrap_or(name);
+            let identity = self.leader_election_identity.clone().unwrap_or_else(identity);
+            manager = manager.sharding(Sharding::new(&namespace, ring, &identity));
+        }
         manager
     }
 }
@@ -187,5 +197,9 @@ mod tests {
         assert_eq!(cli.manager.health_probe_bind_address.0, Some("0.0.0.0:8081".parse().unwrap()));
         assert_eq!(cli.manager.metrics_bind_address, None);
         assert!(!cli.manager.leader_elect);
+        assert!(!cli.manager.sharding);
+        // One or the other: a leader does all the work, or every replica its share.
+        let err = Cli::try_parse_from(["m", "--sharding", "--leader-elect"]).err().unwrap().to_string();
+        assert!(err.contains("cannot be used with"), "{err}");
     }
 }

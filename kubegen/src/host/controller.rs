@@ -29,6 +29,7 @@ use super::metrics::Metrics;
 use super::probes::Health;
 use super::queue::{Queue, key_of};
 use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
+use super::shard::{Gate, ShardGate, Sharding};
 
 /// Acts on one object: make the world match it, report what you did. Called again
 /// when the object or anything it owns or watches changes (level-triggered: the call
@@ -295,20 +296,53 @@ impl<K: Watched> Controller<K> {
         self
     }
 
+    /// The controller's name (its metrics' `controller` label).
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What it watches: the namespace (none for all) and the label selector, if any.
+    pub(crate) fn scope(&self) -> (Option<String>, Option<String>) {
+        (self.api.namespace().map(str::to_string), self.selection.label_selector.clone())
+    }
+
     pub(crate) async fn run<R: Reconciler<K>>(
         self,
         reconciler: Arc<R>,
         shutdown: impl Future<Output = ()> + Send + Sync + 'static,
         metrics: Arc<Metrics>,
         health: Arc<Health>,
+        sharding: Option<Arc<Sharding>>,
     ) where
         K::DynamicType: Debug + Unpin,
     {
         let (store, writer) = self.cache;
+        let gate = sharding
+            .map(|s| Arc::new(ShardGate::new::<K>(s, self.api.clone().into_client(), &self.name, metrics.clone())));
+        let mut selection = self.selection;
+        if let Some(gate) = &gate {
+            // Only this shard's objects are watched and cached.
+            selection.label_selector = Some(match selection.label_selector.take().filter(|s| !s.is_empty()) {
+                Some(theirs) => format!("{theirs},{}", gate.selector()),
+                None => gate.selector(),
+            });
+            let (gate, store, metrics, name) =
+                (Arc::downgrade(gate), store.clone(), metrics.clone(), self.name.clone());
+            tokio::spawn(async move {
+                while let Some(gate) = gate.upgrade() {
+                    metrics.shard_objects(&name, gate.identity(), store.state().len());
+                    drop(gate);
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                }
+            });
+        }
         let mut triggers = futures::stream::SelectAll::new();
-        let objects = reflector::reflector(writer, watcher(self.api, self.selection)).applied_objects();
+        let objects = reflector::reflector(writer, watcher(self.api, selection)).applied_objects();
         let objects = if self.generation_changed {
-            objects.predicate_filter(generation_or_lifecycle::<K>, PredicateConfig::default()).boxed()
+            // A drain is a label: it must pass the generation filter.
+            let drain = gate.as_ref().map(|g| g.drain_label());
+            let changed = move |obj: &K| generation_or_lifecycle(obj, drain.as_deref());
+            objects.predicate_filter(changed, PredicateConfig::default()).boxed()
         } else {
             objects.boxed()
         };
@@ -356,6 +390,7 @@ impl<K: Watched> Controller<K> {
             metrics,
             queue: queue.clone(),
             finalizer: self.finalizer,
+            gate,
         });
         // Each reconcile is a task of its own, as kube-runtime's `Controller::run` spawns them.
         let spawn = |obj: Arc<K>, ctx: Arc<Ctx<K, R>>| {
@@ -388,6 +423,8 @@ struct Ctx<K: Watched, R> {
     metrics: Arc<Metrics>,
     queue: Arc<Queue>,
     finalizer: Option<(String, ApiFor<K>)>,
+    /// The shard's side of the handoff, when sharded.
+    gate: Option<Arc<ShardGate>>,
 }
 
 fn key<K: Resource<DynamicType = ()>>(obj: &K) -> String {
@@ -406,6 +443,13 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     );
     let obj_ref = ObjectRef::from_obj(obj.as_ref());
     ctx.queue.take(&key_of(&obj_ref));
+    // Sharded: in this object's slot (never two at once), a drained object is let go and
+    // one no longer this shard's is left alone.
+    if let Some(gate) = &ctx.gate
+        && matches!(gate.gate(obj.as_ref()).await, Gate::Skip)
+    {
+        return Ok(Action::await_change());
+    }
     let key = obj_ref.to_string();
     ctx.metrics.started(&ctx.name);
     let start = Instant::now();
@@ -463,13 +507,14 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     result
 }
 
-/// What `generation_changed` compares: the generation, the finalizers and whether the
-/// object is being deleted.
-fn generation_or_lifecycle<K: Resource>(obj: &K) -> Option<u64> {
+/// What `generation_changed` compares: the generation, the finalizers, whether the
+/// object is being deleted and, sharded, whether it is being drained (`drain`, the label).
+fn generation_or_lifecycle<K: Resource>(obj: &K, drain: Option<&str>) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let meta = obj.meta();
+    let drained = drain.map(|d| meta.labels.as_ref().is_some_and(|l| l.contains_key(d)));
     let mut hasher = std::hash::DefaultHasher::new();
-    (meta.generation, &meta.finalizers, meta.deletion_timestamp.is_some()).hash(&mut hasher);
+    (meta.generation, &meta.finalizers, meta.deletion_timestamp.is_some(), drained).hash(&mut hasher);
     Some(hasher.finish())
 }
 

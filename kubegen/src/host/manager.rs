@@ -9,12 +9,14 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 use k8s_openapi::api::coordination::v1::Lease;
+use kube::api::ApiResource;
 use kube::{Api, Client};
 
 use super::controller::{Controller, Reconciler, Watched};
 use super::leader::{self, LeaderElection};
 use super::metrics::Metrics;
 use super::probes::{self, Health, Routes};
+use super::shard::{self, Sharding};
 
 /// Why the manager stopped other than by a signal.
 #[derive(Debug, thiserror::Error)]
@@ -25,9 +27,16 @@ pub enum ManagerError {
     LeadershipLost(String),
     #[error("in-flight reconciles did not finish within {0:?} of the shutdown signal")]
     ShutdownTimeout(Duration),
+    #[error("{0}")]
+    Sharding(String),
+    #[error("shard lease {0} was lost: this replica stopped reconciling at once, before the others take its objects")]
+    ShardLost(String),
 }
 
-type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>) -> BoxFuture<'static, ()> + Send>;
+type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>, Option<Arc<Sharding>>) -> BoxFuture<'static, ()> + Send>;
+/// The sharder's loop for one controller's kind, started whenever this replica becomes
+/// the sharder.
+type Sharder = Arc<dyn Fn(Client, Arc<Sharding>, Arc<Metrics>) -> BoxFuture<'static, ()> + Send + Sync>;
 
 /// A stop signal every controller can wait on (a `Send + Sync` future, as
 /// kube-runtime's graceful shutdown needs).
@@ -57,6 +66,8 @@ pub struct Manager {
     probes: Option<(SocketAddr, bool)>,
     metrics_address: Option<SocketAddr>,
     leader_election: Option<LeaderElection>,
+    sharding: Option<Sharding>,
+    sharders: Vec<Sharder>,
     shutdown_timeout: Duration,
     metrics: Arc<Metrics>,
     health: Arc<Health>,
@@ -71,6 +82,8 @@ impl Manager {
             probes: None,
             metrics_address: None,
             leader_election: None,
+            sharding: None,
+            sharders: Vec::new(),
             shutdown_timeout: Duration::from_secs(30),
             metrics: Arc::default(),
             health: Arc::default(),
@@ -89,9 +102,22 @@ impl Manager {
         K::DynamicType: std::fmt::Debug + Unpin,
         R: Reconciler<K>,
     {
-        self.runners.push(Box::new(move |stop: Stop, metrics, health| {
-            Box::pin(controller.run(reconciler, stop.wait(), metrics, health))
+        // The sharder sees what the controller watches (its namespace, its selector).
+        let (resource, name) = (ApiResource::erase::<K>(&()), controller.name().to_string());
+        let scope = controller.scope();
+        self.sharders.push(Arc::new(move |client, sharding, metrics| {
+            Box::pin(shard::assign(client, resource.clone(), scope.clone(), name.clone(), sharding, metrics))
         }));
+        self.runners.push(Box::new(move |stop: Stop, metrics, health, sharding| {
+            Box::pin(controller.run(reconciler, stop.wait(), metrics, health, sharding))
+        }));
+        self
+    }
+
+    /// Every replica reconciles its share of the objects (see [`Sharding`]) instead of
+    /// one leader doing all the work; replaces [`Manager::leader_election`].
+    pub fn sharding(mut self, sharding: Sharding) -> Self {
+        self.sharding = Some(sharding);
         self
     }
 
@@ -144,11 +170,22 @@ impl Manager {
             probes,
             metrics_address,
             leader_election,
+            sharding,
+            sharders,
             shutdown_timeout,
             metrics,
             health,
             stop,
         } = self;
+        if let Some(s) = &sharding {
+            s.check().map_err(ManagerError::Sharding)?;
+            if leader_election.is_some() {
+                return Err(ManagerError::Sharding(
+                    "sharding and leader election are both set: with sharding every replica works (drop --leader-elect)"
+                        .into(),
+                ));
+            }
+        }
         let listeners = probes
             .map(|(addr, with_metrics)| (addr, Routes { probes: true, metrics: with_metrics }))
             .into_iter()
@@ -193,13 +230,80 @@ impl Manager {
             });
         }
 
+        let shard_lost = Arc::new(AtomicBool::new(false));
+        let sharding = sharding.map(Arc::new);
+        let shard_leases =
+            sharding.as_ref().map(|s| (Api::<Lease>::namespaced(client.clone(), &s.namespace), s.clone()));
+        if let Some((api, s)) = &shard_leases {
+            // In the ring before any work: the sharder assigns only to live shards.
+            loop {
+                match shard::renew(api, s).await {
+                    Ok(()) => break,
+                    Err(e) => tracing::warn!(error = %e, "shard lease: cannot create it; retrying"),
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(s.retry_period) => {}
+                    _ = stop.clone().wait() => return Ok(()),
+                }
+            }
+            tracing::info!(ring = %s.ring, identity = %s.identity, "joined the shard ring");
+            let (api, s2, stop2, lost) = (api.clone(), s.clone(), stop.clone(), shard_lost.clone());
+            tokio::spawn(async move {
+                tokio::select! {
+                    _ = shard::keep(&api, &s2) => {
+                        lost.store(true, Ordering::SeqCst);
+                        stop2.trigger();
+                    }
+                    _ = stop2.clone().wait() => {}
+                }
+            });
+            // The sharder: whichever replica holds its lease assigns the objects.
+            let (client, s, stop, metrics) = (client.clone(), s.clone(), stop.clone(), metrics.clone());
+            tokio::spawn(async move {
+                let cfg = s.sharder_lease();
+                let api = Api::<Lease>::namespaced(client.clone(), &cfg.namespace);
+                loop {
+                    tokio::select! {
+                        _ = leader::acquire(&api, &cfg) => {}
+                        _ = stop.clone().wait() => return,
+                    }
+                    let assigning = futures::future::join_all(
+                        sharders.iter().map(|sharder| sharder(client.clone(), s.clone(), metrics.clone())),
+                    );
+                    tokio::select! {
+                        _ = assigning => {}
+                        _ = leader::keep(&api, &cfg) => continue,
+                        _ = stop.clone().wait() => {
+                            leader::release(&api, &cfg).await;
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+
         // Counted before anything starts, so /readyz cannot pass before a cache has synced.
         health.unsynced.store(runners.len(), Ordering::SeqCst);
         health.started.store(true, Ordering::SeqCst);
-        let tasks: Vec<_> =
-            runners.into_iter().map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone()))).collect();
+        let tasks: Vec<_> = runners
+            .into_iter()
+            .map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone(), sharding.clone())))
+            .collect();
         stop.clone().wait().await;
+        if shard_lost.load(Ordering::SeqCst) {
+            // The others take this shard's objects once its lease expires: nothing may
+            // still run then. Dropping a controller cancels its reconciles.
+            for task in &tasks {
+                task.abort();
+            }
+            let name = shard_leases.map(|(_, s)| format!("{}-shard-{}", s.ring, s.identity)).unwrap_or_default();
+            return Err(ManagerError::ShardLost(name));
+        }
         let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks)).await;
+        if let Some((api, s)) = &shard_leases {
+            // Gone from the ring only once nothing runs: the sharder moves the objects now.
+            shard::release(api, s).await;
+        }
         if let Some((api, cfg)) = &leases
             && !lost.load(Ordering::SeqCst)
         {

@@ -24,6 +24,12 @@ pub struct Metrics {
     adds: Family<Labels, Counter>,
     retries: Family<Labels, Counter>,
     queue_duration: Histograms,
+    shard_objects: Family<Labels, Gauge>,
+    shard_releases: Family<Labels, Counter>,
+    ring_shards: Family<Labels, Gauge>,
+    assignments: Family<Labels, Counter>,
+    drains: Family<Labels, Counter>,
+    handoff: Histograms,
 }
 
 /// controller-runtime's reconcile-time buckets: 5 ms doubling.
@@ -49,6 +55,12 @@ impl Default for Metrics {
             adds: Family::default(),
             retries: Family::default(),
             queue_duration: Family::new_with_constructor(queue_buckets),
+            shard_objects: Family::default(),
+            shard_releases: Family::default(),
+            ring_shards: Family::default(),
+            assignments: Family::default(),
+            drains: Family::default(),
+            handoff: Family::new_with_constructor(handoff_buckets),
         };
         let registry = m.registry.get_mut().unwrap_or_else(|e| e.into_inner());
         registry.register("controller_runtime_reconcile", "Reconciles by controller and result", m.reconciles.clone());
@@ -68,8 +80,40 @@ impl Default for Metrics {
             "Time an object waits in the queue before a worker takes it",
             m.queue_duration.clone(),
         );
+        // Sharding (host::Sharding), named in controller-runtime's style.
+        registry.register("kubegen_shard_objects", "Objects in this shard's cache", m.shard_objects.clone());
+        registry.register(
+            "kubegen_shard_releases",
+            "Objects this shard let go when the sharder drained them",
+            m.shard_releases.clone(),
+        );
+        registry.register(
+            "kubegen_sharder_ring_shards",
+            "Live shards in the ring (the sharder's view)",
+            m.ring_shards.clone(),
+        );
+        registry.register(
+            "kubegen_sharder_assignments",
+            "Objects the sharder labelled with a shard (reason: new, or moved from a shard gone or drained)",
+            m.assignments.clone(),
+        );
+        registry.register(
+            "kubegen_sharder_drains",
+            "Objects the sharder asked their shard to let go",
+            m.drains.clone(),
+        );
+        registry.register(
+            "kubegen_sharder_handoff_seconds",
+            "Time from draining an object to assigning it to its new shard",
+            m.handoff.clone(),
+        );
         m
     }
+}
+
+/// Handoff buckets: 50 ms doubling to about 27 minutes.
+fn handoff_buckets() -> Histogram {
+    Histogram::new(exponential_buckets(0.05, 2.0, 16))
 }
 
 fn controller(name: &str) -> Labels {
@@ -114,6 +158,33 @@ impl Metrics {
         self.depth.get_or_create(&queue(name)).set(i64::try_from(depth).unwrap_or(i64::MAX));
         if let Some(seconds) = waited {
             self.queue_duration.get_or_create(&queue(name)).observe(seconds);
+        }
+    }
+
+    pub(crate) fn shard_objects(&self, name: &str, shard: &str, objects: usize) {
+        let labels = vec![("controller".into(), name.into()), ("shard".into(), shard.into())];
+        self.shard_objects.get_or_create(&labels).set(i64::try_from(objects).unwrap_or(i64::MAX));
+    }
+
+    pub(crate) fn shard_released(&self, name: &str, shard: &str) {
+        let labels = vec![("controller".into(), name.into()), ("shard".into(), shard.into())];
+        self.shard_releases.get_or_create(&labels).inc();
+    }
+
+    pub(crate) fn ring_shards(&self, name: &str, shards: usize) {
+        self.ring_shards.get_or_create(&controller(name)).set(i64::try_from(shards).unwrap_or(i64::MAX));
+    }
+
+    pub(crate) fn sharder_drained(&self, name: &str) {
+        self.drains.get_or_create(&controller(name)).inc();
+    }
+
+    pub(crate) fn sharder_assigned(&self, name: &str, moved: bool, handoff: Option<f64>) {
+        let mut labels = controller(name);
+        labels.push(("reason".into(), if moved { "moved" } else { "new" }.into()));
+        self.assignments.get_or_create(&labels).inc();
+        if let Some(seconds) = handoff {
+            self.handoff.get_or_create(&controller(name)).observe(seconds);
         }
     }
 

@@ -14,6 +14,7 @@ mod metrics;
 mod probes;
 mod queue;
 mod retry;
+mod shard;
 
 pub use args::{ArgsError, BindAddress, ManagerArgs};
 pub use controller::{Controller, Failure, ReconcileError, Reconciler, ScopedApi, Watched};
@@ -33,3 +34,4 @@ pub use manager::{Manager, ManagerError, Stop};
 pub use metrics::Metrics;
 pub use probes::Health;
 pub use retry::{RateLimiter, RetryPolicy};
+pub use shard::{Ring, Sharding};

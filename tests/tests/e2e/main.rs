@@ -9,6 +9,7 @@ mod cluster;
 mod generated_diff;
 mod generated_kinds;
 mod generated_objects;
+mod sharding;
 mod size_budget;
 
 use cluster::{kubectl_err, kubectl_ok, namespace};

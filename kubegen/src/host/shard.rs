@@ -1,0 +1,534 @@
+//! Sharding: every replica reconciles a share of the objects, none waits as a standby.
+//!
+//! - **Membership.** Each replica holds a Lease of its own (`<ring>-shard-<identity>`,
+//!   labelled `shard.kubegen.dev/ring: <ring>`), renewed like the leader lease. A replica
+//!   that has not renewed for the renew deadline stops reconciling at once; the others
+//!   count it gone once its lease has expired (the lease duration, longer than the
+//!   deadline).
+//! - **Assignment.** A consistent-hash ring over the live shards (virtual nodes per
+//!   shard) maps an object, keyed by group, kind, namespace and name, to a shard. The
+//!   object carries its shard in the label `shard.kubegen.dev/<ring>`, which one replica,
+//!   the sharder (the holder of the Lease `<ring>-sharder`), writes with the object's
+//!   resourceVersion as a precondition. The replicas write the labels themselves rather
+//!   than through a mutating webhook: the label then needs no webhook in the request
+//!   path of every write (an outage of the webhook would block the API), and the
+//!   assignment is one place that sees the whole ring.
+//! - **Watching only its share.** A shard's controller watches with the label selector
+//!   `shard.kubegen.dev/<ring>=<identity>`: its cache holds its objects only.
+//! - **Handoff without overlap.** When the ring changes, the sharder labels an object that
+//!   must move with `drain.shard.kubegen.dev/<ring>`; its shard, in the reconcile slot of
+//!   that object (kube-runtime never runs one object twice at once), removes both labels
+//!   and no longer works on it; the sharder then assigns it to its new shard. An object
+//!   of a shard that is gone moves at once: that shard stopped before its lease expired.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
+use k8s_openapi::jiff::Timestamp;
+use kube::api::{Api, ApiResource, DynamicObject, ListParams, ObjectMeta, Patch, PatchParams, PostParams};
+use kube::core::PartialObjectMeta;
+use kube::runtime::watcher::{self, watcher};
+use kube::{Client, Resource, ResourceExt};
+
+use super::metrics::Metrics;
+
+/// The label of a shard's lease that names its ring.
+pub const RING_LABEL: &str = "shard.kubegen.dev/ring";
+
+/// A sharded manager's ring and this replica's place in it. Defaults are the leader
+/// lease's (controller-runtime's): 15 s lease, 10 s renew deadline, 2 s retry period;
+/// 100 virtual nodes a shard, as kubernetes-controller-sharding uses.
+#[derive(Debug, Clone)]
+pub struct Sharding {
+    /// Where the shards' leases live.
+    pub namespace: String,
+    /// The ring's name (the manager's, usually): the labels' and leases' names.
+    pub ring: String,
+    /// This replica (its pod name, usually).
+    pub identity: String,
+    pub lease_duration: Duration,
+    pub renew_deadline: Duration,
+    pub retry_period: Duration,
+    pub virtual_nodes: u32,
+}
+
+impl Sharding {
+    pub fn new(namespace: &str, ring: &str, identity: &str) -> Self {
+        Sharding {
+            namespace: namespace.into(),
+            ring: ring.into(),
+            identity: identity.into(),
+            lease_duration: Duration::from_secs(15),
+            renew_deadline: Duration::from_secs(10),
+            retry_period: Duration::from_secs(2),
+            virtual_nodes: 100,
+        }
+    }
+
+    /// The label that names an object's shard.
+    pub fn shard_label(&self) -> String {
+        format!("shard.kubegen.dev/{}", self.ring)
+    }
+
+    /// The label that asks an object's shard to let it go.
+    pub fn drain_label(&self) -> String {
+        format!("drain.shard.kubegen.dev/{}", self.ring)
+    }
+
+    fn lease_name(&self) -> String {
+        format!("{}-shard-{}", self.ring, self.identity)
+    }
+
+    /// The sharder's lease: its holder assigns the objects.
+    pub(crate) fn sharder_lease(&self) -> super::LeaderElection {
+        super::LeaderElection {
+            namespace: self.namespace.clone(),
+            name: format!("{}-sharder", self.ring),
+            identity: self.identity.clone(),
+            lease_duration: self.lease_duration,
+            renew_deadline: self.renew_deadline,
+            retry_period: self.retry_period,
+        }
+    }
+
+    /// Why the ring or identity cannot name labels and leases, if so.
+    pub fn check(&self) -> Result<(), String> {
+        let label_value = |v: &str| {
+            v.len() <= 63
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && v.ends_with(|c: char| c.is_ascii_alphanumeric())
+        };
+        let dns = |v: &str| {
+            v.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && v.ends_with(|c: char| c.is_ascii_alphanumeric())
+        };
+        if !label_value(&self.ring) || !dns(&self.ring) || self.ring.len() > 40 {
+            return Err(format!(
+                "sharding: the ring name {:?} must be at most 40 lowercase letters, digits and '-' (it names labels and leases)",
+                self.ring
+            ));
+        }
+        let dotted_dns = |v: &str| v.split('.').all(dns);
+        if !label_value(&self.identity) || !dotted_dns(&self.identity) {
+            return Err(format!(
+                "sharding: the identity {:?} must be at most 63 lowercase letters, digits, '-' and '.' (a label value and part of a lease name); a pod name is",
+                self.identity
+            ));
+        }
+        if self.renew_deadline >= self.lease_duration {
+            return Err("sharding: the renew deadline must be shorter than the lease duration (a shard must stop before the others count it gone)".into());
+        }
+        Ok(())
+    }
+}
+
+/// A consistent-hash ring: each shard at `virtual_nodes` points of a 64-bit circle; an
+/// object belongs to the first point at or after its own hash. A shard joining or
+/// leaving moves only the objects between its points and their predecessors.
+#[derive(Debug, Clone, Default)]
+pub struct Ring {
+    points: Vec<(u64, usize)>,
+    shards: Vec<String>,
+}
+
+impl Ring {
+    pub fn new(shards: impl IntoIterator<Item = String>, virtual_nodes: u32) -> Self {
+        let mut shards: Vec<String> = shards.into_iter().collect();
+        shards.sort();
+        shards.dedup();
+        let mut points: Vec<(u64, usize)> = shards
+            .iter()
+            .enumerate()
+            .flat_map(|(i, shard)| (0..virtual_nodes.max(1)).map(move |v| (hash(format!("{shard}#{v}").as_bytes()), i)))
+            .collect();
+        points.sort();
+        Ring { points, shards }
+    }
+
+    /// The shard of `key` (none on an empty ring).
+    pub fn shard_for(&self, key: &str) -> Option<&str> {
+        let h = hash(key.as_bytes());
+        let at = self.points.partition_point(|(p, _)| *p < h);
+        let (_, shard) = self.points.get(at).or_else(|| self.points.first())?;
+        Some(&self.shards[*shard])
+    }
+
+    pub fn shards(&self) -> &[String] {
+        &self.shards
+    }
+}
+
+/// FNV-1a, then splitmix64's finalizer to spread nearby keys: stable across processes,
+/// platforms and versions (the ring must agree between replicas of different builds).
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+/// The key an object is placed on the ring by.
+pub fn object_key(resource: &ApiResource, namespace: Option<&str>, name: &str) -> String {
+    format!("{}/{}/{}/{}", resource.group, resource.kind, namespace.unwrap_or_default(), name)
+}
+
+fn now() -> MicroTime {
+    MicroTime(Timestamp::now())
+}
+
+/// Creates or renews this replica's shard lease; `Ok(())` once the server has it.
+pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), kube::Error> {
+    let name = s.lease_name();
+    let duration = i32::try_from(s.lease_duration.as_secs()).unwrap_or(i32::MAX);
+    let spec = |acquired: Option<MicroTime>| LeaseSpec {
+        holder_identity: Some(s.identity.clone()),
+        lease_duration_seconds: Some(duration),
+        acquire_time: acquired.or_else(|| Some(now())),
+        renew_time: Some(now()),
+        ..Default::default()
+    };
+    match api.get_opt(&name).await? {
+        None => {
+            let lease = Lease {
+                metadata: ObjectMeta {
+                    name: Some(name),
+                    labels: Some(BTreeMap::from([(RING_LABEL.to_string(), s.ring.clone())])),
+                    ..Default::default()
+                },
+                spec: Some(spec(None)),
+            };
+            api.create(&PostParams::default(), &lease).await.map(|_| ())
+        }
+        Some(mut lease) => {
+            let acquired = lease.spec.as_ref().and_then(|s| s.acquire_time.clone());
+            lease.spec = Some(spec(acquired));
+            api.replace(&name, &PostParams::default(), &lease).await.map(|_| ())
+        }
+    }
+}
+
+/// Keeps the shard lease; returns when no renewal succeeded for the renew deadline.
+pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
+    let mut last_success = Instant::now();
+    loop {
+        tokio::time::sleep(s.retry_period).await;
+        match renew(api, s).await {
+            Ok(()) => last_success = Instant::now(),
+            Err(e) => tracing::warn!(error = %e, lease = %s.lease_name(), "shard lease: renewal failed"),
+        }
+        if last_success.elapsed() > s.renew_deadline {
+            tracing::warn!(lease = %s.lease_name(), "shard lease lost: no renewal within the renew deadline");
+            return;
+        }
+    }
+}
+
+/// Gives the shard lease up on a clean exit: the sharder moves its objects at once.
+pub(crate) async fn release(api: &Api<Lease>, s: &Sharding) {
+    let _ = api.delete(&s.lease_name(), &Default::default()).await;
+}
+
+/// The shards whose leases are unexpired now.
+pub(crate) async fn live_shards(api: &Api<Lease>, s: &Sharding) -> Result<Vec<String>, kube::Error> {
+    let leases = api.list(&ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring))).await?;
+    let now = Timestamp::now();
+    Ok(leases
+        .items
+        .into_iter()
+        .filter_map(|lease| {
+            let spec = lease.spec?;
+            let renewed = spec.renew_time?.0;
+            let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(0).max(0) as u64);
+            (renewed.checked_add(term).ok()? > now).then_some(spec.holder_identity?)
+        })
+        .collect())
+}
+
+/// What a shard's reconcile of one object may do.
+pub(crate) enum Gate {
+    Work,
+    /// Not this shard's (any more): leave it.
+    Skip,
+}
+
+/// A shard's side of one controller: the handoff of the objects the sharder drains, and
+/// what it released (its cache may show one for a moment after).
+pub(crate) struct ShardGate {
+    sharding: Arc<Sharding>,
+    client: Client,
+    resource: ApiResource,
+    controller: String,
+    metrics: Arc<Metrics>,
+    /// Released objects, by key, with the resourceVersion of the release.
+    released: Mutex<HashMap<String, u64>>,
+}
+
+impl ShardGate {
+    pub(crate) fn new<K: Resource<DynamicType = ()>>(
+        sharding: Arc<Sharding>,
+        client: Client,
+        controller: &str,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        ShardGate {
+            sharding,
+            client,
+            resource: ApiResource::erase::<K>(&()),
+            controller: controller.into(),
+            metrics,
+            released: Mutex::default(),
+        }
+    }
+
+    /// The label selector of this shard's objects.
+    pub(crate) fn selector(&self) -> String {
+        format!("{}={}", self.sharding.shard_label(), self.sharding.identity)
+    }
+
+    pub(crate) fn drain_label(&self) -> String {
+        self.sharding.drain_label()
+    }
+
+    pub(crate) fn identity(&self) -> &str {
+        &self.sharding.identity
+    }
+
+    /// Called in the object's reconcile slot, before the reconciler: an object being
+    /// drained is released (its labels removed), one not this shard's is left.
+    pub(crate) async fn gate<K: Resource>(&self, obj: &K) -> Gate {
+        let meta = obj.meta();
+        let name = meta.name.clone().unwrap_or_default();
+        let key = object_key(&self.resource, meta.namespace.as_deref(), &name);
+        let labels = meta.labels.clone().unwrap_or_default();
+        if labels.get(&self.sharding.shard_label()) != Some(&self.sharding.identity) {
+            return Gate::Skip;
+        }
+        let version = meta.resource_version.as_deref().and_then(|v| v.parse::<u64>().ok());
+        {
+            let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = released.get(&key) {
+                // The cache still shows the object as it was before the release: stale.
+                if version.is_none_or(|v| v <= *at) {
+                    return Gate::Skip;
+                }
+                released.remove(&key);
+            }
+        }
+        if !labels.contains_key(&self.sharding.drain_label()) {
+            return Gate::Work;
+        }
+        let api = match meta.namespace.as_deref() {
+            Some(ns) => Api::<DynamicObject>::namespaced_with(self.client.clone(), ns, &self.resource),
+            None => Api::<DynamicObject>::all_with(self.client.clone(), &self.resource),
+        };
+        let patch = serde_json::json!({"metadata": {"labels": {
+            self.sharding.shard_label(): null,
+            self.sharding.drain_label(): null,
+        }}});
+        match api.patch_metadata(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+            Ok(after) => {
+                let at = after.resource_version().and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
+                self.released.lock().unwrap_or_else(|e| e.into_inner()).insert(key, at);
+                self.metrics.shard_released(&self.controller, &self.sharding.identity);
+                tracing::debug!(object = %name, "shard: released to the sharder");
+            }
+            Err(e) => tracing::warn!(object = %name, error = %e, "shard: cannot release a drained object; retrying"),
+        }
+        Gate::Skip
+    }
+}
+
+/// The sharder's loop for one kind: watches the objects' metadata, and every retry period
+/// (and on every change) assigns what has no live shard and drains what the ring moved.
+pub(crate) async fn assign(
+    client: Client,
+    resource: ApiResource,
+    (namespace, selector): (Option<String>, Option<String>),
+    controller: String,
+    sharding: Arc<Sharding>,
+    metrics: Arc<Metrics>,
+) {
+    let leases = Api::<Lease>::namespaced(client.clone(), &sharding.namespace);
+    // Metadata only: the sharder holds every object's labels, not its spec.
+    let watched = match &namespace {
+        Some(ns) => Api::<PartialObjectMeta<DynamicObject>>::namespaced_with(client.clone(), ns, &resource),
+        None => Api::<PartialObjectMeta<DynamicObject>>::all_with(client.clone(), &resource),
+    };
+    let config = match &selector {
+        Some(selector) => watcher::Config::default().labels(selector),
+        None => watcher::Config::default(),
+    };
+    let mut events = watcher(watched, config).boxed();
+    // Objects by (namespace, name): labels and resourceVersion, as last seen; a relist
+    // fills `listing` and replaces them when done.
+    let mut objects: HashMap<ObjectId, Seen> = HashMap::new();
+    let mut listing: Option<HashMap<ObjectId, Seen>> = None;
+    let draining: Arc<Mutex<HashMap<ObjectId, Instant>>> = Arc::default();
+    let mut tick = tokio::time::interval(sharding.retry_period);
+    let (shard_key, drain_key) = (sharding.shard_label(), sharding.drain_label());
+    loop {
+        tokio::select! {
+            event = events.next() => {
+                let seen = |o: &PartialObjectMeta<DynamicObject>| {
+                    ((o.namespace(), o.name_any()), (o.labels().clone(), o.resource_version().unwrap_or_default()))
+                };
+                match event {
+                    Some(Ok(watcher::Event::Apply(o))) => { let (id, s) = seen(&o); objects.insert(id, s); }
+                    Some(Ok(watcher::Event::InitApply(o))) => { let (id, s) = seen(&o); listing.get_or_insert_default().insert(id, s); }
+                    Some(Ok(watcher::Event::Delete(o))) => { objects.remove(&(o.namespace(), o.name_any())); }
+                    Some(Ok(watcher::Event::Init)) => listing = Some(HashMap::new()),
+                    Some(Ok(watcher::Event::InitDone)) => objects = listing.take().unwrap_or_default(),
+                    Some(Err(e)) => {
+                        tracing::warn!(error = %e, "sharder: watch failed; retrying");
+                        tokio::time::sleep(sharding.retry_period).await;
+                    }
+                    None => return,
+                }
+                continue;
+            }
+            _ = tick.tick() => {}
+        }
+        let live = match live_shards(&leases, &sharding).await {
+            Ok(live) => live,
+            Err(e) => {
+                tracing::warn!(error = %e, "sharder: cannot list the shard leases");
+                continue;
+            }
+        };
+        let ring = Ring::new(live, sharding.virtual_nodes);
+        metrics.ring_shards(&controller, ring.shards().len());
+        let mut patches = Vec::new();
+        for ((namespace, name), (labels, version)) in &objects {
+            let key = object_key(&resource, namespace.as_deref(), name);
+            let Some(desired) = ring.shard_for(&key) else { break };
+            let current = labels.get(&shard_key);
+            let alive = current.is_some_and(|c| ring.shards().iter().any(|s| s == c));
+            let mut labels_patch = serde_json::Map::new();
+            if !alive {
+                // Unassigned, or its shard is gone (it stopped before its lease expired).
+                labels_patch.insert(shard_key.clone(), desired.into());
+                labels_patch.insert(drain_key.clone(), serde_json::Value::Null);
+            } else if current.map(String::as_str) != Some(desired) && !labels.contains_key(&drain_key) {
+                labels_patch.insert(drain_key.clone(), "true".into());
+            } else {
+                continue;
+            }
+            let moved = current.is_some();
+            let api = match namespace.as_deref() {
+                Some(ns) => Api::<DynamicObject>::namespaced_with(client.clone(), ns, &resource),
+                None => Api::<DynamicObject>::all_with(client.clone(), &resource),
+            };
+            let draining_now = labels_patch.get(&drain_key).is_some_and(|v| !v.is_null());
+            // The resourceVersion as a precondition: nobody changed its labels since.
+            let patch = serde_json::json!({"metadata": {"resourceVersion": version, "labels": labels_patch}});
+            let (id, name, metrics, controller, draining) = (
+                (namespace.clone(), name.clone()),
+                name.clone(),
+                metrics.clone(),
+                controller.clone(),
+                draining.clone(),
+            );
+            patches.push(async move {
+                match api.patch_metadata(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+                    Ok(_) if draining_now => {
+                        draining.lock().unwrap_or_else(|e| e.into_inner()).insert(id, Instant::now());
+                        metrics.sharder_drained(&controller);
+                    }
+                    Ok(_) => {
+                        let since = draining.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                        metrics.sharder_assigned(&controller, moved, since.map(|s| s.elapsed().as_secs_f64()));
+                    }
+                    // Changed or gone since it was seen: the next round sees it again.
+                    Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => {}
+                    Err(e) => tracing::warn!(object = %name, error = %e, "sharder: cannot label the object"),
+                }
+            });
+        }
+        futures::stream::iter(patches).buffer_unordered(16).collect::<Vec<()>>().await;
+    }
+}
+
+type ObjectId = (Option<String>, String);
+/// An object's labels and resourceVersion.
+type Seen = (BTreeMap<String, String>, String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("example.com/Sample/ns/s{i}")).collect()
+    }
+
+    fn shares(ring: &Ring, keys: &[String]) -> BTreeMap<String, usize> {
+        let mut out = BTreeMap::new();
+        for key in keys {
+            *out.entry(ring.shard_for(key).unwrap().to_string()).or_insert(0) += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn the_ring_spreads_objects_evenly_and_the_same_everywhere() {
+        let keys = keys(10_000);
+        let shards = ["shard-a", "shard-b", "shard-c", "shard-d", "shard-e"].map(String::from);
+        let ring = Ring::new(shards.clone(), 100);
+        // The order the shards are listed in changes nothing.
+        let reversed = Ring::new(shards.iter().rev().cloned(), 100);
+        assert!(keys.iter().all(|k| ring.shard_for(k) == reversed.shard_for(k)));
+        for (shard, n) in shares(&ring, &keys) {
+            // 2,000 each on average; 100 virtual nodes keep each within about 20%.
+            assert!((1_600..=2_400).contains(&n), "{shard}: {n} of 10,000");
+        }
+        // Pinned: the hash must not change between versions (replicas of two builds
+        // share one ring during a rollout).
+        assert_eq!(
+            hash(b"example.com/Sample/ns/s0"),
+            0x8462_798b_79a6_af87,
+            "{:#x}",
+            hash(b"example.com/Sample/ns/s0")
+        );
+        assert_eq!(Ring::new(Vec::<String>::new(), 100).shard_for("x"), None);
+    }
+
+    #[test]
+    fn a_shard_joining_or_leaving_moves_only_its_share() {
+        let keys = keys(10_000);
+        let three = Ring::new(["a", "b", "c"].map(String::from), 100);
+        let four = Ring::new(["a", "b", "c", "d"].map(String::from), 100);
+        let mut moved = 0;
+        for key in &keys {
+            let (before, after) = (three.shard_for(key).unwrap(), four.shard_for(key).unwrap());
+            if before != after {
+                assert_eq!(after, "d", "{key} moved from {before} to {after}, not to the new shard");
+                moved += 1;
+            }
+        }
+        // About a quarter moves to the fourth shard.
+        assert!((1_900..=3_100).contains(&moved), "{moved} of 10,000 moved");
+    }
+
+    #[test]
+    fn ring_and_identity_must_name_labels_and_leases() {
+        assert!(Sharding::new("ns", "foo", "foo-7d9c-x2").check().is_ok());
+        assert!(Sharding::new("ns", "Foo", "pod").check().unwrap_err().contains("ring name"));
+        assert!(Sharding::new("ns", "foo", "pod.example").check().is_ok());
+        assert!(Sharding::new("ns", "foo", "Pod_1").check().unwrap_err().contains("identity"));
+        assert!(Sharding::new("ns", "foo", &"p".repeat(64)).check().unwrap_err().contains("identity"));
+        let mut s = Sharding::new("ns", "foo", "pod");
+        s.renew_deadline = s.lease_duration;
+        assert!(s.check().unwrap_err().contains("renew deadline"));
+    }
+}

@@ -1,0 +1,197 @@
+//! Sharded managers on the real API server: every replica works on its share, a replica
+//! joining takes its share through the drain handshake, one leaving hands its share on,
+//! and no object is ever reconciled by two replicas at once (every reconcile's start and
+//! end is recorded per object and checked).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kube::ResourceExt;
+use kube::api::{Api, ListParams};
+use kubegen::host::{Action, Controller, Manager, Reconciler, Sharding, Stop};
+
+use crate::cluster::{self, kubectl_ok, namespace};
+
+const RING: &str = "samples";
+const OBJECTS: usize = 40;
+
+/// Every reconcile of every replica: who ran it, on what, when.
+#[derive(Default)]
+struct Ledger {
+    /// Object -> the replica reconciling it now.
+    running: Mutex<HashMap<String, String>>,
+    overlaps: AtomicUsize,
+    /// (object, replica, start, end), in order of ending.
+    done: Mutex<Vec<(String, String, Instant, Instant)>>,
+}
+
+struct Replica {
+    identity: String,
+    ledger: Arc<Ledger>,
+}
+
+impl Reconciler<sample::Sample> for Replica {
+    type Error = kube::Error;
+
+    async fn reconcile(&self, obj: Arc<sample::Sample>) -> Result<Action, kube::Error> {
+        let name = obj.name_any();
+        let start = Instant::now();
+        if let Some(other) = self.ledger.running.lock().unwrap().insert(name.clone(), self.identity.clone()) {
+            eprintln!("overlap: {name} reconciled by {other} and {}", self.identity);
+            self.ledger.overlaps.fetch_add(1, SeqCst);
+        }
+        // A reconcile that takes a while, and comes back soon: handoffs happen mid-work.
+        tokio::time::sleep(Duration::from_millis(40)).await;
+        self.ledger.running.lock().unwrap().remove(&name);
+        self.ledger.done.lock().unwrap().push((name, self.identity.clone(), start, Instant::now()));
+        Ok(Action::requeue(Duration::from_millis(300)))
+    }
+}
+
+fn sharding(ns: &str, identity: &str) -> Sharding {
+    Sharding {
+        lease_duration: Duration::from_secs(4),
+        renew_deadline: Duration::from_secs(3),
+        retry_period: Duration::from_millis(500),
+        ..Sharding::new(ns, RING, identity)
+    }
+}
+
+/// Starts a sharded manager for the namespace's Samples.
+fn start(client: &kube::Client, ns: &str, identity: &str, ledger: &Arc<Ledger>) -> (Stop, tokio::task::JoinHandle<()>) {
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
+    let replica = Arc::new(Replica { identity: identity.into(), ledger: ledger.clone() });
+    let manager = Manager::new(client.clone())
+        .add(Controller::new(samples).concurrency(4), replica)
+        .sharding(sharding(ns, identity));
+    let stop = manager.stop_handle();
+    let identity = identity.to_string();
+    let running = tokio::spawn(async move {
+        manager.run().await.unwrap_or_else(|e| panic!("{identity}: {e}"));
+    });
+    (stop, running)
+}
+
+/// Each object's shard label, once every object has one of `shards` and the set of
+/// labels in use is `shards` (within `within`).
+async fn assigned(client: &kube::Client, ns: &str, shards: &[&str], within: Duration) -> BTreeMap<String, String> {
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
+    let key = format!("shard.kubegen.dev/{RING}");
+    let deadline = Instant::now() + within;
+    loop {
+        let list = samples.list(&ListParams::default()).await.expect("list samples");
+        let labels: BTreeMap<String, String> =
+            list.items.iter().filter_map(|s| Some((s.name_any(), s.labels().get(&key)?.clone()))).collect();
+        let mut used: Vec<&str> = labels.values().map(String::as_str).collect();
+        used.sort();
+        used.dedup();
+        if labels.len() == list.items.len() && used == shards {
+            return labels;
+        }
+        assert!(Instant::now() < deadline, "objects not assigned to {shards:?} within {within:?}: {labels:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Waits until every object has been reconciled by the shard its label names, after `since`.
+async fn reconciled_by_their_shards(ledger: &Ledger, labels: &BTreeMap<String, String>, since: Instant) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let missing: Vec<String> = {
+            let done = ledger.done.lock().unwrap();
+            labels
+                .iter()
+                .filter(|(object, shard)| {
+                    !done.iter().any(|(o, r, start, _)| o == *object && r == *shard && *start > since)
+                })
+                .map(|(object, _)| object.clone())
+                .collect()
+        };
+        if missing.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "not reconciled by their shards: {missing:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// No two reconciles of one object by different replicas overlap in time.
+fn overlaps(ledger: &Ledger) -> Vec<String> {
+    let done = ledger.done.lock().unwrap();
+    let mut by_object: HashMap<&str, Vec<(&str, Instant, Instant)>> = HashMap::new();
+    for (object, replica, start, end) in done.iter() {
+        by_object.entry(object).or_default().push((replica, *start, *end));
+    }
+    let mut found = Vec::new();
+    for (object, mut runs) in by_object {
+        runs.sort_by_key(|r| r.1);
+        for pair in runs.windows(2) {
+            if pair[1].1 < pair[0].2 {
+                found.push(format!("{object}: {} and {}", pair[0].0, pair[1].0));
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap() {
+    let ns = namespace("e2e-shards");
+    let client = cluster::client().await;
+    for i in 0..OBJECTS {
+        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
+        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    }
+    let ledger = Arc::new(Ledger::default());
+
+    // Two replicas: each works on its share.
+    let (stop_a, run_a) = start(&client, &ns, "shard-a", &ledger);
+    let (stop_b, run_b) = start(&client, &ns, "shard-b", &ledger);
+    let began = Instant::now();
+    let two = assigned(&client, &ns, &["shard-a", "shard-b"], Duration::from_secs(30)).await;
+    reconciled_by_their_shards(&ledger, &two, began).await;
+    let share_a = two.values().filter(|s| *s == "shard-a").count();
+    eprintln!("2 shards: shard-a {share_a}, shard-b {} objects, assigned in {:?}", OBJECTS - share_a, began.elapsed());
+
+    // A third joins: the ring moves about a third of the objects to it, each drained by
+    // its shard first.
+    let joined = Instant::now();
+    let (stop_c, run_c) = start(&client, &ns, "shard-c", &ledger);
+    let three = assigned(&client, &ns, &["shard-a", "shard-b", "shard-c"], Duration::from_secs(30)).await;
+    let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count();
+    assert!(three.iter().all(|(o, s)| s == "shard-c" || two.get(o) == Some(s)), "only moves to the new shard");
+    reconciled_by_their_shards(&ledger, &three, joined).await;
+    eprintln!("3 shards: {moved} objects moved to shard-c in {:?}", joined.elapsed());
+
+    // One leaves cleanly: its lease goes with it and its share moves at once.
+    let left = Instant::now();
+    stop_b.trigger();
+    run_b.await.expect("shard-b stops cleanly");
+    let after = assigned(&client, &ns, &["shard-a", "shard-c"], Duration::from_secs(30)).await;
+    reconciled_by_their_shards(&ledger, &after, left).await;
+    eprintln!("shard-b left: its objects reassigned and reconciled in {:?}", left.elapsed());
+
+    let overlapping = overlaps(&ledger);
+    assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
+    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
+    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
+
+    stop_a.trigger();
+    stop_c.trigger();
+    run_a.await.expect("shard-a stops cleanly");
+    run_c.await.expect("shard-c stops cleanly");
+    // Gone from the ring: their leases were released.
+    let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), &ns);
+    let left: Vec<String> = leases
+        .list(&ListParams::default().labels(&format!("shard.kubegen.dev/ring={RING}")))
+        .await
+        .expect("list leases")
+        .items
+        .iter()
+        .map(|l| l.name_any())
+        .collect();
+    assert!(left.is_empty(), "shard leases left behind: {left:?}");
+}
