@@ -17,7 +17,13 @@ gen=$bin/controller-gen-$CONTROLLER_TOOLS
 export GOFLAGS="-mod=mod -buildvcs=false" GOTOOLCHAIN=local
 if [ ! -x "$gen" ]; then
   mkdir -p "$bin"
-  GOBIN=$bin go install "sigs.k8s.io/controller-tools/cmd/controller-gen@$CONTROLLER_TOOLS"
+  # The module proxy answers 503 now and then (CI met one): three tries, 5 s and 20 s apart.
+  for wait in 5 20 0; do
+    GOBIN=$bin go install "sigs.k8s.io/controller-tools/cmd/controller-gen@$CONTROLLER_TOOLS" && break
+    [ "$wait" -gt 0 ] || { echo "oracle: cannot install controller-gen $CONTROLLER_TOOLS from the module proxy" >&2; exit 1; }
+    echo "oracle: go install failed; again in ${wait}s" >&2
+    sleep "$wait"
+  done
   mv "$bin/controller-gen" "$gen"
 fi
 

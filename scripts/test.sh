@@ -83,6 +83,9 @@ step "manifests are up to date"
 step "a skipped manifests --check is never stale: a marker, a doc comment, a dependency's version, a feature flag"
 cargo test -q -j "$jobs" -p codegen-cli --test cli -- --ignored a_skipped_check_is_never_stale
 
+step "manifests, clients and docs killed at random points (seed \$KUBEGEN_SEED, 12 kills each): never a half-written file"
+KUBEGEN_SEED=${KUBEGEN_SEED:-7} cargo test -q -j "$jobs" -p codegen-cli --test cli -- --ignored a_killed_run_leaves_no_half_written_file --nocapture
+
 step "clients are up to date (the examples' in clients/, the zoo's goldens in tests/golden/clients)"
 "$cli" clients --check
 "$cli" clients -p kubegen-tests --out tests/golden/clients --check
@@ -156,11 +159,12 @@ fi
 
 # Benchmarks print figures, never pass/fail on them; here each runs briefly so a bench
 # that no longer builds or runs fails CI (the full runs: see the README).
-step "benches, quick: crd() and CEL (debug), derive build time, manifests --check, provider scale, the reconciler host, a cold start's steps"
+step "benches, quick: crd() and CEL (debug), derive build time, manifests --check, provider scale, the reconciler host, sharded managers, a cold start's steps"
 cargo test -q -j "$jobs" -p kubegen-tests --bench crd --bench cel
 python3 scripts/bench-build.py --quick
 python3 scripts/bench-manifests.py --quick
 python3 scripts/bench-scale.py --quick
 BENCH_PROFILE=dev ROUNDS=1 scripts/bench-controller.sh 20
+scripts/bench-shards.sh --quick
 scripts/bench-coldstart.sh --quick
 step

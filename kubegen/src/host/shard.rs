@@ -442,21 +442,46 @@ pub(crate) async fn assign(
             );
             patches.push(async move {
                 match api.patch_metadata(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
-                    Ok(_) if draining_now => {
-                        draining.lock().unwrap_or_else(|e| e.into_inner()).insert(id, Instant::now());
-                        metrics.sharder_drained(&controller);
-                    }
-                    Ok(_) => {
-                        let since = draining.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
-                        metrics.sharder_assigned(&controller, moved, since.map(|s| s.elapsed().as_secs_f64()));
+                    Ok(after) => {
+                        if draining_now {
+                            draining.lock().unwrap_or_else(|e| e.into_inner()).insert(id.clone(), Instant::now());
+                            metrics.sharder_drained(&controller);
+                        } else {
+                            let since = draining.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                            metrics.sharder_assigned(&controller, moved, since.map(|s| s.elapsed().as_secs_f64()));
+                        }
+                        Some((id, (after.labels().clone(), after.resource_version().unwrap_or_default())))
                     }
                     // Changed or gone since it was seen: the next round sees it again.
-                    Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => {}
-                    Err(e) => tracing::warn!(object = %name, error = %e, "sharder: cannot label the object"),
+                    Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => None,
+                    Err(e) => {
+                        tracing::warn!(object = %name, error = %e, "sharder: cannot label the object");
+                        None
+                    }
                 }
             });
         }
-        futures::stream::iter(patches).buffer_unordered(16).collect::<Vec<()>>().await;
+        // What the server answered is what the object now is: the next round does not
+        // label it again before the watch reports it (under load it lags, and every
+        // repeated patch would fail on the resourceVersion).
+        let patched: Vec<Option<(ObjectId, Seen)>> =
+            futures::stream::iter(patches).buffer_unordered(16).collect().await;
+        for (id, seen) in patched.into_iter().flatten() {
+            if let Some(entry) = objects.get_mut(&id)
+                && version_after(&entry.1, &seen.1)
+            {
+                *entry = seen;
+            }
+        }
+    }
+}
+
+/// Whether resourceVersion `b` is later than `a` (the watch may have reported a later
+/// change meanwhile); they are etcd revisions, compared as numbers when both are.
+fn version_after(a: &str, b: &str) -> bool {
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(a), Ok(b)) => b > a,
+        _ => a != b,
     }
 }
 
