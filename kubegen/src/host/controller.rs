@@ -301,9 +301,10 @@ impl<K: Watched> Controller<K> {
         &self.name
     }
 
-    /// What it watches: the namespace (none for all) and the label selector, if any.
-    pub(crate) fn scope(&self) -> (Option<String>, Option<String>) {
-        (self.api.namespace().map(str::to_string), self.selection.label_selector.clone())
+    /// What it watches: the namespace (none for all), the label and field selectors.
+    pub(crate) fn scope(&self) -> (Option<String>, Option<String>, Option<String>) {
+        let selection = &self.selection;
+        (self.api.namespace().map(str::to_string), selection.label_selector.clone(), selection.field_selector.clone())
     }
 
     pub(crate) async fn run<R: Reconciler<K>>(
@@ -330,6 +331,7 @@ impl<K: Watched> Controller<K> {
                 (Arc::downgrade(gate), store.clone(), metrics.clone(), self.name.clone());
             tokio::spawn(async move {
                 while let Some(gate) = gate.upgrade() {
+                    gate.prune();
                     metrics.shard_objects(&name, gate.identity(), store.state().len());
                     drop(gate);
                     tokio::time::sleep(std::time::Duration::from_secs(1)).await;
@@ -445,10 +447,12 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     ctx.queue.take(&key_of(&obj_ref));
     // Sharded: in this object's slot (never two at once), a drained object is let go and
     // one no longer this shard's is left alone.
-    if let Some(gate) = &ctx.gate
-        && matches!(gate.gate(obj.as_ref()).await, Gate::Skip)
-    {
-        return Ok(Action::await_change());
+    if let Some(gate) = &ctx.gate {
+        match gate.gate(obj.as_ref()).await {
+            Gate::Work => {}
+            Gate::Skip => return Ok(Action::await_change()),
+            Gate::Retry(after) => return Ok(Action::requeue(after)),
+        }
     }
     let key = obj_ref.to_string();
     ctx.metrics.started(&ctx.name);

@@ -109,18 +109,23 @@ pub(crate) async fn acquire(api: &Api<Lease>, cfg: &LeaderElection) {
     }
 }
 
-/// Renews until a renewal has not succeeded for the renew deadline; returns then.
+/// Renews until a renewal has not succeeded for the renew deadline; returns then. A
+/// renewal counts from when it was sent, and one unanswered at the deadline is given up
+/// (a hung connection must not keep a leader leading past its lease).
 pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
     let mut last_success = Instant::now();
     loop {
         tokio::time::sleep(cfg.retry_period).await;
-        match try_acquire_or_renew(api, cfg).await {
-            Ok(true) => last_success = Instant::now(),
-            Ok(false) => {
+        let sent = Instant::now();
+        let left = cfg.renew_deadline.saturating_sub(last_success.elapsed());
+        match tokio::time::timeout(left, try_acquire_or_renew(api, cfg)).await {
+            Ok(Ok(true)) => last_success = sent,
+            Ok(Ok(false)) => {
                 tracing::warn!(lease = %cfg.name, "leadership taken by another candidate");
                 return;
             }
-            Err(e) => tracing::warn!(error = %e, "leader election: renewal failed"),
+            Ok(Err(e)) => tracing::warn!(error = %e, "leader election: renewal failed"),
+            Err(_) => tracing::warn!(lease = %cfg.name, "leader election: renewal unanswered"),
         }
         if last_success.elapsed() > cfg.renew_deadline {
             tracing::warn!(lease = %cfg.name, "leadership lost: no renewal within the renew deadline");

@@ -231,6 +231,7 @@ impl Manager {
         }
 
         let shard_lost = Arc::new(AtomicBool::new(false));
+        let controllers_done = Stop::default();
         let sharding = sharding.map(Arc::new);
         let shard_leases =
             sharding.as_ref().map(|s| (Api::<Lease>::namespaced(client.clone(), &s.namespace), s.clone()));
@@ -239,6 +240,7 @@ impl Manager {
             loop {
                 match shard::renew(api, s).await {
                     Ok(()) => break,
+                    Err(e @ shard::RenewError::Taken(_)) => return Err(ManagerError::Sharding(e.to_string())),
                     Err(e) => tracing::warn!(error = %e, "shard lease: cannot create it; retrying"),
                 }
                 tokio::select! {
@@ -247,14 +249,18 @@ impl Manager {
                 }
             }
             tracing::info!(ring = %s.ring, identity = %s.identity, "joined the shard ring");
-            let (api, s2, stop2, lost) = (api.clone(), s.clone(), stop.clone(), shard_lost.clone());
+            // Renewed until every controller has stopped (not merely until the stop
+            // signal): while in-flight reconciles finish, the lease must stay live, or
+            // the sharder would hand their objects on.
+            let (api, s2, stop2, lost, done) =
+                (api.clone(), s.clone(), stop.clone(), shard_lost.clone(), controllers_done.clone());
             tokio::spawn(async move {
                 tokio::select! {
                     _ = shard::keep(&api, &s2) => {
                         lost.store(true, Ordering::SeqCst);
                         stop2.trigger();
                     }
-                    _ = stop2.clone().wait() => {}
+                    _ = done.wait() => {}
                 }
             });
             // The sharder: whichever replica holds its lease assigns the objects.
@@ -285,23 +291,39 @@ impl Manager {
         // Counted before anything starts, so /readyz cannot pass before a cache has synced.
         health.unsynced.store(runners.len(), Ordering::SeqCst);
         health.started.store(true, Ordering::SeqCst);
-        let tasks: Vec<_> = runners
+        let mut tasks: Vec<_> = runners
             .into_iter()
             .map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone(), sharding.clone())))
             .collect();
         stop.clone().wait().await;
-        if shard_lost.load(Ordering::SeqCst) {
-            // The others take this shard's objects once its lease expires: nothing may
-            // still run then. Dropping a controller cancels its reconciles.
+        // Stops the controllers now: dropping one cancels its reconciles (at their next
+        // await; a request already sent still reaches the server).
+        let abort = |tasks: &mut Vec<tokio::task::JoinHandle<()>>| {
+            let tasks = std::mem::take(tasks);
             for task in &tasks {
                 task.abort();
             }
+            tokio::time::timeout(Duration::from_secs(5), futures::future::join_all(tasks))
+        };
+        if shard_lost.load(Ordering::SeqCst) {
+            // The others take this shard's objects once its lease expires: nothing may
+            // still run then.
+            let _ = abort(&mut tasks).await;
+            controllers_done.trigger();
             let name = shard_leases.map(|(_, s)| format!("{}-shard-{}", s.ring, s.identity)).unwrap_or_default();
             return Err(ManagerError::ShardLost(name));
         }
-        let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks)).await;
-        if let Some((api, s)) = &shard_leases {
-            // Gone from the ring only once nothing runs: the sharder moves the objects now.
+        let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks.iter_mut())).await;
+        if drained.is_err() {
+            let _ = abort(&mut tasks).await;
+        }
+        controllers_done.trigger();
+        // Gone from the ring once nothing runs: the sharder moves the objects now. After a
+        // timeout the lease is left to expire: a reconcile cut short may still have a
+        // request in flight.
+        if let Some((api, s)) = &shard_leases
+            && drained.is_ok()
+        {
             shard::release(api, s).await;
         }
         if let Some((api, cfg)) = &leases

@@ -34,4 +34,4 @@ pub use manager::{Manager, ManagerError, Stop};
 pub use metrics::Metrics;
 pub use probes::Health;
 pub use retry::{RateLimiter, RetryPolicy};
-pub use shard::{Ring, Sharding};
+pub use shard::{Ring, Sharding, object_key};

@@ -188,10 +188,39 @@ fn now() -> MicroTime {
     MicroTime(Timestamp::now())
 }
 
+/// The annotation of a shard lease that names the process holding it: two replicas
+/// started with one identity would otherwise both renew it and both work.
+const INSTANCE_ANNOTATION: &str = "shard.kubegen.dev/instance";
+
+/// This process, as [`INSTANCE_ANNOTATION`] names it.
+fn instance() -> &'static str {
+    static INSTANCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    INSTANCE.get_or_init(|| {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+        format!("{}-{nanos}", std::process::id())
+    })
+}
+
+/// Why this replica's shard lease could not be renewed.
+#[derive(Debug, thiserror::Error)]
+pub enum RenewError {
+    #[error(transparent)]
+    Api(#[from] kube::Error),
+    #[error(
+        "the shard lease {0} is held by another running replica with the same identity; give each replica its own (--leader-election-identity, $POD_NAME)"
+    )]
+    Taken(String),
+}
+
+/// Seconds of a lease, rounded up (a 3.5 s lease is not written as 3 s).
+fn lease_seconds(d: Duration) -> i32 {
+    i32::try_from(d.as_secs() + u64::from(d.subsec_nanos() > 0)).unwrap_or(i32::MAX)
+}
+
 /// Creates or renews this replica's shard lease; `Ok(())` once the server has it.
-pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), kube::Error> {
+pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewError> {
     let name = s.lease_name();
-    let duration = i32::try_from(s.lease_duration.as_secs()).unwrap_or(i32::MAX);
+    let duration = lease_seconds(s.lease_duration);
     let spec = |acquired: Option<MicroTime>| LeaseSpec {
         holder_identity: Some(s.identity.clone()),
         lease_duration_seconds: Some(duration),
@@ -199,34 +228,58 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), kube::Er
         renew_time: Some(now()),
         ..Default::default()
     };
+    let ours = BTreeMap::from([(INSTANCE_ANNOTATION.to_string(), instance().to_string())]);
     match api.get_opt(&name).await? {
         None => {
             let lease = Lease {
                 metadata: ObjectMeta {
                     name: Some(name),
                     labels: Some(BTreeMap::from([(RING_LABEL.to_string(), s.ring.clone())])),
+                    annotations: Some(ours),
                     ..Default::default()
                 },
                 spec: Some(spec(None)),
             };
-            api.create(&PostParams::default(), &lease).await.map(|_| ())
+            api.create(&PostParams::default(), &lease).await?;
+            Ok(())
         }
         Some(mut lease) => {
+            let holder = lease.annotations().get(INSTANCE_ANNOTATION).cloned();
+            let unexpired = lease.spec.as_ref().is_some_and(|spec| {
+                let renewed = spec.renew_time.as_ref().map(|t| t.0).unwrap_or(Timestamp::UNIX_EPOCH);
+                let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(0).max(0) as u64);
+                renewed.checked_add(term).is_ok_and(|end| end > Timestamp::now())
+            });
+            if holder.as_deref().is_some_and(|h| h != instance()) && unexpired {
+                return Err(RenewError::Taken(name));
+            }
             let acquired = lease.spec.as_ref().and_then(|s| s.acquire_time.clone());
             lease.spec = Some(spec(acquired));
-            api.replace(&name, &PostParams::default(), &lease).await.map(|_| ())
+            lease.metadata.annotations.get_or_insert_default().extend(ours);
+            // `replace` carries the resourceVersion read: another writer gets a conflict.
+            api.replace(&name, &PostParams::default(), &lease).await?;
+            Ok(())
         }
     }
 }
 
-/// Keeps the shard lease; returns when no renewal succeeded for the renew deadline.
+/// Keeps the shard lease; returns when no renewal succeeded for the renew deadline. A
+/// renewal counts from when it was sent, and one still unanswered at the deadline is
+/// given up: a hung connection cannot keep a replica working past its lease.
 pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
     let mut last_success = Instant::now();
     loop {
         tokio::time::sleep(s.retry_period).await;
-        match renew(api, s).await {
-            Ok(()) => last_success = Instant::now(),
-            Err(e) => tracing::warn!(error = %e, lease = %s.lease_name(), "shard lease: renewal failed"),
+        let sent = Instant::now();
+        let left = s.renew_deadline.saturating_sub(last_success.elapsed());
+        match tokio::time::timeout(left, renew(api, s)).await {
+            Ok(Ok(())) => last_success = sent,
+            Ok(Err(RenewError::Taken(lease))) => {
+                tracing::warn!(%lease, "shard lease taken by another replica with this identity");
+                return;
+            }
+            Ok(Err(e)) => tracing::warn!(error = %e, lease = %s.lease_name(), "shard lease: renewal failed"),
+            Err(_) => tracing::warn!(lease = %s.lease_name(), "shard lease: renewal unanswered"),
         }
         if last_success.elapsed() > s.renew_deadline {
             tracing::warn!(lease = %s.lease_name(), "shard lease lost: no renewal within the renew deadline");
@@ -240,20 +293,41 @@ pub(crate) async fn release(api: &Api<Lease>, s: &Sharding) {
     let _ = api.delete(&s.lease_name(), &Default::default()).await;
 }
 
-/// The shards whose leases are unexpired now.
-pub(crate) async fn live_shards(api: &Api<Lease>, s: &Sharding) -> Result<Vec<String>, kube::Error> {
-    let leases = api.list(&ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring))).await?;
-    let now = Timestamp::now();
-    Ok(leases
-        .items
-        .into_iter()
-        .filter_map(|lease| {
-            let spec = lease.spec?;
-            let renewed = spec.renew_time?.0;
+/// Which shards are live, by the sharder's own clock (as client-go's leader election
+/// judges a lease): a shard is live while its lease exists and its renewTime has changed
+/// within the lease duration of when this sharder last saw it change. The holders'
+/// clocks are never compared with this one, and a sharder that has just started counts
+/// every existing lease as renewed now, so it waits a whole lease duration before it
+/// counts any shard gone.
+#[derive(Default)]
+pub(crate) struct Liveness {
+    /// Identity -> (renewTime as written, when it was first seen so, its duration).
+    seen: HashMap<String, (String, Instant, Duration)>,
+}
+
+impl Liveness {
+    pub(crate) async fn live(&mut self, api: &Api<Lease>, s: &Sharding) -> Result<Vec<String>, kube::Error> {
+        let leases = api.list(&ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring))).await?;
+        let mut present = HashMap::new();
+        for lease in leases.items {
+            let Some(spec) = lease.spec else { continue };
+            let (Some(holder), Some(renewed)) = (spec.holder_identity, spec.renew_time) else { continue };
             let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(0).max(0) as u64);
-            (renewed.checked_add(term).ok()? > now).then_some(spec.holder_identity?)
-        })
-        .collect())
+            present.insert(holder, (renewed.0.to_string(), term));
+        }
+        self.seen.retain(|holder, _| present.contains_key(holder));
+        let mut live = Vec::new();
+        for (holder, (renewed, term)) in present {
+            let entry = self.seen.entry(holder.clone()).or_insert_with(|| (renewed.clone(), Instant::now(), term));
+            if entry.0 != renewed {
+                *entry = (renewed, Instant::now(), term);
+            }
+            if entry.1.elapsed() < entry.2 {
+                live.push(holder);
+            }
+        }
+        Ok(live)
+    }
 }
 
 /// What a shard's reconcile of one object may do.
@@ -261,6 +335,8 @@ pub(crate) enum Gate {
     Work,
     /// Not this shard's (any more): leave it.
     Skip,
+    /// A drained object whose release failed: try again after this.
+    Retry(Duration),
 }
 
 /// A shard's side of one controller: the handoff of the objects the sharder drains, and
@@ -271,8 +347,9 @@ pub(crate) struct ShardGate {
     resource: ApiResource,
     controller: String,
     metrics: Arc<Metrics>,
-    /// Released objects, by key, with the resourceVersion of the release.
-    released: Mutex<HashMap<String, u64>>,
+    /// Released objects, by key, with the resourceVersion of the release and when; kept
+    /// until the watch has surely caught up (twice the lease duration).
+    released: Mutex<HashMap<String, (u64, Instant)>>,
 }
 
 impl ShardGate {
@@ -305,6 +382,12 @@ impl ShardGate {
         &self.sharding.identity
     }
 
+    /// Forgets releases the watch has long caught up with.
+    pub(crate) fn prune(&self) {
+        let keep = self.sharding.lease_duration * 2;
+        self.released.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, (_, at)| at.elapsed() < keep);
+    }
+
     /// Called in the object's reconcile slot, before the reconciler: an object being
     /// drained is released (its labels removed), one not this shard's is left.
     pub(crate) async fn gate<K: Resource>(&self, obj: &K) -> Gate {
@@ -318,7 +401,7 @@ impl ShardGate {
         let version = meta.resource_version.as_deref().and_then(|v| v.parse::<u64>().ok());
         {
             let mut released = self.released.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(at) = released.get(&key) {
+            if let Some((at, _)) = released.get(&key) {
                 // The cache still shows the object as it was before the release: stale.
                 if version.is_none_or(|v| v <= *at) {
                     return Gate::Skip;
@@ -333,29 +416,38 @@ impl ShardGate {
             Some(ns) => Api::<DynamicObject>::namespaced_with(self.client.clone(), ns, &self.resource),
             None => Api::<DynamicObject>::all_with(self.client.clone(), &self.resource),
         };
-        let patch = serde_json::json!({"metadata": {"labels": {
+        // The resourceVersion of the copy in hand as a precondition: a stale copy (the
+        // object since released and assigned elsewhere) cannot strip its new shard's label.
+        let patch = serde_json::json!({"metadata": {"resourceVersion": meta.resource_version, "labels": {
             self.sharding.shard_label(): null,
             self.sharding.drain_label(): null,
         }}});
         match api.patch_metadata(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
             Ok(after) => {
                 let at = after.resource_version().and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
-                self.released.lock().unwrap_or_else(|e| e.into_inner()).insert(key, at);
+                self.released.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (at, Instant::now()));
                 self.metrics.shard_released(&self.controller, &self.sharding.identity);
                 tracing::debug!(object = %name, "shard: released to the sharder");
+                Gate::Skip
             }
-            Err(e) => tracing::warn!(object = %name, error = %e, "shard: cannot release a drained object; retrying"),
+            // Gone, or changed since this copy: the newer copy's event comes next.
+            Err(kube::Error::Api(s)) if s.code == 404 => Gate::Skip,
+            Err(kube::Error::Api(s)) if s.code == 409 => Gate::Retry(self.sharding.retry_period),
+            Err(e) => {
+                tracing::warn!(object = %name, error = %e, "shard: cannot release a drained object; retrying");
+                Gate::Retry(self.sharding.retry_period)
+            }
         }
-        Gate::Skip
     }
 }
 
-/// The sharder's loop for one kind: watches the objects' metadata, and every retry period
-/// (and on every change) assigns what has no live shard and drains what the ring moved.
+/// The sharder's loop for one kind: watches the objects' metadata (what the controller
+/// watches), and every retry period assigns what has no live shard and drains what the
+/// ring moved.
 pub(crate) async fn assign(
     client: Client,
     resource: ApiResource,
-    (namespace, selector): (Option<String>, Option<String>),
+    (namespace, labels, fields): (Option<String>, Option<String>, Option<String>),
     controller: String,
     sharding: Arc<Sharding>,
     metrics: Arc<Metrics>,
@@ -366,10 +458,13 @@ pub(crate) async fn assign(
         Some(ns) => Api::<PartialObjectMeta<DynamicObject>>::namespaced_with(client.clone(), ns, &resource),
         None => Api::<PartialObjectMeta<DynamicObject>>::all_with(client.clone(), &resource),
     };
-    let config = match &selector {
-        Some(selector) => watcher::Config::default().labels(selector),
-        None => watcher::Config::default(),
-    };
+    let mut config = watcher::Config::default();
+    if let Some(labels) = &labels {
+        config = config.labels(labels);
+    }
+    if let Some(fields) = &fields {
+        config = config.fields(fields);
+    }
     let mut events = watcher(watched, config).boxed();
     // Objects by (namespace, name): labels and resourceVersion, as last seen; a relist
     // fills `listing` and replaces them when done.
@@ -377,6 +472,7 @@ pub(crate) async fn assign(
     let mut listing: Option<HashMap<ObjectId, Seen>> = None;
     let draining: Arc<Mutex<HashMap<ObjectId, Instant>>> = Arc::default();
     let mut tick = tokio::time::interval(sharding.retry_period);
+    let mut liveness = Liveness::default();
     let (shard_key, drain_key) = (sharding.shard_label(), sharding.drain_label());
     loop {
         tokio::select! {
@@ -400,7 +496,7 @@ pub(crate) async fn assign(
             }
             _ = tick.tick() => {}
         }
-        let live = match live_shards(&leases, &sharding).await {
+        let live = match liveness.live(&leases, &sharding).await {
             Ok(live) => live,
             Err(e) => {
                 tracing::warn!(error = %e, "sharder: cannot list the shard leases");
@@ -543,6 +639,15 @@ mod tests {
         }
         // About a quarter moves to the fourth shard.
         assert!((1_900..=3_100).contains(&moved), "{moved} of 10,000 moved");
+    }
+
+    #[test]
+    fn leases_round_up_and_versions_compare_as_numbers() {
+        assert_eq!(lease_seconds(Duration::from_millis(3_500)), 4);
+        assert_eq!(lease_seconds(Duration::from_secs(15)), 15);
+        assert!(version_after("99", "100"), "numbers, not text");
+        assert!(!version_after("100", "99"));
+        assert!(!version_after("7", "7"));
     }
 
     #[test]

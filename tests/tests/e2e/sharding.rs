@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use kube::ResourceExt;
 use kube::api::{Api, ListParams};
-use kubegen::host::{Action, Controller, Manager, Reconciler, Sharding, Stop};
+use kubegen::host::{Action, Controller, Manager, Reconciler, Ring, Sharding, Stop, object_key};
 
 use crate::cluster::{self, kubectl_ok, namespace};
 
@@ -74,23 +74,29 @@ fn start(client: &kube::Client, ns: &str, identity: &str, ledger: &Arc<Ledger>) 
     (stop, running)
 }
 
-/// Each object's shard label, once every object has one of `shards` and the set of
-/// labels in use is `shards` (within `within`).
+/// Each object's shard label, once every object carries the shard the ring over `shards`
+/// gives it and none is being drained (within `within`).
 async fn assigned(client: &kube::Client, ns: &str, shards: &[&str], within: Duration) -> BTreeMap<String, String> {
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
-    let key = format!("shard.kubegen.dev/{RING}");
+    let (key, drain) = (format!("shard.kubegen.dev/{RING}"), format!("drain.shard.kubegen.dev/{RING}"));
+    let ring = Ring::new(shards.iter().map(|s| s.to_string()), 100);
+    let resource = kube::api::ApiResource::erase::<sample::Sample>(&());
     let deadline = Instant::now() + within;
     loop {
         let list = samples.list(&ListParams::default()).await.expect("list samples");
         let labels: BTreeMap<String, String> =
             list.items.iter().filter_map(|s| Some((s.name_any(), s.labels().get(&key)?.clone()))).collect();
-        let mut used: Vec<&str> = labels.values().map(String::as_str).collect();
-        used.sort();
-        used.dedup();
-        if labels.len() == list.items.len() && used == shards {
+        let settled = list.items.iter().all(|s| {
+            let want = ring.shard_for(&object_key(&resource, Some(ns), &s.name_any()));
+            s.labels().get(&key).map(String::as_str) == want && !s.labels().contains_key(&drain)
+        });
+        if settled && labels.len() == OBJECTS {
             return labels;
         }
-        assert!(Instant::now() < deadline, "objects not assigned to {shards:?} within {within:?}: {labels:?}");
+        assert!(
+            Instant::now() < deadline,
+            "objects not assigned as the ring over {shards:?} says within {within:?}: {labels:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
@@ -163,6 +169,7 @@ async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap()
     let three = assigned(&client, &ns, &["shard-a", "shard-b", "shard-c"], Duration::from_secs(30)).await;
     let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count();
     assert!(three.iter().all(|(o, s)| s == "shard-c" || two.get(o) == Some(s)), "only moves to the new shard");
+    assert!(moved > 0, "no object moved to the new shard");
     reconciled_by_their_shards(&ledger, &three, joined).await;
     eprintln!("3 shards: {moved} objects moved to shard-c in {:?}", joined.elapsed());
 
@@ -174,15 +181,14 @@ async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap()
     reconciled_by_their_shards(&ledger, &after, left).await;
     eprintln!("shard-b left: its objects reassigned and reconciled in {:?}", left.elapsed());
 
-    let overlapping = overlaps(&ledger);
-    assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
-    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
-    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
-
     stop_a.trigger();
     stop_c.trigger();
     run_a.await.expect("shard-a stops cleanly");
     run_c.await.expect("shard-c stops cleanly");
+    let overlapping = overlaps(&ledger);
+    assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
+    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
+    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
     // Gone from the ring: their leases were released.
     let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), &ns);
     let left: Vec<String> = leases
