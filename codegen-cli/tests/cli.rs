@@ -510,8 +510,11 @@ fn a_killed_run_leaves_no_half_written_file() {
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     for command in ["manifests", "clients", "docs"] {
-        let args = |out: &Path| -> Vec<String> {
-            vec![command.into(), "-p".into(), "kubegen-tests".into(), "--out".into(), out.display().to_string()]
+        // The command writing into `out`, built and run as a user runs it.
+        let cli = |out: &Path| {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegen-cli"));
+            cmd.args([command, "-p", "kubegen-tests", "--out"]).arg(out).env("KUBEGEN_NO_SKIP", "1").current_dir(&root);
+            cmd
         };
         let reference = tmp(&format!("kill-ref-{command}"));
         // Twice: the second run's time (the helper built) is the range the kills fall in.
@@ -519,12 +522,7 @@ fn a_killed_run_leaves_no_half_written_file() {
         for _ in 0..2 {
             let _ = std::fs::remove_dir_all(&reference);
             let started = std::time::Instant::now();
-            let whole = Command::new(env!("CARGO_BIN_EXE_codegen-cli"))
-                .args(args(&reference))
-                .env("KUBEGEN_NO_SKIP", "1")
-                .current_dir(&root)
-                .output()
-                .expect("codegen-cli runs");
+            let whole = cli(&reference).output().expect("codegen-cli runs");
             assert!(whole.status.success(), "{command}: {}", String::from_utf8_lossy(&whole.stderr));
             took = started.elapsed();
         }
@@ -534,10 +532,7 @@ fn a_killed_run_leaves_no_half_written_file() {
         for round in 0..12 {
             let out = tmp(&format!("kill-{command}-{round}"));
             let delay = std::time::Duration::from_micros(next() % (took.as_micros() as u64).max(1));
-            let mut child = Command::new(env!("CARGO_BIN_EXE_codegen-cli"))
-                .args(args(&out))
-                .env("KUBEGEN_NO_SKIP", "1")
-                .current_dir(&root)
+            let mut child = cli(&out)
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .spawn()
@@ -558,12 +553,7 @@ fn a_killed_run_leaves_no_half_written_file() {
                 );
             }
             // The next whole run completes the directory and leaves no temporary.
-            let again = Command::new(env!("CARGO_BIN_EXE_codegen-cli"))
-                .args(args(&out))
-                .env("KUBEGEN_NO_SKIP", "1")
-                .current_dir(&root)
-                .output()
-                .expect("codegen-cli runs");
+            let again = cli(&out).output().expect("codegen-cli runs");
             assert!(again.status.success(), "{command} after a kill: {}", String::from_utf8_lossy(&again.stderr));
             assert_eq!(files(&out), want, "{command}: the run after a kill (seed {seed}, round {round})");
             let _ = std::fs::remove_dir_all(&out);

@@ -41,6 +41,18 @@ fn now() -> MicroTime {
     MicroTime(Timestamp::now())
 }
 
+/// A lease's term: its duration (`default` seconds when unset).
+pub(crate) fn term(spec: &LeaseSpec, default: i32) -> Duration {
+    Duration::from_secs(spec.lease_duration_seconds.unwrap_or(default).max(0) as u64)
+}
+
+/// When a lease's holder stops holding it, by the holder's clock: its renewTime plus its
+/// term.
+pub(crate) fn held_until(spec: &LeaseSpec, default: i32) -> Timestamp {
+    let renewed = spec.renew_time.as_ref().map(|t| t.0).unwrap_or(Timestamp::UNIX_EPOCH);
+    renewed.checked_add(term(spec, default)).unwrap_or(renewed)
+}
+
 /// One attempt: `Ok(true)` when this identity holds the lease afterwards.
 pub(crate) async fn try_acquire_or_renew(api: &Api<Lease>, cfg: &LeaderElection) -> Result<bool, kube::Error> {
     let duration = i32::try_from(cfg.lease_duration.as_secs()).unwrap_or(i32::MAX);
@@ -68,13 +80,8 @@ pub(crate) async fn try_acquire_or_renew(api: &Api<Lease>, cfg: &LeaderElection)
     let spec = lease.spec.clone().unwrap_or_default();
     let holder = spec.holder_identity.clone().unwrap_or_default();
     let ours = holder == cfg.identity;
-    if !ours && !holder.is_empty() {
-        let renewed = spec.renew_time.as_ref().map(|t| t.0).unwrap_or(Timestamp::UNIX_EPOCH);
-        let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(duration).max(0) as u64);
-        let expires = renewed.checked_add(term).unwrap_or(renewed);
-        if Timestamp::now() < expires {
-            return Ok(false);
-        }
+    if !ours && !holder.is_empty() && Timestamp::now() < held_until(&spec, duration) {
+        return Ok(false);
     }
     let mut next = lease.clone();
     let mut new_spec = spec.clone();

@@ -34,6 +34,7 @@ use kube::core::PartialObjectMeta;
 use kube::runtime::watcher::{self, watcher};
 use kube::{Client, Resource, ResourceExt};
 
+use super::leader::{held_until, term};
 use super::metrics::Metrics;
 
 /// The label of a shard's lease that names its ring.
@@ -179,6 +180,18 @@ fn hash(bytes: &[u8]) -> u64 {
     h ^ (h >> 31)
 }
 
+/// The objects of `resource` in `namespace`, or in every namespace (and cluster-scoped).
+fn scoped<K: Resource<DynamicType = ApiResource, Scope = kube::core::DynamicResourceScope>>(
+    client: &Client,
+    resource: &ApiResource,
+    namespace: Option<&str>,
+) -> Api<K> {
+    match namespace {
+        Some(ns) => Api::namespaced_with(client.clone(), ns, resource),
+        None => Api::all_with(client.clone(), resource),
+    }
+}
+
 /// The key an object is placed on the ring by.
 pub fn object_key(resource: &ApiResource, namespace: Option<&str>, name: &str) -> String {
     format!("{}/{}/{}/{}", resource.group, resource.kind, namespace.unwrap_or_default(), name)
@@ -245,11 +258,7 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewErr
         }
         Some(mut lease) => {
             let holder = lease.annotations().get(INSTANCE_ANNOTATION).cloned();
-            let unexpired = lease.spec.as_ref().is_some_and(|spec| {
-                let renewed = spec.renew_time.as_ref().map(|t| t.0).unwrap_or(Timestamp::UNIX_EPOCH);
-                let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(0).max(0) as u64);
-                renewed.checked_add(term).is_ok_and(|end| end > Timestamp::now())
-            });
+            let unexpired = lease.spec.as_ref().is_some_and(|spec| held_until(spec, 0) > Timestamp::now());
             if holder.as_deref().is_some_and(|h| h != instance()) && unexpired {
                 return Err(RenewError::Taken(name));
             }
@@ -311,8 +320,8 @@ impl Liveness {
         let mut present = HashMap::new();
         for lease in leases.items {
             let Some(spec) = lease.spec else { continue };
+            let term = term(&spec, 0);
             let (Some(holder), Some(renewed)) = (spec.holder_identity, spec.renew_time) else { continue };
-            let term = Duration::from_secs(spec.lease_duration_seconds.unwrap_or(0).max(0) as u64);
             present.insert(holder, (renewed.0.to_string(), term));
         }
         self.seen.retain(|holder, _| present.contains_key(holder));
@@ -412,10 +421,7 @@ impl ShardGate {
         if !labels.contains_key(&self.sharding.drain_label()) {
             return Gate::Work;
         }
-        let api = match meta.namespace.as_deref() {
-            Some(ns) => Api::<DynamicObject>::namespaced_with(self.client.clone(), ns, &self.resource),
-            None => Api::<DynamicObject>::all_with(self.client.clone(), &self.resource),
-        };
+        let api: Api<DynamicObject> = scoped(&self.client, &self.resource, meta.namespace.as_deref());
         // The resourceVersion of the copy in hand as a precondition: a stale copy (the
         // object since released and assigned elsewhere) cannot strip its new shard's label.
         let patch = serde_json::json!({"metadata": {"resourceVersion": meta.resource_version, "labels": {
@@ -454,10 +460,7 @@ pub(crate) async fn assign(
 ) {
     let leases = Api::<Lease>::namespaced(client.clone(), &sharding.namespace);
     // Metadata only: the sharder holds every object's labels, not its spec.
-    let watched = match &namespace {
-        Some(ns) => Api::<PartialObjectMeta<DynamicObject>>::namespaced_with(client.clone(), ns, &resource),
-        None => Api::<PartialObjectMeta<DynamicObject>>::all_with(client.clone(), &resource),
-    };
+    let watched: Api<PartialObjectMeta<DynamicObject>> = scoped(&client, &resource, namespace.as_deref());
     let mut config = watcher::Config::default();
     if let Some(labels) = &labels {
         config = config.labels(labels);
@@ -522,10 +525,7 @@ pub(crate) async fn assign(
                 continue;
             }
             let moved = current.is_some();
-            let api = match namespace.as_deref() {
-                Some(ns) => Api::<DynamicObject>::namespaced_with(client.clone(), ns, &resource),
-                None => Api::<DynamicObject>::all_with(client.clone(), &resource),
-            };
+            let api: Api<DynamicObject> = scoped(&client, &resource, namespace.as_deref());
             let draining_now = labels_patch.get(&drain_key).is_some_and(|v| !v.is_null());
             // The resourceVersion as a precondition: nobody changed its labels since.
             let patch = serde_json::json!({"metadata": {"resourceVersion": version, "labels": labels_patch}});
