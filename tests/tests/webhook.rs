@@ -201,71 +201,193 @@ async fn a_conversion_review_is_answered_and_a_failure_names_the_object() {
     }
 }
 
+/// A TLS client of a webhook server the test started, one connection per request.
+#[derive(Clone)]
+struct Https {
+    config: std::sync::Arc<tokio_rustls::rustls::ClientConfig>,
+    addr: std::net::SocketAddr,
+}
+
+impl Https {
+    async fn serve(webhooks: Webhooks) -> (Https, kubegen::webhook::WebhookServer) {
+        use kubegen::webhook::{Authority, CertStore};
+        use std::sync::Arc;
+        use tokio_rustls::rustls;
+        use tokio_rustls::rustls::pki_types::CertificateDer;
+        use tokio_rustls::rustls::pki_types::pem::PemObject;
+
+        let ca = Authority::new("kubegen-test-webhook", Default::default()).expect("a CA");
+        let certs = CertStore::new(&ca.issue(&["127.0.0.1".into()]).expect("a certificate")).expect("certs");
+        let server = webhooks.serve(([127, 0, 0, 1], 0).into(), certs).await.expect("the server starts");
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_slice_iter(ca.ca_pem().as_bytes()) {
+            roots.add(cert.expect("PEM")).expect("a root");
+        }
+        let config = Arc::new(
+            rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+                .with_safe_default_protocol_versions()
+                .expect("TLS versions")
+                .with_root_certificates(roots)
+                .with_no_client_auth(),
+        );
+        (Https { config, addr: server.local_addr() }, server)
+    }
+
+    /// Status and body of one request.
+    async fn send(&self, method: &str, path: &str, body: hyper::body::Bytes) -> (u16, String) {
+        use http_body_util::{BodyExt, Full};
+        use hyper_util::rt::TokioIo;
+        use tokio_rustls::rustls::pki_types::ServerName;
+
+        let tcp = tokio::net::TcpStream::connect(self.addr).await.expect("connect");
+        let name = ServerName::IpAddress(std::net::Ipv4Addr::LOCALHOST.into());
+        let tls = tokio_rustls::TlsConnector::from(self.config.clone()).connect(name, tcp).await.expect("TLS");
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.expect("HTTP/1.1");
+        tokio::spawn(conn);
+        let request = hyper::Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", "127.0.0.1")
+            .header("content-type", "application/json")
+            .body(Full::new(body))
+            .expect("a request");
+        let response = sender.send_request(request).await.expect("a response");
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await.expect("a body").to_bytes();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+}
+
 /// The server itself, over TLS: a body over the limit, a GET and an unknown path are
 /// answered with what went wrong, and the server keeps serving.
 #[tokio::test]
 async fn the_server_answers_what_it_cannot_take() {
-    use std::sync::Arc;
+    use kubegen::webhook::BODY_LIMIT;
 
-    use http_body_util::{BodyExt, Full};
-    use hyper::body::Bytes;
-    use hyper_util::rt::TokioIo;
-    use kubegen::webhook::{Authority, BODY_LIMIT, CertStore};
-    use tokio_rustls::rustls;
-    use tokio_rustls::rustls::pki_types::pem::PemObject;
-    use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
-
-    let ca = Authority::new("kubegen-test-webhook", Default::default()).expect("a CA");
-    let certs = CertStore::new(&ca.issue(&["127.0.0.1".into()]).expect("a certificate")).expect("certs");
-    let server = Webhooks::new()
-        .validate::<Foo>(SchemaValidator)
-        .serve(([127, 0, 0, 1], 0).into(), certs)
-        .await
-        .expect("the server starts");
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in CertificateDer::pem_slice_iter(ca.ca_pem().as_bytes()) {
-        roots.add(cert.expect("PEM")).expect("a root");
-    }
-    let config = Arc::new(
-        rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .with_safe_default_protocol_versions()
-            .expect("TLS versions")
-            .with_root_certificates(roots)
-            .with_no_client_auth(),
-    );
-    let send = |method: &'static str, path: String, body: Vec<u8>| {
-        let config = config.clone();
-        let addr = server.local_addr();
-        async move {
-            let tcp = tokio::net::TcpStream::connect(addr).await.expect("connect");
-            let name = ServerName::IpAddress(std::net::Ipv4Addr::LOCALHOST.into());
-            let tls = tokio_rustls::TlsConnector::from(config).connect(name, tcp).await.expect("TLS");
-            let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls)).await.expect("HTTP/1.1");
-            tokio::spawn(conn);
-            let request = hyper::Request::builder()
-                .method(method)
-                .uri(path)
-                .header("host", "127.0.0.1")
-                .header("content-type", "application/json")
-                .body(Full::new(Bytes::from(body)))
-                .expect("a request");
-            let response = sender.send_request(request).await.expect("a response");
-            let status = response.status().as_u16();
-            let body = response.into_body().collect().await.expect("a body").to_bytes();
-            (status, String::from_utf8_lossy(&body).into_owned())
-        }
-    };
+    let (https, _server) = Https::serve(Webhooks::new().validate::<Foo>(SchemaValidator)).await;
     let path = validate_path::<Foo>();
-    let (status, body) = send("POST", path.clone(), vec![b' '; BODY_LIMIT + 1]).await;
+    let (status, body) = https.send("POST", &path, vec![b' '; BODY_LIMIT + 1].into()).await;
     assert_eq!(status, 413, "{body}");
     assert!(body.contains("larger than"), "{body}");
-    let (status, _) = send("GET", path.clone(), Vec::new()).await;
+    let (status, _) = https.send("GET", &path, Default::default()).await;
     assert_eq!(status, 405);
-    let (status, body) = send("POST", "/nowhere".into(), b"{}".to_vec()).await;
+    let (status, body) = https.send("POST", "/nowhere", "{}".into()).await;
     assert_eq!(status, 404);
     assert!(body.contains(&path), "the answer names the paths served: {body}");
     // Still serving.
-    let (status, body) = send("POST", path, review("CREATE", foo(json!({"deploymentName": "web"})), None)).await;
+    let (status, body) =
+        https.send("POST", &path, review("CREATE", foo(json!({"deploymentName": "web"})), None).into()).await;
     assert_eq!(status, 200);
     assert!(body.contains("\"allowed\":true"), "{body}");
+}
+
+/// Allows every Foo, after 500 ms.
+struct Slow;
+
+impl Validator<Foo> for Slow {
+    async fn validate_create(&self, _: &Foo, _: &Request) -> Verdict {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        Ok(Vec::new())
+    }
+}
+
+/// This process's peak resident memory since the last reset, in bytes (Linux).
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib = status.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches(" kB").trim();
+    Some(kib.parse::<u64>().ok()? * 1024)
+}
+
+/// A thousand requests at once on a thousand connections — admission (validating and
+/// defaulting) and conversion reviews among malformed, empty, oversized and 4 MiB junk
+/// bodies: each answered (a review, or a refusal saying what was wrong), the server
+/// still serving afterwards, and the memory the bodies take bounded by
+/// `BODIES_IN_FLIGHT` (the 4 MiB reviews a slow validator holds would take over a
+/// gigabyte without it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_thousand_reviews_at_once_and_bad_bodies_are_all_answered_in_bounded_memory() {
+    use hyper::body::Bytes;
+    use kubegen::webhook::{BODIES_IN_FLIGHT, BODY_LIMIT};
+
+    const REQUESTS: usize = 1000;
+    let webhooks = foo_controller::webhook::add(Webhooks::new()).validate_at("/slow", Slow);
+    let (https, _server) = Https::serve(webhooks).await;
+    let (validate, mutate) = (validate_path::<Foo>(), mutate_path::<Foo>());
+    let admission: Bytes = review("CREATE", foo(json!({"deploymentName": "web"})), None).into();
+    let conversion: Bytes = serde_json::to_vec(&json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+        "request": {"uid": "c0n", "desiredAPIVersion": "samplecontroller.k8s.io/v1beta1",
+                    "objects": [foo(json!({"deploymentName": "web", "replicas": 2}))]}
+    }))
+    .expect("a review")
+    .into();
+    // A Foo with a 4 MiB annotation, for a validator that takes 500 ms: a hundred of them
+    // held at once (the body, the review parsed, the object typed) would be over a
+    // gigabyte and a half.
+    let mut large = foo(json!({"deploymentName": "web"}));
+    large["metadata"]["annotations"] = json!({"large": "x".repeat(4 << 20)});
+    let large: Bytes = review("CREATE", large, None).into();
+    // One copy each, shared by every request that sends it.
+    let junk: Bytes = vec![b'x'; 4 << 20].into();
+    let oversized: Bytes = vec![b' '; BODY_LIMIT + 1].into();
+
+    // The peak from here on (writing 5 to clear_refs resets VmHWM).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let before = peak_rss();
+    let started = std::time::Instant::now();
+    let tasks: Vec<_> = (0..REQUESTS)
+        .map(|i| {
+            let https = https.clone();
+            let (path, body, expect): (&str, Bytes, &str) = match i % 10 {
+                0 => ("/slow", large.clone(), "allowed-true"),
+                1..=2 => (&validate, admission.clone(), "allowed-true"),
+                3..=4 => (&mutate, admission.clone(), "allowed-true"),
+                5..=6 => ("/convert", conversion.clone(), "converted"),
+                7 => (&validate, Bytes::from_static(b"{\"apiVersion\": "), "malformed"),
+                8 => match i % 30 {
+                    8 => ("/convert", Bytes::new(), "malformed"),
+                    18 => (&validate, Bytes::from_static(b"{\"kind\": \"Pod\"}"), "malformed"),
+                    _ => (&mutate, junk.clone(), "malformed"),
+                },
+                _ => match i % 100 {
+                    9 | 59 => (&validate, oversized.clone(), "too-large"),
+                    _ => ("/convert", junk.clone(), "malformed"),
+                },
+            };
+            let path = path.to_string();
+            tokio::spawn(async move { (i, expect, https.send("POST", &path, body).await) })
+        })
+        .collect();
+    let mut answered = std::collections::BTreeMap::<&str, usize>::new();
+    for task in tasks {
+        let (i, expect, (status, body)) = task.await.expect("a request task");
+        let ok = match expect {
+            "allowed-true" => status == 200 && body.contains("\"allowed\":true"),
+            "converted" => status == 200 && body.contains("\"status\":\"Success\"") && body.contains("v1beta1"),
+            "too-large" => status == 413 && body.contains("larger than"),
+            // Refused with a reason: a review saying what was wrong with the body.
+            _ => status == 200 && (body.contains("\"code\":400") || body.contains("\"status\":\"Failure\"")),
+        };
+        assert!(ok, "request {i} ({expect}): {status} {}", &body[..body.len().min(400)]);
+        *answered.entry(expect).or_default() += 1;
+    }
+    let elapsed = started.elapsed();
+    let peak = peak_rss();
+    let growth = peak.zip(before).map(|(p, b)| p.saturating_sub(b));
+    eprintln!(
+        "{REQUESTS} concurrent requests answered in {elapsed:?}: {answered:?}; peak RSS {} MiB, {} MiB over the start \
+         (bodies in flight at most {} MiB)",
+        peak.unwrap_or(0) >> 20,
+        growth.unwrap_or(0) >> 20,
+        BODIES_IN_FLIGHT >> 20,
+    );
+    // Bodies held at most BODIES_IN_FLIGHT; a review in memory is about four times its
+    // body (the bytes, the review parsed, the object typed, the answer), and the clients'
+    // own side is here too.
+    if let Some(growth) = growth {
+        assert!(growth < 8 * BODIES_IN_FLIGHT as u64, "peak memory grew by {} MiB", growth >> 20);
+    }
+    // Still serving.
+    let (status, body) = https.send("POST", &validate, admission.clone()).await;
+    assert!(status == 200 && body.contains("\"allowed\":true"), "{status} {body}");
 }

@@ -72,4 +72,4 @@ pub use kube_core::admission::Operation;
 #[cfg(feature = "webhook")]
 pub use managed::{ManagedCerts, ManagedError};
 #[cfg(feature = "webhook")]
-pub use server::{BODY_LIMIT, WebhookServer, Webhooks, mutate_path, validate_path};
+pub use server::{BODIES_IN_FLIGHT, BODY_LIMIT, WebhookServer, Webhooks, mutate_path, validate_path};

@@ -28,6 +28,16 @@ use super::conversion::{self, Conversion, Converter};
 /// server's request limit (3 MiB), and the review around them.
 pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
 
+/// The request bodies held in memory at once, across connections: a request whose body
+/// would go over waits for others to finish (its Content-Length counts, else the whole
+/// [`BODY_LIMIT`]), so a burst of large reviews cannot take the process's memory.
+pub const BODIES_IN_FLIGHT: usize = 64 * 1024 * 1024;
+
+/// How long a client may take to send a request's headers, and then its body: the API
+/// server gives a webhook call at most 30 s in all.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// kubebuilder's path for a kind's validating webhook: `/validate-<group with dashes>-<version>-<kind>`.
 pub fn validate_path<K: Resource<DynamicType = ()>>() -> String {
     path::<K>("validate")
@@ -170,18 +180,35 @@ impl Webhooks {
         // Stopping the server ends its open connections too (the API server keeps them
         // alive between calls): each finishes the request it is serving, then closes.
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let budget = Arc::new(tokio::sync::Semaphore::new(BODIES_IN_FLIGHT / 1024));
         let task = tokio::spawn(async move {
+            let mut backoff = Duration::from_millis(5);
             loop {
-                let Ok((tcp, peer)) = listener.accept().await else { continue };
-                let (acceptor, webhooks, stopped) = (acceptor.clone(), webhooks.clone(), stopped.clone());
+                let (tcp, peer) = match listener.accept().await {
+                    Ok(accepted) => accepted,
+                    // Out of file descriptors, say: wait for connections to close rather
+                    // than spin (as Go's net/http does, 5 ms doubling to 1 s).
+                    Err(e) => {
+                        tracing::warn!(error = %e, retry_in = ?backoff, "webhook server: cannot accept a connection");
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(Duration::from_secs(1));
+                        continue;
+                    }
+                };
+                backoff = Duration::from_millis(5);
+                let (acceptor, webhooks, stopped, budget) =
+                    (acceptor.clone(), webhooks.clone(), stopped.clone(), budget.clone());
                 tokio::spawn(async move {
                     let tls = match tokio::time::timeout(Duration::from_secs(10), acceptor.accept(tcp)).await {
                         Ok(Ok(tls)) => tls,
                         Ok(Err(e)) => return tracing::debug!(%peer, "webhook TLS handshake failed: {e}"),
                         Err(_) => return tracing::debug!(%peer, "webhook TLS handshake timed out"),
                     };
-                    let service = hyper::service::service_fn(move |req| answer(webhooks.clone(), req));
-                    let conn = hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(tls), service);
+                    let service = hyper::service::service_fn(move |req| answer(webhooks.clone(), budget.clone(), req));
+                    let conn = hyper::server::conn::http1::Builder::new()
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .header_read_timeout(HEADER_TIMEOUT)
+                        .serve_connection(TokioIo::new(tls), service);
                     tokio::pin!(conn);
                     let served = tokio::select! {
                         served = conn.as_mut() => served,
@@ -243,7 +270,11 @@ fn reply(status: StatusCode, content_type: &str, body: impl Into<Bytes>) -> Resp
     r
 }
 
-async fn answer(webhooks: Webhooks, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+async fn answer(
+    webhooks: Webhooks,
+    budget: Arc<tokio::sync::Semaphore>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
     let text = "text/plain; charset=utf-8";
     let path = req.uri().path().to_string();
     if !webhooks.routes.contains_key(&path) {
@@ -253,16 +284,38 @@ async fn answer(webhooks: Webhooks, req: Request<Incoming>) -> Result<Response<F
     if req.method() != Method::POST {
         return Ok(reply(StatusCode::METHOD_NOT_ALLOWED, text, "webhooks take POST\n"));
     }
-    let body = match Limited::new(req.into_body(), BODY_LIMIT).collect().await {
-        Ok(body) => body.to_bytes(),
-        Err(e) => {
-            let message = if e.is::<http_body_util::LengthLimitError>() {
-                format!("the AdmissionReview is larger than {BODY_LIMIT} bytes")
-            } else {
-                format!("the body could not be read: {e}")
-            };
-            let review = admission::review_json(AdmissionResponse::invalid(&message));
-            return Ok(reply(StatusCode::PAYLOAD_TOO_LARGE, "application/json", review));
+    let refuse = |status: StatusCode, message: &str| {
+        Ok(reply(status, "application/json", admission::review_json(AdmissionResponse::invalid(message))))
+    };
+    let too_large = format!("the AdmissionReview is larger than {BODY_LIMIT} bytes");
+    let declared =
+        req.headers().get(hyper::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if let Some(declared) = declared.filter(|n| *n > BODY_LIMIT) {
+        // Read and dropped as it comes (nothing held), so the client, still sending, reads
+        // the refusal rather than a broken connection; past four limits it is cut off.
+        if declared <= 4 * BODY_LIMIT {
+            let mut body = req.into_body();
+            let _ = tokio::time::timeout(BODY_TIMEOUT, async { while let Some(Ok(_)) = body.frame().await {} }).await;
+        }
+        return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
+    }
+    // Its share of the memory for bodies, held until the answer is written.
+    let size = declared.unwrap_or(BODY_LIMIT);
+    let Ok(_held) = budget.acquire_many_owned(u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX)).await
+    else {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the webhook server is stopping");
+    };
+    let body = match tokio::time::timeout(BODY_TIMEOUT, Limited::new(req.into_body(), size).collect()).await {
+        Ok(Ok(body)) => body.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
+        }
+        Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, &format!("the body could not be read: {e}")),
+        Err(_) => {
+            return refuse(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!("the body took longer than {BODY_TIMEOUT:?} to arrive"),
+            );
         }
     };
     let review = webhooks.review(&path, &body).await.unwrap_or_default();
