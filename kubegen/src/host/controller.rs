@@ -4,6 +4,7 @@
 //! what kube-runtime leaves to every user: rate-limited retries, metrics (queue depth
 //! included) and a span per reconcile.
 
+use std::collections::HashSet;
 use std::fmt::Debug;
 use std::future::Future;
 use std::sync::Arc;
@@ -14,11 +15,11 @@ use futures::stream::BoxStream;
 use futures::{StreamExt, TryStreamExt};
 use kube::api::Api;
 use kube::runtime::controller::{
-    Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileRequest, applier, trigger_owners, trigger_self,
-    trigger_with,
+    Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileReason, ReconcileRequest, applier, trigger_owners,
+    trigger_self, trigger_with,
 };
 use kube::runtime::finalizer::Error as FinalizerError;
-use kube::runtime::reflector::{self, ObjectRef};
+use kube::runtime::reflector::{self, ObjectRef, Store};
 use kube::runtime::utils::{CancelableJoinHandle, StreamBackoff};
 use kube::runtime::{PredicateConfig, WatchStreamExt, watcher};
 use kube::{Resource, ResourceExt};
@@ -27,7 +28,7 @@ use tracing::Instrument;
 
 use super::metrics::Metrics;
 use super::probes::Health;
-use super::queue::{Queue, key_of};
+use super::queue::{Key, Queue, Workers, key_of};
 use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
 use super::shard::{Gate, ShardGate, Sharding};
 
@@ -339,7 +340,20 @@ impl<K: Watched> Controller<K> {
             });
         }
         let mut triggers = futures::stream::SelectAll::new();
-        let objects = reflector::reflector(writer, watcher(self.api, selection)).applied_objects();
+        // Objects the watch (re)listed and whose trigger has not entered the queue yet:
+        // theirs wait at low priority, behind live changes.
+        let listed: Arc<std::sync::Mutex<HashSet<Key>>> = Arc::default();
+        let seen = listed.clone();
+        let objects = reflector::reflector(writer, watcher(self.api, selection))
+            .inspect_ok(move |event| {
+                let mut listed = seen.lock().unwrap_or_else(|e| e.into_inner());
+                match event {
+                    watcher::Event::InitApply(o) => listed.insert(key_of(&ObjectRef::from_obj(o))),
+                    watcher::Event::Apply(o) => listed.remove(&key_of(&ObjectRef::from_obj(o))),
+                    _ => false,
+                };
+            })
+            .applied_objects();
         let objects = if self.generation_changed {
             // A drain is a label: it must pass the generation filter.
             let drain = gate.as_ref().map(|g| g.drain_label());
@@ -358,9 +372,14 @@ impl<K: Watched> Controller<K> {
         // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
         // 5 s, reset once a watch works again. Shutdown closes the queue's input; the
         // applier then finishes what runs and ends.
-        let requests = StreamBackoff::new(triggers, WatchBackoff::default())
-            .take_until(shutdown)
-            .inspect_ok(move |request: &ReconcileRequest<K>| entering.add(key_of(&request.obj_ref)));
+        let requests = StreamBackoff::new(triggers, WatchBackoff::default()).take_until(shutdown).inspect_ok(
+            move |request: &ReconcileRequest<K>| {
+                let key = key_of(&request.obj_ref);
+                let low = matches!(request.reason, ReconcileReason::ObjectUpdated)
+                    && listed.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+                entering.add(key, low)
+            },
+        );
 
         let readiness = store.clone();
         let synced = health.clone();
@@ -391,6 +410,8 @@ impl<K: Watched> Controller<K> {
             limiter: RateLimiter::new(self.retry),
             metrics,
             queue: queue.clone(),
+            workers: Workers::new(usize::from(self.concurrency)),
+            store: store.clone(),
             finalizer: self.finalizer,
             gate,
         });
@@ -401,13 +422,15 @@ impl<K: Watched> Controller<K> {
                 &tokio::runtime::Handle::current(),
             )
         };
-        let config = RuntimeConfig::default().concurrency(self.concurrency);
+        // No limit in kube-runtime: the workers are counted out in order by `Workers`.
+        let config = RuntimeConfig::default().concurrency(0);
         applier(spawn, error_policy::<K, R>, ctx, store, requests, config)
             .for_each(|result| {
                 match result {
                     // The object left the cache before a worker took it: it waits no more.
                     Err(RuntimeError::ObjectNotFound(gone)) => {
                         queue.take(&key_of(&gone));
+                        queue.finished(&key_of(&gone), false, false);
                     }
                     Err(e) => tracing::debug!(error = %e, "controller event"),
                     Ok(_) => {}
@@ -424,6 +447,9 @@ struct Ctx<K: Watched, R> {
     limiter: RateLimiter,
     metrics: Arc<Metrics>,
     queue: Arc<Queue>,
+    workers: Arc<Workers>,
+    /// The cache: what a reconcile works on once it has a worker.
+    store: Store<K>,
     finalizer: Option<(String, ApiFor<K>)>,
     /// The shard's side of the handoff, when sharded.
     gate: Option<Arc<ShardGate>>,
@@ -444,7 +470,15 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         name = %obj.name_any()
     );
     let obj_ref = ObjectRef::from_obj(obj.as_ref());
-    ctx.queue.take(&key_of(&obj_ref));
+    let queued = key_of(&obj_ref);
+    let low = ctx.queue.is_low(&queued);
+    let _worker = ctx.workers.acquire(low).await;
+    ctx.queue.take(&queued);
+    // The object as it is now: it may have changed, or gone, while it waited.
+    let Some(obj) = ctx.store.get(&obj_ref) else {
+        ctx.queue.finished(&queued, low, false);
+        return Ok(Action::await_change());
+    };
     // Sharded: in this object's slot (never two at once), a drained object is let go and
     // one no longer this shard's is left alone.
     if let Some(gate) = &ctx.gate {
@@ -495,6 +529,7 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     };
     let elapsed = start.elapsed();
     ctx.metrics.finished(&ctx.name, outcome, elapsed.as_secs_f64());
+    ctx.queue.finished(&queued, low, outcome != "success");
     // controller-runtime logs each reconcile at debug level; failures are warned about
     // with their retry in `error_policy`.
     match &result {

@@ -207,7 +207,22 @@ impl Manager {
             signals.trigger();
         });
 
-        let lost = Arc::new(AtomicBool::new(false));
+        // Set by whichever lease keeper (leader or shard) could not renew: the error the
+        // manager returns.
+        let lost: Arc<std::sync::Mutex<Option<ManagerError>>> = Arc::default();
+        let lost_signal = Stop::default();
+        let lose = {
+            let (lost, lost_signal, stop) = (lost.clone(), lost_signal.clone(), stop.clone());
+            move |error: ManagerError| {
+                lost.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(error);
+                lost_signal.trigger();
+                stop.trigger();
+            }
+        };
+        // Triggered once every controller has stopped: the leases (leader and shard) are
+        // renewed until then, not merely until the stop signal — in-flight reconciles may
+        // take longer than a lease lasts, and another replica must not start meanwhile.
+        let controllers_done = Stop::default();
         let leases =
             leader_election.as_ref().map(|cfg| (Api::<Lease>::namespaced(client.clone(), &cfg.namespace), cfg.clone()));
         if let Some((api, cfg)) = &leases {
@@ -218,20 +233,15 @@ impl Manager {
             }
             health.standby.store(false, Ordering::SeqCst);
             health.leader.store(true, Ordering::SeqCst);
-            let (api, cfg, stop, lost) = (api.clone(), cfg.clone(), stop.clone(), lost.clone());
+            let (api, cfg, lose, done) = (api.clone(), cfg.clone(), lose.clone(), controllers_done.clone());
             tokio::spawn(async move {
                 tokio::select! {
-                    _ = leader::keep(&api, &cfg) => {
-                        lost.store(true, Ordering::SeqCst);
-                        stop.trigger();
-                    }
-                    _ = stop.clone().wait() => {}
+                    _ = leader::keep(&api, &cfg) => lose(ManagerError::LeadershipLost(cfg.name.clone())),
+                    _ = done.wait() => {}
                 }
             });
         }
 
-        let shard_lost = Arc::new(AtomicBool::new(false));
-        let controllers_done = Stop::default();
         let sharding = sharding.map(Arc::new);
         let shard_leases =
             sharding.as_ref().map(|s| (Api::<Lease>::namespaced(client.clone(), &s.namespace), s.clone()));
@@ -249,16 +259,13 @@ impl Manager {
                 }
             }
             tracing::info!(ring = %s.ring, identity = %s.identity, "joined the shard ring");
-            // Renewed until every controller has stopped (not merely until the stop
-            // signal): while in-flight reconciles finish, the lease must stay live, or
-            // the sharder would hand their objects on.
-            let (api, s2, stop2, lost, done) =
-                (api.clone(), s.clone(), stop.clone(), shard_lost.clone(), controllers_done.clone());
+            // Renewed until every controller has stopped: while in-flight reconciles
+            // finish, the lease must stay live, or the sharder would hand their objects on.
+            let (api, s2, lose, done) = (api.clone(), s.clone(), lose.clone(), controllers_done.clone());
             tokio::spawn(async move {
                 tokio::select! {
                     _ = shard::keep(&api, &s2) => {
-                        lost.store(true, Ordering::SeqCst);
-                        stop2.trigger();
+                        lose(ManagerError::ShardLost(format!("{}-shard-{}", s2.ring, s2.identity)))
                     }
                     _ = done.wait() => {}
                 }
@@ -298,47 +305,46 @@ impl Manager {
         stop.clone().wait().await;
         // Stops the controllers now: dropping one cancels its reconciles (at their next
         // await; a request already sent still reaches the server).
+        // A finished task is left alone: the drain may have awaited it already, and a
+        // JoinHandle awaited twice panics.
         let abort = |tasks: &mut Vec<tokio::task::JoinHandle<()>>| {
-            let tasks = std::mem::take(tasks);
+            let tasks: Vec<_> = std::mem::take(tasks).into_iter().filter(|task| !task.is_finished()).collect();
             for task in &tasks {
                 task.abort();
             }
             tokio::time::timeout(Duration::from_secs(5), futures::future::join_all(tasks))
         };
-        if shard_lost.load(Ordering::SeqCst) {
-            // The others take this shard's objects once its lease expires: nothing may
-            // still run then.
-            let _ = abort(&mut tasks).await;
-            controllers_done.trigger();
-            let name = shard_leases.map(|(_, s)| format!("{}-shard-{}", s.ring, s.identity)).unwrap_or_default();
-            return Err(ManagerError::ShardLost(name));
-        }
-        let drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks.iter_mut())).await;
-        if drained.is_err() {
+        // A lease lost (leader or shard), before or during the drain: another replica
+        // takes over once it expires, so nothing may still run then — in-flight reconciles
+        // are cut short at once, as controller-runtime exits when it stops leading.
+        let drained = tokio::select! {
+            drained = tokio::time::timeout(shutdown_timeout, futures::future::join_all(tasks.iter_mut())) => {
+                Some(drained.is_ok())
+            }
+            _ = lost_signal.clone().wait() => None,
+        };
+        if drained != Some(true) {
             let _ = abort(&mut tasks).await;
         }
         controllers_done.trigger();
-        // Gone from the ring once nothing runs: the sharder moves the objects now. After a
-        // timeout the lease is left to expire: a reconcile cut short may still have a
-        // request in flight.
-        if let Some((api, s)) = &shard_leases
-            && drained.is_ok()
-        {
-            shard::release(api, s).await;
+        if let Some(error) = lost.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(error);
         }
-        if let Some((api, cfg)) = &leases
-            && !lost.load(Ordering::SeqCst)
-        {
-            leader::release(api, cfg).await;
+        // Gone from the ring once nothing runs: the sharder moves the objects now; the
+        // leader lease is given up so a standby takes over at once. After a timeout both
+        // are left to expire: a reconcile cut short may still have a request in flight.
+        if drained == Some(true) {
+            if let Some((api, s)) = &shard_leases {
+                shard::release(api, s).await;
+            }
+            if let Some((api, cfg)) = &leases {
+                leader::release(api, cfg).await;
+            }
+            return Ok(());
         }
-        if lost.load(Ordering::SeqCst) {
-            let name = leases.map(|(_, c)| c.name).unwrap_or_default();
-            return Err(ManagerError::LeadershipLost(name));
-        }
-        drained.map(|_| ()).map_err(|_| ManagerError::ShutdownTimeout(shutdown_timeout))
+        Err(ManagerError::ShutdownTimeout(shutdown_timeout))
     }
 }
-
 async fn wait_for_signal() {
     #[cfg(unix)]
     {

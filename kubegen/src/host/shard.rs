@@ -405,6 +405,7 @@ impl ShardGate {
         let key = object_key(&self.resource, meta.namespace.as_deref(), &name);
         let labels = meta.labels.clone().unwrap_or_default();
         if labels.get(&self.sharding.shard_label()) != Some(&self.sharding.identity) {
+            tracing::debug!(object = %name, shard = %self.sharding.identity, "shard: not this shard's (any more)");
             return Gate::Skip;
         }
         let version = meta.resource_version.as_deref().and_then(|v| v.parse::<u64>().ok());
@@ -413,6 +414,7 @@ impl ShardGate {
             if let Some((at, _)) = released.get(&key) {
                 // The cache still shows the object as it was before the release: stale.
                 if version.is_none_or(|v| v <= *at) {
+                    tracing::debug!(object = %name, shard = %self.sharding.identity, "shard: a copy from before its release");
                     return Gate::Skip;
                 }
                 released.remove(&key);
@@ -433,7 +435,7 @@ impl ShardGate {
                 let at = after.resource_version().and_then(|v| v.parse::<u64>().ok()).unwrap_or(u64::MAX);
                 self.released.lock().unwrap_or_else(|e| e.into_inner()).insert(key, (at, Instant::now()));
                 self.metrics.shard_released(&self.controller, &self.sharding.identity);
-                tracing::debug!(object = %name, "shard: released to the sharder");
+                tracing::debug!(object = %name, shard = %self.sharding.identity, "shard: released to the sharder");
                 Gate::Skip
             }
             // Gone, or changed since this copy: the newer copy's event comes next.

@@ -6,9 +6,11 @@
 mod cel_corpus;
 mod cel_generated;
 mod cluster;
+mod faults;
 mod generated_diff;
 mod generated_kinds;
 mod generated_objects;
+mod proxy;
 mod sharding;
 mod size_budget;
 
@@ -283,14 +285,19 @@ fn several_versions_in_one_crd() {
         &["apply", "-f", "-"],
         Some("apiVersion: zoo.kubegen.dev/v1\nkind: Pavilion\nmetadata: {name: main}\nspec: {replicas: 2}\n"),
     );
-    kubectl_ok(&["patch", "pavilion", "main", "--type=merge", "-p", "{\"spec\":{\"replicas\":2}}"], None);
-    let table = kubectl_ok(&["get", "pavilions"], None);
+    kubectl_ok(
+        &["patch", "pavilions.zoo.kubegen.dev", "main", "--type=merge", "-p", "{\"spec\":{\"replicas\":2}}"],
+        None,
+    );
+    // Zoo kinds by their full names: the differential tier installs twins of them in
+    // another group, which a short name may resolve to.
+    let table = kubectl_ok(&["get", "pavilions.zoo.kubegen.dev"], None);
     let header: Vec<&str> = table.lines().next().unwrap_or_default().split_whitespace().collect();
     assert_eq!(header, ["NAME", "REPLICAS", "AGE"], "priority-1 columns stay out of the default view:\n{table}");
-    let wide = kubectl_ok(&["get", "pvl", "-o", "wide"], None);
+    let wide = kubectl_ok(&["get", "pavilions.zoo.kubegen.dev", "-o", "wide"], None);
     assert!(wide.lines().next().unwrap_or_default().contains("READY"), "{wide}");
-    kubectl_ok(&["scale", "pavilion/main", "--replicas=4"], None);
-    assert_eq!(kubectl_ok(&["get", "pavilion", "main", "-o", "jsonpath={.spec.replicas}"], None), "4");
+    kubectl_ok(&["scale", "pavilions.zoo.kubegen.dev/main", "--replicas=4"], None);
+    assert_eq!(kubectl_ok(&["get", "pavilions.zoo.kubegen.dev", "main", "-o", "jsonpath={.spec.replicas}"], None), "4");
     // v1beta1 is known but not served.
     let err = kubectl_err(&["get", "pavilions.v1beta1.zoo.kubegen.dev", "main"], None);
     assert!(
@@ -311,7 +318,11 @@ fn schema_disabled_keeps_everything() {
             "apiVersion: zoo.kubegen.dev/v1\nkind: Roost\nmetadata: {name: r}\nspec: {anything: {nested: [1, 2]}}\nextra: kept\n",
         ),
     );
-    let got = kubectl_ok(&["get", "roost", "r", "-n", &ns, "-o", "jsonpath={.extra} {.spec.anything.nested}"], None);
+    // By its full name: a generated tier may install another kind named Roost.
+    let got = kubectl_ok(
+        &["get", "roosts.zoo.kubegen.dev", "r", "-n", &ns, "-o", "jsonpath={.extra} {.spec.anything.nested}"],
+        None,
+    );
     assert_eq!(got, "kept [1,2]");
 }
 
@@ -338,7 +349,8 @@ fn cel_rules_and_selectable_fields_on_servers_that_know_them() {
         ),
     );
     assert!(err.contains("too many birds") && err.contains("extinct"), "{err}");
-    let found = kubectl_ok(&["get", "aviaries", "--field-selector", "species=finch", "-o", "name"], None);
+    let found =
+        kubectl_ok(&["get", "aviaries.zoo.kubegen.dev", "--field-selector", "species=finch", "-o", "name"], None);
     assert_eq!(found.trim(), "aviary.zoo.kubegen.dev/aviary-one");
 }
 
@@ -448,9 +460,11 @@ fn marker_families_on_the_server() {
         full[k] = v.clone();
     }
     kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&inspection("valid", &full)));
-    let got: serde_json::Value =
-        serde_json::from_str(&kubectl_ok(&["get", "inspection", "valid", "-n", &ns, "-o", "json"], None))
-            .expect("json");
+    let got: serde_json::Value = serde_json::from_str(&kubectl_ok(
+        &["get", "inspections.zoo.kubegen.dev", "valid", "-n", &ns, "-o", "json"],
+        None,
+    ))
+    .expect("json");
     let spec = &got["spec"];
     // Defaults the server filled in, from both spellings.
     assert_eq!(spec["replicas"], json!(3));
@@ -990,7 +1004,7 @@ async fn embedded_kubernetes_types_merge_default_and_validate_as_in_their_own_ap
         "bob",
         "{template: {spec: {containers: [{name: app, env: [{name: FROM_BOB, value: b}]}, {name: sidecar, image: side:1}]}}}",
     );
-    let got = kubectl_ok(&["get", "fleet", "shared", "-n", &ns, "-o", "json"], None);
+    let got = kubectl_ok(&["get", "fleets.zoo.kubegen.dev", "shared", "-n", &ns, "-o", "json"], None);
     let fleet: serde_json::Value = serde_json::from_str(&got).expect("Fleet JSON");
     let containers = &fleet["spec"]["template"]["spec"]["containers"];
     let names: Vec<&str> =

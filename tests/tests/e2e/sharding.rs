@@ -10,26 +10,52 @@ use std::time::{Duration, Instant};
 
 use kube::ResourceExt;
 use kube::api::{Api, ListParams};
-use kubegen::host::{Action, Controller, Manager, Reconciler, Ring, Sharding, Stop, object_key};
+use kubegen::host::{Action, Controller, Manager, ManagerError, Reconciler, Ring, Sharding, Stop, object_key};
 
 use crate::cluster::{self, kubectl_ok, namespace};
 
 const RING: &str = "samples";
-const OBJECTS: usize = 40;
+pub const OBJECTS: usize = 40;
 
 /// Every reconcile of every replica: who ran it, on what, when.
 #[derive(Default)]
-struct Ledger {
+pub struct Ledger {
     /// Object -> the replica reconciling it now.
     running: Mutex<HashMap<String, String>>,
-    overlaps: AtomicUsize,
+    pub overlaps: AtomicUsize,
     /// (object, replica, start, end), in order of ending.
-    done: Mutex<Vec<(String, String, Instant, Instant)>>,
+    pub done: Mutex<Vec<(String, String, Instant, Instant)>>,
 }
 
-struct Replica {
-    identity: String,
-    ledger: Arc<Ledger>,
+pub struct Replica {
+    pub identity: String,
+    pub ledger: Arc<Ledger>,
+    /// How long each reconcile takes.
+    pub cost: Duration,
+}
+
+impl Ledger {
+    /// Reconciles under way now.
+    pub fn running(&self) -> usize {
+        self.running.lock().unwrap().len()
+    }
+}
+
+/// One reconcile in the ledger, ended when it returns or is dropped (a manager that lost
+/// its lease aborts its reconciles mid-way).
+struct Running<'a> {
+    replica: &'a Replica,
+    object: String,
+    start: Instant,
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        let ledger = &self.replica.ledger;
+        ledger.running.lock().unwrap().remove(&self.object);
+        let entry = (std::mem::take(&mut self.object), self.replica.identity.clone(), self.start, Instant::now());
+        ledger.done.lock().unwrap().push(entry);
+    }
 }
 
 impl Reconciler<sample::Sample> for Replica {
@@ -37,15 +63,13 @@ impl Reconciler<sample::Sample> for Replica {
 
     async fn reconcile(&self, obj: Arc<sample::Sample>) -> Result<Action, kube::Error> {
         let name = obj.name_any();
-        let start = Instant::now();
         if let Some(other) = self.ledger.running.lock().unwrap().insert(name.clone(), self.identity.clone()) {
             eprintln!("overlap: {name} reconciled by {other} and {}", self.identity);
             self.ledger.overlaps.fetch_add(1, SeqCst);
         }
+        let _running = Running { replica: self, object: name, start: Instant::now() };
         // A reconcile that takes a while, and comes back soon: handoffs happen mid-work.
-        tokio::time::sleep(Duration::from_millis(40)).await;
-        self.ledger.running.lock().unwrap().remove(&name);
-        self.ledger.done.lock().unwrap().push((name, self.identity.clone(), start, Instant::now()));
+        tokio::time::sleep(self.cost).await;
         Ok(Action::requeue(Duration::from_millis(300)))
     }
 }
@@ -60,23 +84,33 @@ fn sharding(ns: &str, identity: &str) -> Sharding {
 }
 
 /// Starts a sharded manager for the namespace's Samples.
-fn start(client: &kube::Client, ns: &str, identity: &str, ledger: &Arc<Ledger>) -> (Stop, tokio::task::JoinHandle<()>) {
+pub fn start(
+    client: &kube::Client,
+    ns: &str,
+    identity: &str,
+    ledger: &Arc<Ledger>,
+) -> (Stop, tokio::task::JoinHandle<Result<(), ManagerError>>) {
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
-    let replica = Arc::new(Replica { identity: identity.into(), ledger: ledger.clone() });
+    let replica =
+        Arc::new(Replica { identity: identity.into(), ledger: ledger.clone(), cost: Duration::from_millis(40) });
     let manager = Manager::new(client.clone())
         .add(Controller::new(samples).concurrency(4), replica)
         .sharding(sharding(ns, identity));
-    let stop = manager.stop_handle();
-    let identity = identity.to_string();
-    let running = tokio::spawn(async move {
-        manager.run().await.unwrap_or_else(|e| panic!("{identity}: {e}"));
-    });
-    (stop, running)
+    (manager.stop_handle(), tokio::spawn(manager.run()))
+}
+
+/// Waits for a manager that should stop cleanly.
+pub async fn stopped(identity: &str, run: tokio::task::JoinHandle<Result<(), ManagerError>>) {
+    match run.await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => panic!("{identity}: {e}"),
+        Err(e) => panic!("{identity}: {e}"),
+    }
 }
 
 /// Each object's shard label, once every object carries the shard the ring over `shards`
 /// gives it and none is being drained (within `within`).
-async fn assigned(client: &kube::Client, ns: &str, shards: &[&str], within: Duration) -> BTreeMap<String, String> {
+pub async fn assigned(client: &kube::Client, ns: &str, shards: &[&str], within: Duration) -> BTreeMap<String, String> {
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
     let (key, drain) = (format!("shard.kubegen.dev/{RING}"), format!("drain.shard.kubegen.dev/{RING}"));
     let ring = Ring::new(shards.iter().map(|s| s.to_string()), 100);
@@ -102,7 +136,7 @@ async fn assigned(client: &kube::Client, ns: &str, shards: &[&str], within: Dura
 }
 
 /// Waits until every object has been reconciled by the shard its label names, after `since`.
-async fn reconciled_by_their_shards(ledger: &Ledger, labels: &BTreeMap<String, String>, since: Instant) {
+pub async fn reconciled_by_their_shards(ledger: &Ledger, labels: &BTreeMap<String, String>, since: Instant) {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let missing: Vec<String> = {
@@ -124,7 +158,7 @@ async fn reconciled_by_their_shards(ledger: &Ledger, labels: &BTreeMap<String, S
 }
 
 /// No two reconciles of one object by different replicas overlap in time.
-fn overlaps(ledger: &Ledger) -> Vec<String> {
+pub fn overlaps(ledger: &Ledger) -> Vec<String> {
     let done = ledger.done.lock().unwrap();
     let mut by_object: HashMap<&str, Vec<(&str, Instant, Instant)>> = HashMap::new();
     for (object, replica, start, end) in done.iter() {
@@ -133,9 +167,16 @@ fn overlaps(ledger: &Ledger) -> Vec<String> {
     let mut found = Vec::new();
     for (object, mut runs) in by_object {
         runs.sort_by_key(|r| r.1);
-        for pair in runs.windows(2) {
-            if pair[1].1 < pair[0].2 {
-                found.push(format!("{object}: {} and {}", pair[0].0, pair[1].0));
+        // The run ending last so far: any later start before its end overlaps it.
+        let mut latest: Option<(&str, Instant)> = None;
+        for (replica, start, end) in runs {
+            if let Some((other, until)) = latest
+                && start < until
+            {
+                found.push(format!("{object}: {other} and {replica}"));
+            }
+            if latest.is_none_or(|(_, until)| end > until) {
+                latest = Some((replica, end));
             }
         }
     }
@@ -176,15 +217,15 @@ async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap()
     // One leaves cleanly: its lease goes with it and its share moves at once.
     let left = Instant::now();
     stop_b.trigger();
-    run_b.await.expect("shard-b stops cleanly");
+    stopped("shard-b", run_b).await;
     let after = assigned(&client, &ns, &["shard-a", "shard-c"], Duration::from_secs(30)).await;
     reconciled_by_their_shards(&ledger, &after, left).await;
     eprintln!("shard-b left: its objects reassigned and reconciled in {:?}", left.elapsed());
 
     stop_a.trigger();
     stop_c.trigger();
-    run_a.await.expect("shard-a stops cleanly");
-    run_c.await.expect("shard-c stops cleanly");
+    stopped("shard-a", run_a).await;
+    stopped("shard-c", run_c).await;
     let overlapping = overlaps(&ledger);
     assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
     assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
