@@ -154,12 +154,25 @@ type Trigger<K> = BoxStream<'static, Result<ReconcileRequest<K>, watcher::Error>
 /// Opens a relation's watch when the controller starts.
 type Relation<K> = Box<dyn FnOnce() -> Trigger<K> + Send>;
 
+/// A kind the controller owns: where it is watched, and the watch, opened with the
+/// selection it is given (sharded: only this shard's children).
+struct Owned<K: Watched> {
+    scope: ChildScope,
+    watch: Box<dyn FnOnce(watcher::Config) -> Trigger<K> + Send>,
+    config: watcher::Config,
+}
+
+/// An owned kind as the sharder sees it: the kind, the namespace watched (none for all)
+/// and the label and field selectors.
+pub(crate) type ChildScope = (kube::api::ApiResource, Option<String>, Option<String>, Option<String>);
+
 /// A controller for kind `K`, built up and then handed to a [`super::Manager`].
 pub struct Controller<K: Watched> {
     name: String,
     api: Api<K>,
     selection: watcher::Config,
     relations: Vec<Relation<K>>,
+    owned: Vec<Owned<K>>,
     concurrency: u16,
     retry: RetryPolicy,
     finalizer: Option<(String, ApiFor<K>)>,
@@ -185,6 +198,7 @@ impl<K: Watched> Controller<K> {
             api,
             selection: watcher::Config::default(),
             relations: Vec::new(),
+            owned: Vec::new(),
             concurrency: 1,
             retry: RetryPolicy::default(),
             finalizer: None,
@@ -248,14 +262,27 @@ impl<K: Watched> Controller<K> {
     }
 
     /// [`Controller::owns`], watching only the children `config` selects.
+    ///
+    /// Sharded, a child follows its controller owner: the sharder gives it the owner's
+    /// shard label, and each shard watches (and caches) only its own children.
     pub fn owns_selecting<C: Watched>(mut self, api: Api<C>, config: watcher::Config) -> Self {
-        self.relations.push(Box::new(move || {
-            // Metadata only, as kube-runtime's own `owns`; its replacement wants an
-            // `Api<PartialObjectMeta<C>>`, which cannot be made from the caller's `Api<C>`.
-            #[allow(deprecated)]
-            let children = kube::runtime::metadata_watcher(api, config);
-            trigger_owners(children.touched_objects(), (), ()).boxed()
-        }));
+        let scope = (
+            kube::api::ApiResource::erase::<C>(&()),
+            api.namespace().map(str::to_string),
+            config.label_selector.clone(),
+            config.field_selector.clone(),
+        );
+        self.owned.push(Owned {
+            scope,
+            config,
+            watch: Box::new(move |config| {
+                // Metadata only, as kube-runtime's own `owns`; its replacement wants an
+                // `Api<PartialObjectMeta<C>>`, which cannot be made from the caller's `Api<C>`.
+                #[allow(deprecated)]
+                let children = kube::runtime::metadata_watcher(api, config);
+                trigger_owners(children.touched_objects(), (), ()).boxed()
+            }),
+        });
         self
     }
 
@@ -308,6 +335,11 @@ impl<K: Watched> Controller<K> {
         (self.api.namespace().map(str::to_string), selection.label_selector.clone(), selection.field_selector.clone())
     }
 
+    /// The kinds it owns, as the sharder labels them.
+    pub(crate) fn children(&self) -> Vec<ChildScope> {
+        self.owned.iter().map(|o| o.scope.clone()).collect()
+    }
+
     pub(crate) async fn run<R: Reconciler<K>>(
         self,
         reconciler: Arc<R>,
@@ -324,10 +356,7 @@ impl<K: Watched> Controller<K> {
         let mut selection = self.selection;
         if let Some(gate) = &gate {
             // Only this shard's objects are watched and cached.
-            selection.label_selector = Some(match selection.label_selector.take().filter(|s| !s.is_empty()) {
-                Some(theirs) => format!("{theirs},{}", gate.selector()),
-                None => gate.selector(),
-            });
+            selection.label_selector = Some(with_selector(selection.label_selector.take(), &gate.selector()));
             let (gate, store, metrics, name) =
                 (Arc::downgrade(gate), store.clone(), metrics.clone(), self.name.clone());
             tokio::spawn(async move {
@@ -363,6 +392,13 @@ impl<K: Watched> Controller<K> {
             objects.boxed()
         };
         triggers.push(trigger_self(objects, ()).boxed());
+        for owned in self.owned {
+            let mut config = owned.config;
+            if let Some(gate) = &gate {
+                config.label_selector = Some(with_selector(config.label_selector.take(), &gate.selector()));
+            }
+            triggers.push((owned.watch)(config));
+        }
         for relation in self.relations {
             triggers.push(relation());
         }
@@ -544,6 +580,14 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         ctx.limiter.forget(&key);
     }
     result
+}
+
+/// A label selector and the shard's, both.
+fn with_selector(theirs: Option<String>, shard: &str) -> String {
+    match theirs.filter(|s| !s.is_empty()) {
+        Some(theirs) => format!("{theirs},{shard}"),
+        None => shard.to_string(),
+    }
 }
 
 /// What `generation_changed` compares: the generation, the finalizers, whether the

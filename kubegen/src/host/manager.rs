@@ -104,9 +104,10 @@ impl Manager {
     {
         // The sharder sees what the controller watches (its namespace, its selector).
         let (resource, name) = (ApiResource::erase::<K>(&()), controller.name().to_string());
-        let scope = controller.scope();
+        let (scope, children) = (controller.scope(), controller.children());
         self.sharders.push(Arc::new(move |client, sharding, metrics| {
-            Box::pin(shard::assign(client, resource.clone(), scope.clone(), name.clone(), sharding, metrics))
+            let watched = shard::Kinds { resource: resource.clone(), scope: scope.clone(), children: children.clone() };
+            Box::pin(shard::assign(client, watched, name.clone(), sharding, metrics))
         }));
         self.runners.push(Box::new(move |stop: Stop, metrics, health, sharding| {
             Box::pin(controller.run(reconciler, stop.wait(), metrics, health, sharding))

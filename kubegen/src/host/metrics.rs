@@ -29,6 +29,7 @@ pub struct Metrics {
     ring_shards: Family<Labels, Gauge>,
     assignments: Family<Labels, Counter>,
     drains: Family<Labels, Counter>,
+    children_labelled: Family<Labels, Counter>,
     handoff: Histograms,
 }
 
@@ -60,6 +61,7 @@ impl Default for Metrics {
             ring_shards: Family::default(),
             assignments: Family::default(),
             drains: Family::default(),
+            children_labelled: Family::default(),
             handoff: Family::new_with_constructor(handoff_buckets),
         };
         let registry = m.registry.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -101,6 +103,11 @@ impl Default for Metrics {
             "kubegen_sharder_drains",
             "Objects the sharder asked their shard to let go",
             m.drains.clone(),
+        );
+        registry.register(
+            "kubegen_sharder_children_labelled",
+            "Owned objects the sharder labelled with their controller owner's shard",
+            m.children_labelled.clone(),
         );
         registry.register(
             "kubegen_sharder_handoff_seconds",
@@ -177,6 +184,10 @@ impl Metrics {
 
     pub(crate) fn sharder_drained(&self, name: &str) {
         self.drains.get_or_create(&controller(name)).inc();
+    }
+
+    pub(crate) fn sharder_child_labelled(&self, name: &str) {
+        self.children_labelled.get_or_create(&controller(name)).inc();
     }
 
     pub(crate) fn sharder_assigned(&self, name: &str, moved: bool, handoff: Option<f64>) {

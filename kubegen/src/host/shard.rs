@@ -14,7 +14,9 @@
 //!   path of every write (an outage of the webhook would block the API), and the
 //!   assignment is one place that sees the whole ring.
 //! - **Watching only its share.** A shard's controller watches with the label selector
-//!   `shard.kubegen.dev/<ring>=<identity>`: its cache holds its objects only.
+//!   `shard.kubegen.dev/<ring>=<identity>`: its cache holds its objects only. An object
+//!   of an owned kind gets its controller owner's shard label from the sharder, and each
+//!   shard's watch of the owned kind selects it the same way: children follow their owner.
 //! - **Handoff without overlap.** When the ring changes, the sharder labels an object that
 //!   must move with `drain.shard.kubegen.dev/<ring>`; its shard, in the reconcile slot of
 //!   that object (kube-runtime never runs one object twice at once), removes both labels
@@ -34,6 +36,7 @@ use kube::core::PartialObjectMeta;
 use kube::runtime::watcher::{self, watcher};
 use kube::{Client, Resource, ResourceExt};
 
+use super::controller::ChildScope;
 use super::leader::{held_until, term};
 use super::metrics::Metrics;
 
@@ -449,17 +452,34 @@ impl ShardGate {
     }
 }
 
+/// What one controller's sharder watches: the controller's kind, where and as the
+/// controller watches it (namespace, label and field selectors), and the kinds it owns.
+pub(crate) struct Kinds {
+    pub(crate) resource: ApiResource,
+    pub(crate) scope: (Option<String>, Option<String>, Option<String>),
+    pub(crate) children: Vec<ChildScope>,
+}
+
+/// A child as the sharder last saw it: the name of its controller owner of the sharded
+/// kind, its shard label, its resourceVersion.
+type Child = (Option<String>, Option<String>, String);
+
+/// The group of an `apiVersion` (`apps/v1` -> `apps`, `v1` -> the core group, "").
+fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(group, _)| group)
+}
+
 /// The sharder's loop for one kind: watches the objects' metadata (what the controller
 /// watches), and every retry period assigns what has no live shard and drains what the
-/// ring moved.
+/// ring moved; an owned object gets its controller owner's shard label.
 pub(crate) async fn assign(
     client: Client,
-    resource: ApiResource,
-    (namespace, labels, fields): (Option<String>, Option<String>, Option<String>),
+    kinds: Kinds,
     controller: String,
     sharding: Arc<Sharding>,
     metrics: Arc<Metrics>,
 ) {
+    let Kinds { resource, scope: (namespace, labels, fields), children: child_kinds } = kinds;
     let leases = Api::<Lease>::namespaced(client.clone(), &sharding.namespace);
     // Metadata only: the sharder holds every object's labels, not its spec.
     let watched: Api<PartialObjectMeta<DynamicObject>> = scoped(&client, &resource, namespace.as_deref());
@@ -471,6 +491,29 @@ pub(crate) async fn assign(
         config = config.fields(fields);
     }
     let mut events = watcher(watched, config).boxed();
+    // The owned kinds' metadata, each as the controller watches it.
+    let mut child_events =
+        futures::stream::select_all(child_kinds.iter().enumerate().map(|(i, (kind, namespace, labels, fields))| {
+            let api: Api<PartialObjectMeta<DynamicObject>> = scoped(&client, kind, namespace.as_deref());
+            let mut config = watcher::Config::default();
+            if let Some(labels) = labels {
+                config = config.labels(labels);
+            }
+            if let Some(fields) = fields {
+                config = config.fields(fields);
+            }
+            watcher(api, config).map(move |event| (i, event)).boxed()
+        }));
+    let mut children: Vec<HashMap<ObjectId, Child>> = vec![HashMap::new(); child_kinds.len()];
+    let mut child_listing: Vec<Option<HashMap<ObjectId, Child>>> = vec![None; child_kinds.len()];
+    let owner_of = |o: &PartialObjectMeta<DynamicObject>| {
+        o.owner_references()
+            .iter()
+            .find(|r| {
+                r.controller == Some(true) && r.kind == resource.kind && group_of(&r.api_version) == resource.group
+            })
+            .map(|r| r.name.clone())
+    };
     // Objects by (namespace, name): labels and resourceVersion, as last seen; a relist
     // fills `listing` and replaces them when done.
     let mut objects: HashMap<ObjectId, Seen> = HashMap::new();
@@ -496,6 +539,24 @@ pub(crate) async fn assign(
                         tokio::time::sleep(sharding.retry_period).await;
                     }
                     None => return,
+                }
+                continue;
+            }
+            Some((i, event)) = child_events.next(), if !child_kinds.is_empty() => {
+                let seen = |o: &PartialObjectMeta<DynamicObject>| {
+                    let child = (owner_of(o), o.labels().get(&shard_key).cloned(), o.resource_version().unwrap_or_default());
+                    ((o.namespace(), o.name_any()), child)
+                };
+                match event {
+                    Ok(watcher::Event::Apply(o)) => { let (id, c) = seen(&o); children[i].insert(id, c); }
+                    Ok(watcher::Event::InitApply(o)) => { let (id, c) = seen(&o); child_listing[i].get_or_insert_default().insert(id, c); }
+                    Ok(watcher::Event::Delete(o)) => { children[i].remove(&(o.namespace(), o.name_any())); }
+                    Ok(watcher::Event::Init) => child_listing[i] = Some(HashMap::new()),
+                    Ok(watcher::Event::InitDone) => children[i] = child_listing[i].take().unwrap_or_default(),
+                    Err(e) => {
+                        tracing::warn!(error = %e, kind = %child_kinds[i].0.kind, "sharder: watch of owned objects failed; retrying");
+                        tokio::time::sleep(sharding.retry_period).await;
+                    }
                 }
                 continue;
             }
@@ -567,6 +628,59 @@ pub(crate) async fn assign(
         for (id, seen) in patched.into_iter().flatten() {
             if let Some(entry) = objects.get_mut(&id)
                 && version_after(&entry.1, &seen.1)
+            {
+                *entry = seen;
+            }
+        }
+        // Owned objects follow their controller owner's shard: a shard's children watch
+        // selects its label as the owner's does.
+        let mut patches = Vec::new();
+        for (i, kind_children) in children.iter().enumerate() {
+            for ((namespace, name), (owner, shard, version)) in kind_children {
+                let Some(owner) = owner else { continue };
+                // A namespaced owner is in its child's namespace; a cluster-scoped one in none.
+                let parent =
+                    objects.get(&(namespace.clone(), owner.clone())).or_else(|| objects.get(&(None, owner.clone())));
+                let Some(desired) = parent.and_then(|(labels, _)| labels.get(&shard_key)) else { continue };
+                if shard.as_ref() == Some(desired) {
+                    continue;
+                }
+                let api: Api<DynamicObject> = scoped(&client, &child_kinds[i].0, namespace.as_deref());
+                let patch =
+                    serde_json::json!({"metadata": {"resourceVersion": version, "labels": {&shard_key: desired}}});
+                let (id, name, owner, key, metrics, controller) = (
+                    (namespace.clone(), name.clone()),
+                    name.clone(),
+                    owner.clone(),
+                    shard_key.clone(),
+                    metrics.clone(),
+                    controller.clone(),
+                );
+                patches.push(async move {
+                    match api.patch_metadata(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+                        Ok(after) => {
+                            metrics.sharder_child_labelled(&controller);
+                            let child = (
+                                Some(owner),
+                                after.labels().get(&key).cloned(),
+                                after.resource_version().unwrap_or_default(),
+                            );
+                            Some((i, id, child))
+                        }
+                        Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => None,
+                        Err(e) => {
+                            tracing::warn!(object = %name, error = %e, "sharder: cannot label an owned object");
+                            None
+                        }
+                    }
+                });
+            }
+        }
+        let patched: Vec<Option<(usize, ObjectId, Child)>> =
+            futures::stream::iter(patches).buffer_unordered(16).collect().await;
+        for (i, id, seen) in patched.into_iter().flatten() {
+            if let Some(entry) = children[i].get_mut(&id)
+                && version_after(&entry.2, &seen.2)
             {
                 *entry = seen;
             }

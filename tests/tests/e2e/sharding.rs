@@ -242,3 +242,105 @@ async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap()
         .collect();
     assert!(left.is_empty(), "shard leases left behind: {left:?}");
 }
+
+/// Each Foo's shard label and each Deployment's, by name, once every Foo carries the shard
+/// the ring over `shards` gives it (none being drained) and every Foo's Deployment carries
+/// its Foo's.
+async fn foos_and_children_assigned(
+    client: &kube::Client,
+    ns: &str,
+    shards: &[&str],
+    foos: usize,
+) -> BTreeMap<String, String> {
+    use k8s_openapi::api::apps::v1::Deployment;
+    let (key, drain) = (format!("shard.kubegen.dev/{RING}"), format!("drain.shard.kubegen.dev/{RING}"));
+    let ring = Ring::new(shards.iter().map(|s| s.to_string()), 100);
+    let resource = kube::api::ApiResource::erase::<foo_controller::Foo>(&());
+    let (foo_api, deployments) =
+        (Api::<foo_controller::Foo>::namespaced(client.clone(), ns), Api::<Deployment>::namespaced(client.clone(), ns));
+    let deadline = Instant::now() + Duration::from_secs(40);
+    loop {
+        let listed = foo_api.list(&ListParams::default()).await.expect("list foos").items;
+        let children = deployments.list(&ListParams::default()).await.expect("list deployments").items;
+        let mut labels = BTreeMap::new();
+        let mut wrong = Vec::new();
+        for foo in &listed {
+            let want = ring.shard_for(&object_key(&resource, Some(ns), &foo.name_any()));
+            let have = foo.labels().get(&key).map(String::as_str);
+            if have != want || foo.labels().contains_key(&drain) {
+                wrong.push(format!("Foo {} on {have:?}, the ring says {want:?}", foo.name_any()));
+            }
+            let child = children.iter().find(|d| d.name_any() == foo.spec.deployment_name);
+            match child.map(|d| d.labels().get(&key).map(String::as_str)) {
+                Some(label) if label == have && have.is_some() => {
+                    labels.insert(foo.name_any(), have.unwrap_or_default().to_string());
+                    labels.insert(foo.spec.deployment_name.clone(), have.unwrap_or_default().to_string());
+                }
+                other => wrong.push(format!("Deployment of {} on {other:?}, its Foo on {have:?}", foo.name_any())),
+            }
+        }
+        if wrong.is_empty() && listed.len() == foos {
+            return labels;
+        }
+        assert!(Instant::now() < deadline, "not assigned as the ring over {shards:?} says: {wrong:?}");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+/// A sharded Foo controller: each Foo's Deployment is labelled with its Foo's shard and
+/// moves with it, and a change to a Deployment reaches the shard of its Foo (whose
+/// children watch selects only its own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn owned_objects_follow_their_owner_to_its_shard() {
+    use foo_controller::{Foo, FooSpec};
+    use k8s_openapi::api::apps::v1::Deployment;
+    use kube::api::{Patch, PatchParams, PostParams};
+    const FOOS: usize = 12;
+
+    let ns = namespace("e2e-shard-children");
+    let client = cluster::client().await;
+    let start = |identity: &str| {
+        let reconciler = Arc::new(foo_controller::controller::FooReconciler::new(client.clone()));
+        let controller = foo_controller::controller::controller(client.clone(), Some(&ns)).concurrency(2);
+        let manager = Manager::new(client.clone()).add(controller, reconciler).sharding(sharding(&ns, identity));
+        (manager.stop_handle(), tokio::spawn(manager.run()))
+    };
+    let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
+    for i in 0..FOOS {
+        let foo = Foo::new(&format!("f{i}"), FooSpec { deployment_name: format!("f{i}-web"), replicas: Some(1) });
+        foos.create(&PostParams::default(), &foo).await.expect("create a Foo");
+    }
+    let (stop_a, run_a) = start("shard-a");
+    let (stop_b, run_b) = start("shard-b");
+    let began = Instant::now();
+    let two = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b"], FOOS).await;
+    eprintln!("2 shards: Foos and their Deployments on one shard each after {:?}", began.elapsed());
+
+    let joined = Instant::now();
+    let (stop_c, run_c) = start("shard-c");
+    let three = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b", "shard-c"], FOOS).await;
+    let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count() / 2;
+    assert!(moved > 0, "no Foo moved to the new shard");
+    eprintln!("3 shards: {moved} Foos moved with their Deployments in {:?}", joined.elapsed());
+
+    // A Deployment scaled by hand: its Foo's shard sees the change and scales it back.
+    let deployments: Api<Deployment> = Api::namespaced(client.clone(), &ns);
+    let moved_one = (0..FOOS).map(|i| format!("f{i}")).find(|f| three.get(f).map(String::as_str) == Some("shard-c"));
+    let target = moved_one.unwrap_or_else(|| "f0".into());
+    let patch = serde_json::json!({"spec": {"replicas": 5}});
+    deployments.patch(&format!("{target}-web"), &PatchParams::default(), &Patch::Merge(&patch)).await.expect("scale");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let d = deployments.get(&format!("{target}-web")).await.expect("the Deployment");
+        if d.spec.replicas == Some(1) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{target}'s Deployment was not scaled back by its shard");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for (stop, run, identity) in [(stop_a, run_a, "shard-a"), (stop_b, run_b, "shard-b"), (stop_c, run_c, "shard-c")] {
+        stop.trigger();
+        stopped(identity, run).await;
+    }
+}
