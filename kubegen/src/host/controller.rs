@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use futures::future::{BoxFuture, Shared};
 use futures::stream::BoxStream;
-use futures::{StreamExt, TryStreamExt};
+use futures::{FutureExt, StreamExt, TryStreamExt};
 use kube::api::Api;
 use kube::runtime::controller::{
     Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileReason, ReconcileRequest, applier, trigger_owners,
@@ -28,7 +29,7 @@ use tracing::Instrument;
 
 use super::metrics::Metrics;
 use super::probes::Health;
-use super::queue::{Key, Queue, Workers, key_of};
+use super::queue::{Key, Queue, key_of};
 use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
 use super::shard::{Gate, ShardGate, Sharding};
 
@@ -377,10 +378,17 @@ impl<K: Watched> Controller<K> {
             .inspect_ok(move |event| {
                 let mut listed = seen.lock().unwrap_or_else(|e| e.into_inner());
                 match event {
-                    watcher::Event::InitApply(o) => listed.insert(key_of(&ObjectRef::from_obj(o))),
-                    watcher::Event::Apply(o) => listed.remove(&key_of(&ObjectRef::from_obj(o))),
-                    _ => false,
-                };
+                    // A relist starts over: what the last one listed and never reached the
+                    // queue (filtered as unchanged) is forgotten.
+                    watcher::Event::Init => listed.clear(),
+                    watcher::Event::InitApply(o) => {
+                        listed.insert(key_of(&ObjectRef::from_obj(o)));
+                    }
+                    watcher::Event::Apply(o) | watcher::Event::Delete(o) => {
+                        listed.remove(&key_of(&ObjectRef::from_obj(o)));
+                    }
+                    watcher::Event::InitDone => {}
+                }
             })
             .applied_objects();
         let objects = if self.generation_changed {
@@ -402,13 +410,16 @@ impl<K: Watched> Controller<K> {
         for relation in self.relations {
             triggers.push(relation());
         }
-        let queue = Arc::new(Queue::new(&self.name, metrics.clone()));
+        let queue = Arc::new(Queue::new(&self.name, metrics.clone(), usize::from(self.concurrency)));
+        // Shared with the reconciles: once it resolves, those still waiting for a worker
+        // are not run.
+        let shutdown = shutdown.boxed().shared();
         let entering = queue.clone();
         // Watches come back within 5 s of the API server (kube-runtime's default climbs to
         // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
         // 5 s, reset once a watch works again. Shutdown closes the queue's input; the
         // applier then finishes what runs and ends.
-        let requests = StreamBackoff::new(triggers, WatchBackoff::default()).take_until(shutdown).inspect_ok(
+        let requests = StreamBackoff::new(triggers, WatchBackoff::default()).take_until(shutdown.clone()).inspect_ok(
             move |request: &ReconcileRequest<K>| {
                 let key = key_of(&request.obj_ref);
                 let low = matches!(request.reason, ReconcileReason::ObjectUpdated)
@@ -446,8 +457,8 @@ impl<K: Watched> Controller<K> {
             limiter: RateLimiter::new(self.retry),
             metrics,
             queue: queue.clone(),
-            workers: Workers::new(usize::from(self.concurrency)),
             store: store.clone(),
+            shutdown,
             finalizer: self.finalizer,
             gate,
         });
@@ -466,7 +477,7 @@ impl<K: Watched> Controller<K> {
                     // The object left the cache before a worker took it: it waits no more.
                     Err(RuntimeError::ObjectNotFound(gone)) => {
                         queue.take(&key_of(&gone));
-                        queue.finished(&key_of(&gone), false, false);
+                        queue.forget(&key_of(&gone));
                     }
                     Err(e) => tracing::debug!(error = %e, "controller event"),
                     Ok(_) => {}
@@ -483,9 +494,10 @@ struct Ctx<K: Watched, R> {
     limiter: RateLimiter,
     metrics: Arc<Metrics>,
     queue: Arc<Queue>,
-    workers: Arc<Workers>,
     /// The cache: what a reconcile works on once it has a worker.
     store: Store<K>,
+    /// Resolved at the stop signal.
+    shutdown: Shared<BoxFuture<'static, ()>>,
     finalizer: Option<(String, ApiFor<K>)>,
     /// The shard's side of the handoff, when sharded.
     gate: Option<Arc<ShardGate>>,
@@ -507,12 +519,17 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     );
     let obj_ref = ObjectRef::from_obj(obj.as_ref());
     let queued = key_of(&obj_ref);
-    let low = ctx.queue.is_low(&queued);
-    let _worker = ctx.workers.acquire(low).await;
-    ctx.queue.take(&queued);
+    // In line for a worker. What has not started by the stop signal does not start: the
+    // in-flight reconciles finish, the backlog is the next leader's.
+    let mut turn = tokio::select! {
+        turn = ctx.queue.turn(&queued) => turn,
+        () = ctx.shutdown.clone() => return Ok(Action::await_change()),
+    };
+    if ctx.shutdown.peek().is_some() {
+        return Ok(Action::await_change());
+    }
     // The object as it is now: it may have changed, or gone, while it waited.
     let Some(obj) = ctx.store.get(&obj_ref) else {
-        ctx.queue.finished(&queued, low, false);
         return Ok(Action::await_change());
     };
     // Sharded: in this object's slot (never two at once), a drained object is let go and
@@ -521,7 +538,10 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
         match gate.gate(obj.as_ref()).await {
             Gate::Work => {}
             Gate::Skip => return Ok(Action::await_change()),
-            Gate::Retry(after) => return Ok(Action::requeue(after)),
+            Gate::Retry(after) => {
+                turn.again = true;
+                return Ok(Action::requeue(after));
+            }
         }
     }
     let key = obj_ref.to_string();
@@ -565,7 +585,7 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     };
     let elapsed = start.elapsed();
     ctx.metrics.finished(&ctx.name, outcome, elapsed.as_secs_f64());
-    ctx.queue.finished(&queued, low, outcome != "success");
+    turn.again = outcome != "success";
     // controller-runtime logs each reconcile at debug level; failures are warned about
     // with their retry in `error_policy`.
     match &result {

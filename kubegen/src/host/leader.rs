@@ -122,7 +122,9 @@ pub(crate) async fn acquire(api: &Api<Lease>, cfg: &LeaderElection) {
 pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
     let mut last_success = Instant::now();
     loop {
-        tokio::time::sleep(cfg.retry_period).await;
+        // The last try falls at the deadline, not up to a retry period after it.
+        let left = cfg.renew_deadline.saturating_sub(last_success.elapsed());
+        tokio::time::sleep(cfg.retry_period.min(left)).await;
         let sent = Instant::now();
         let left = cfg.renew_deadline.saturating_sub(last_success.elapsed());
         match tokio::time::timeout(left, try_acquire_or_renew(api, cfg)).await {
@@ -134,7 +136,7 @@ pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
             Ok(Err(e)) => tracing::warn!(error = %e, "leader election: renewal failed"),
             Err(_) => tracing::warn!(lease = %cfg.name, "leader election: renewal unanswered"),
         }
-        if last_success.elapsed() > cfg.renew_deadline {
+        if last_success.elapsed() >= cfg.renew_deadline {
             tracing::warn!(lease = %cfg.name, "leadership lost: no renewal within the renew deadline");
             return;
         }

@@ -30,19 +30,27 @@ pub(crate) struct Queue {
     /// Objects that ran at low priority and asked to run again: their requeue keeps it
     /// (as controller-runtime's does), or they would crowd out the rest of the list.
     requeued_low: Mutex<std::collections::HashSet<Key>>,
+    workers: Workers,
     metrics: Arc<Metrics>,
 }
 
 impl Queue {
-    pub(crate) fn new(name: &str, metrics: Arc<Metrics>) -> Self {
+    /// A queue served by `workers` workers.
+    pub(crate) fn new(name: &str, metrics: Arc<Metrics>, workers: usize) -> Self {
         // Exported as 0 from the start, not only after the first object.
         metrics.dequeued(name, 0, None);
-        Queue { name: name.to_string(), waiting: Mutex::default(), requeued_low: Mutex::default(), metrics }
+        Queue {
+            name: name.to_string(),
+            waiting: Mutex::default(),
+            requeued_low: Mutex::default(),
+            workers: Workers::new(workers),
+            metrics,
+        }
     }
 
     /// A trigger for `key`; a second one before a worker takes it changes nothing, but
-    /// raises a low priority (a (re)list's) to normal, as controller-runtime's priority
-    /// queue keeps an item's highest priority.
+    /// raises a low priority (a (re)list's) to normal — also for a reconcile already in
+    /// line for a worker — as controller-runtime's priority queue keeps an item's highest.
     pub(crate) fn add(&self, key: Key, low: bool) {
         let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
         match waiting.entry(key) {
@@ -50,7 +58,12 @@ impl Queue {
                 slot.insert((Instant::now(), low));
                 self.metrics.queued(&self.name, waiting.len());
             }
-            std::collections::hash_map::Entry::Occupied(mut slot) => slot.get_mut().1 &= low,
+            std::collections::hash_map::Entry::Occupied(mut slot) => {
+                if slot.get().1 && !low {
+                    slot.get_mut().1 = false;
+                    self.workers.promote(slot.key());
+                }
+            }
         }
     }
 
@@ -63,14 +76,14 @@ impl Queue {
         }
     }
 
-    /// A reconcile of `key` at priority `low` ended; `again` when it runs again later.
-    pub(crate) fn finished(&self, key: &Key, low: bool, again: bool) {
-        let mut requeued = self.requeued_low.lock().unwrap_or_else(|e| e.into_inner());
-        if low && again {
-            requeued.insert(key.clone());
-        } else {
-            requeued.remove(key);
-        }
+    /// Waits for a worker for `key`, in line by priority; the turn ends (and the worker
+    /// goes to the next in line) when the returned guard is dropped.
+    pub(crate) async fn turn(&self, key: &Key) -> Turn<'_> {
+        let worker = self.workers.acquire(key, self.is_low(key)).await;
+        // The priority it runs at: a live change may have raised it meanwhile.
+        let low = self.is_low(key);
+        self.take(key);
+        Turn { queue: self, key: key.clone(), low, again: false, _worker: worker }
     }
 
     /// A worker took `key`, or the scheduler dropped it (the object is gone from the cache).
@@ -78,6 +91,34 @@ impl Queue {
         let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((since, _)) = waiting.remove(key) {
             self.metrics.dequeued(&self.name, waiting.len(), Some(since.elapsed().as_secs_f64()));
+        }
+    }
+
+    /// `key` will not run again unless triggered (gone, or done).
+    pub(crate) fn forget(&self, key: &Key) {
+        self.requeued_low.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+}
+
+/// A reconcile's turn with a worker. Dropped — however the reconcile ends, returned,
+/// cut short or panicking — it gives the worker on and remembers whether a low-priority
+/// object's requeue stays low.
+pub(crate) struct Turn<'a> {
+    queue: &'a Queue,
+    key: Key,
+    low: bool,
+    /// Whether the object runs again later (a requeue or a retry).
+    pub(crate) again: bool,
+    _worker: Worker<'a>,
+}
+
+impl Drop for Turn<'_> {
+    fn drop(&mut self) {
+        let mut requeued = self.queue.requeued_low.lock().unwrap_or_else(|e| e.into_inner());
+        if self.low && self.again {
+            requeued.insert(self.key.clone());
+        } else {
+            requeued.remove(&self.key);
         }
     }
 }
@@ -91,58 +132,70 @@ impl Queue {
 /// time and others wait forever (found by the partition test: a shard that took over its
 /// peer's objects never reconciled some of them). The host therefore runs kube-runtime
 /// without a limit and queues for a worker here, in order.
-pub(crate) struct Workers {
+struct Workers {
     state: Mutex<WorkersState>,
 }
 
+type Line = std::collections::VecDeque<(Key, tokio::sync::oneshot::Sender<()>)>;
+
 struct WorkersState {
     free: usize,
-    normal: std::collections::VecDeque<tokio::sync::oneshot::Sender<()>>,
-    low: std::collections::VecDeque<tokio::sync::oneshot::Sender<()>>,
+    normal: Line,
+    low: Line,
 }
 
 /// A worker, held while a reconcile runs; dropping it hands it to the next in line.
-pub(crate) struct Worker(Arc<Workers>);
+struct Worker<'a>(&'a Workers);
 
-/// A place in line; a slot handed to it after it gave up (its task was cancelled) goes
-/// on to the next.
-struct InLine(Option<tokio::sync::oneshot::Receiver<()>>, Arc<Workers>);
+/// A place in line; a worker handed to it after it gave up (its task was cancelled)
+/// goes on to the next.
+struct InLine<'a>(Option<tokio::sync::oneshot::Receiver<()>>, &'a Workers);
 
 impl Workers {
-    pub(crate) fn new(n: usize) -> Arc<Self> {
+    fn new(n: usize) -> Self {
         let state = WorkersState { free: n.max(1), normal: Default::default(), low: Default::default() };
-        Arc::new(Workers { state: Mutex::new(state) })
+        Workers { state: Mutex::new(state) }
     }
 
-    pub(crate) async fn acquire(self: &Arc<Self>, low: bool) -> Worker {
+    async fn acquire(&self, key: &Key, low: bool) -> Worker<'_> {
         let waiting = {
             let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
             let ahead = !state.normal.is_empty() || (low && !state.low.is_empty());
             if state.free > 0 && !ahead {
                 state.free -= 1;
-                return Worker(self.clone());
+                return Worker(self);
             }
             let (tx, rx) = tokio::sync::oneshot::channel();
             if low {
-                state.low.push_back(tx)
+                state.low.push_back((key.clone(), tx))
             } else {
-                state.normal.push_back(tx)
+                state.normal.push_back((key.clone(), tx))
             }
             rx
         };
-        let mut line = InLine(Some(waiting), self.clone());
+        let mut line = InLine(Some(waiting), self);
         if let Some(rx) = line.0.as_mut() {
             // The sender is dropped only after sending, or with the whole Workers.
             let _ = rx.await;
         }
         line.0 = None;
-        Worker(self.clone())
+        Worker(self)
+    }
+
+    /// Moves `key`'s place in the low line to the end of the normal one.
+    fn promote(&self, key: &Key) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = state.low.iter().position(|(k, _)| k == key)
+            && let Some(entry) = state.low.remove(at)
+        {
+            state.normal.push_back(entry);
+        }
     }
 
     /// A worker is free: the next in line gets it, else it is counted free.
     fn release(&self) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while let Some(next) = state.normal.pop_front().or_else(|| state.low.pop_front()) {
+        while let Some((_, next)) = state.normal.pop_front().or_else(|| state.low.pop_front()) {
             if next.send(()).is_ok() {
                 return;
             }
@@ -151,13 +204,13 @@ impl Workers {
     }
 }
 
-impl Drop for Worker {
+impl Drop for Worker<'_> {
     fn drop(&mut self) {
         self.0.release();
     }
 }
 
-impl Drop for InLine {
+impl Drop for InLine<'_> {
     fn drop(&mut self) {
         if let Some(mut rx) = self.0.take() {
             rx.close();
@@ -179,7 +232,7 @@ mod tests {
     #[test]
     fn depth_counts_each_waiting_object_once() {
         let metrics = Arc::new(Metrics::default());
-        let queue = Queue::new("foo", metrics.clone());
+        let queue = Queue::new("foo", metrics.clone(), 1);
         assert_eq!(metrics.queue_depth("foo"), 0);
         queue.add(key("a"), false);
         queue.add(key("a"), false);
@@ -202,9 +255,9 @@ mod tests {
         assert!(text.contains(r#"workqueue_queue_duration_seconds_count{name="foo",controller="foo"} 3"#), "{text}");
     }
 
-    #[test]
-    fn a_list_waits_at_low_priority_until_a_live_change_raises_it() {
-        let queue = Queue::new("foo", Arc::new(Metrics::default()));
+    #[tokio::test]
+    async fn a_list_waits_at_low_priority_until_a_live_change_raises_it() {
+        let queue = Queue::new("foo", Arc::new(Metrics::default()), 1);
         queue.add(key("a"), true);
         queue.add(key("b"), true);
         assert!(queue.is_low(&key("a")));
@@ -214,35 +267,44 @@ mod tests {
         assert!(queue.is_low(&key("b")));
         assert!(!queue.is_low(&key("requeued")));
         // A requeue keeps the priority its reconcile ran at, until a reconcile ends for good.
-        queue.take(&key("b"));
-        queue.finished(&key("b"), true, true);
+        let mut turn = queue.turn(&key("b")).await;
+        turn.again = true;
+        drop(turn);
         assert!(queue.is_low(&key("b")));
-        queue.finished(&key("b"), true, false);
+        // A live change while it waits for its requeue: normal again.
+        queue.add(key("b"), false);
         assert!(!queue.is_low(&key("b")));
+        drop(queue.turn(&key("b")).await);
+        assert!(!queue.is_low(&key("b")));
+        queue.forget(&key("b"));
     }
 
-    /// The order workers are handed out in, for requests made one after another while
-    /// one worker is busy.
-    async fn order(requests: &[(&'static str, bool)]) -> Vec<&'static str> {
-        let workers = Workers::new(1);
-        let busy = workers.acquire(false).await;
+    /// The order turns are handed out in, for objects that ask one after another while one
+    /// worker is busy; `raise` gets a live change once everyone is in line.
+    async fn order(requests: &[(&'static str, bool)], raise: Option<&'static str>) -> Vec<&'static str> {
+        let queue = Arc::new(Queue::new("foo", Arc::new(Metrics::default()), 1));
+        let busy = queue.turn(&key("busy")).await;
         let served = Arc::new(Mutex::new(Vec::new()));
         let mut tasks = Vec::new();
+        let in_line = |q: &Queue| {
+            let state = q.workers.state.lock().unwrap();
+            state.normal.len() + state.low.len()
+        };
         for &(name, low) in requests {
-            let (mine, served) = (workers.clone(), served.clone());
+            queue.add(key(name), low);
+            let (mine, served) = (queue.clone(), served.clone());
             tasks.push(tokio::spawn(async move {
-                let _worker = mine.acquire(low).await;
+                let _turn = mine.turn(&key(name)).await;
                 served.lock().unwrap().push(name);
                 tokio::task::yield_now().await;
             }));
             // Each in line before the next asks.
-            let in_line = |w: &Workers| {
-                let state = w.state.lock().unwrap();
-                state.normal.len() + state.low.len()
-            };
-            while in_line(&workers) < tasks.len() {
+            while in_line(&queue) < tasks.len() {
                 tokio::task::yield_now().await;
             }
+        }
+        if let Some(name) = raise {
+            queue.add(key(name), false);
         }
         drop(busy);
         for task in tasks {
@@ -252,30 +314,35 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn workers_go_first_come_first_served_normal_before_low() {
-        let fifo = order(&[("a", false), ("b", false), ("c", false), ("d", false)]).await;
+    async fn turns_go_first_come_first_served_normal_before_low() {
+        let fifo = order(&[("a", false), ("b", false), ("c", false), ("d", false)], None).await;
         assert_eq!(fifo, ["a", "b", "c", "d"]);
-        let mixed = order(&[("list-1", true), ("live-1", false), ("list-2", true), ("live-2", false)]).await;
+        let mixed = order(&[("list-1", true), ("live-1", false), ("list-2", true), ("live-2", false)], None).await;
         assert_eq!(mixed, ["live-1", "live-2", "list-1", "list-2"]);
+        // A listed object changed while it waits moves to the normal line.
+        let raised = order(&[("list-1", true), ("list-2", true), ("list-3", true)], Some("list-3")).await;
+        assert_eq!(raised, ["list-3", "list-1", "list-2"]);
     }
 
     #[tokio::test]
     async fn a_cancelled_wait_gives_its_worker_on() {
-        let workers = Workers::new(1);
-        let busy = workers.acquire(false).await;
+        let queue = Arc::new(Queue::new("foo", Arc::new(Metrics::default()), 1));
+        let busy = queue.turn(&key("busy")).await;
         let gave_up = tokio::spawn({
-            let workers = workers.clone();
-            async move { workers.acquire(false).await }
+            let queue = queue.clone();
+            async move {
+                drop(queue.turn(&key("a")).await);
+            }
         });
-        while workers.state.lock().unwrap().normal.is_empty() {
+        while queue.workers.state.lock().unwrap().normal.is_empty() {
             tokio::task::yield_now().await;
         }
         gave_up.abort();
         let _ = gave_up.await;
         drop(busy);
         // Neither the cancelled wait nor the released worker is lost.
-        let one = tokio::time::timeout(std::time::Duration::from_secs(5), workers.acquire(false)).await.unwrap();
+        let one = tokio::time::timeout(std::time::Duration::from_secs(5), queue.turn(&key("b"))).await.unwrap();
         drop(one);
-        assert_eq!(workers.state.lock().unwrap().free, 1);
+        assert_eq!(queue.workers.state.lock().unwrap().free, 1);
     }
 }

@@ -281,7 +281,9 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewErr
 pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
     let mut last_success = Instant::now();
     loop {
-        tokio::time::sleep(s.retry_period).await;
+        // The last try falls at the deadline, not up to a retry period after it.
+        let left = s.renew_deadline.saturating_sub(last_success.elapsed());
+        tokio::time::sleep(s.retry_period.min(left)).await;
         let sent = Instant::now();
         let left = s.renew_deadline.saturating_sub(last_success.elapsed());
         match tokio::time::timeout(left, renew(api, s)).await {
@@ -293,7 +295,7 @@ pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
             Ok(Err(e)) => tracing::warn!(error = %e, lease = %s.lease_name(), "shard lease: renewal failed"),
             Err(_) => tracing::warn!(lease = %s.lease_name(), "shard lease: renewal unanswered"),
         }
-        if last_success.elapsed() > s.renew_deadline {
+        if last_success.elapsed() >= s.renew_deadline {
             tracing::warn!(lease = %s.lease_name(), "shard lease lost: no renewal within the renew deadline");
             return;
         }

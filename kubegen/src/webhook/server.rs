@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
@@ -28,15 +28,49 @@ use super::conversion::{self, Conversion, Converter};
 /// server's request limit (3 MiB), and the review around them.
 pub const BODY_LIMIT: usize = 8 * 1024 * 1024;
 
-/// The request bodies held in memory at once, across connections: a request whose body
-/// would go over waits for others to finish (its Content-Length counts, else the whole
-/// [`BODY_LIMIT`]), so a burst of large reviews cannot take the process's memory.
+/// The request bodies held in memory at once, across connections: a body takes its
+/// share (its Content-Length, else [`BODY_LIMIT`]) when its first bytes arrive and keeps it
+/// until its review is answered, so a burst of large reviews waits rather than take the
+/// process's memory, and a client that announces a body and sends nothing holds nothing.
+/// Bodies of up to [`SMALL_BODY`] bytes — the API server's usual reviews — draw on a pool
+/// of their own ([`SMALL_BODIES_IN_FLIGHT`]), so large ones never hold them up. A review
+/// being answered takes a few times its body besides (parsed, typed, answered).
 pub const BODIES_IN_FLIGHT: usize = 64 * 1024 * 1024;
+/// The largest body counted in the small pool.
+pub const SMALL_BODY: usize = 256 * 1024;
+/// The small bodies' pool.
+pub const SMALL_BODIES_IN_FLIGHT: usize = 32 * 1024 * 1024;
+const _: () = assert!(BODY_LIMIT <= BODIES_IN_FLIGHT && SMALL_BODY <= SMALL_BODIES_IN_FLIGHT);
 
-/// How long a client may take to send a request's headers, and then its body: the API
-/// server gives a webhook call at most 30 s in all.
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request waits for its share of memory before it is told the server is busy
+/// (503): well inside the API server's default webhook timeout (10 s), so the API server
+/// gets an answer and applies the webhook's failure policy.
+const BUDGET_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a kept-alive connection may sit before the next request's headers: longer
+/// than the API server keeps an idle connection (90 s), so it never reuses one this
+/// server is about to close (Go does not retry such a POST).
+const HEADER_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a body may take to arrive: the API server gives a webhook call at most 30 s.
 const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a body may pause between two chunks.
+const BODY_STALL: Duration = Duration::from_secs(10);
+
+/// The two pools of memory for bodies, in KiB permits.
+#[derive(Clone)]
+struct Budget {
+    small: Arc<tokio::sync::Semaphore>,
+    large: Arc<tokio::sync::Semaphore>,
+}
+
+impl Budget {
+    fn new() -> Self {
+        Budget {
+            small: Arc::new(tokio::sync::Semaphore::new(SMALL_BODIES_IN_FLIGHT / 1024)),
+            large: Arc::new(tokio::sync::Semaphore::new(BODIES_IN_FLIGHT / 1024)),
+        }
+    }
+}
 
 /// kubebuilder's path for a kind's validating webhook: `/validate-<group with dashes>-<version>-<kind>`.
 pub fn validate_path<K: Resource<DynamicType = ()>>() -> String {
@@ -180,7 +214,7 @@ impl Webhooks {
         // Stopping the server ends its open connections too (the API server keeps them
         // alive between calls): each finishes the request it is serving, then closes.
         let (stop, stopped) = tokio::sync::watch::channel(false);
-        let budget = Arc::new(tokio::sync::Semaphore::new(BODIES_IN_FLIGHT / 1024));
+        let budget = Budget::new();
         let task = tokio::spawn(async move {
             let mut backoff = Duration::from_millis(5);
             loop {
@@ -272,7 +306,7 @@ fn reply(status: StatusCode, content_type: &str, body: impl Into<Bytes>) -> Resp
 
 async fn answer(
     webhooks: Webhooks,
-    budget: Arc<tokio::sync::Semaphore>,
+    budget: Budget,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let text = "text/plain; charset=utf-8";
@@ -299,18 +333,25 @@ async fn answer(
         }
         return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
     }
-    // Its share of the memory for bodies, held until the answer is written.
+    // The body's share of the memory, held until the review is answered.
     let size = declared.unwrap_or(BODY_LIMIT);
-    let Ok(_held) = budget.acquire_many_owned(u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX)).await
-    else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the webhook server is stopping");
-    };
-    let body = match tokio::time::timeout(BODY_TIMEOUT, Limited::new(req.into_body(), size).collect()).await {
-        Ok(Ok(body)) => body.to_bytes(),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large);
+    let (body, _held) = match tokio::time::timeout(BODY_TIMEOUT, read_body(req.into_body(), size, &budget)).await {
+        Ok(Ok(read)) => read,
+        Ok(Err(BodyError::TooLarge)) => return refuse(StatusCode::PAYLOAD_TOO_LARGE, &too_large),
+        Ok(Err(BodyError::Busy)) => {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &format!(
+                    "the webhook server holds as many bytes of reviews as it takes ({BODIES_IN_FLIGHT}); try again"
+                ),
+            );
         }
-        Ok(Err(e)) => return refuse(StatusCode::BAD_REQUEST, &format!("the body could not be read: {e}")),
+        Ok(Err(BodyError::Stalled)) => {
+            return refuse(StatusCode::REQUEST_TIMEOUT, &format!("the body paused for longer than {BODY_STALL:?}"));
+        }
+        Ok(Err(BodyError::Read(e))) => {
+            return refuse(StatusCode::BAD_REQUEST, &format!("the body could not be read: {e}"));
+        }
         Err(_) => {
             return refuse(
                 StatusCode::REQUEST_TIMEOUT,
@@ -320,4 +361,47 @@ async fn answer(
     };
     let review = webhooks.review(&path, &body).await.unwrap_or_default();
     Ok(reply(StatusCode::OK, "application/json", review))
+}
+
+enum BodyError {
+    TooLarge,
+    Busy,
+    Stalled,
+    Read(hyper::Error),
+}
+
+/// Reads a body of at most `size` bytes (its Content-Length, or the limit). Its share of
+/// `budget` is taken whole when its first chunk arrives (taking it bit by bit, bodies
+/// arriving together could each hold part and none get the rest).
+async fn read_body(
+    mut body: Incoming,
+    size: usize,
+    budget: &Budget,
+) -> Result<(Bytes, Option<tokio::sync::OwnedSemaphorePermit>), BodyError> {
+    let mut bytes: Option<Vec<u8>> = None;
+    let mut held = None;
+    loop {
+        let frame = match tokio::time::timeout(BODY_STALL, body.frame()).await {
+            Err(_) => return Err(BodyError::Stalled),
+            Ok(None) => break,
+            Ok(Some(frame)) => frame.map_err(BodyError::Read)?,
+        };
+        let Ok(data) = frame.into_data() else { continue };
+        if bytes.is_none() {
+            let pool = if size <= SMALL_BODY { &budget.small } else { &budget.large };
+            let permits = u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX);
+            let permit = tokio::time::timeout(BUDGET_WAIT, pool.clone().acquire_many_owned(permits))
+                .await
+                .map_err(|_| BodyError::Busy)?
+                .map_err(|_| BodyError::Busy)?;
+            held = Some(permit);
+            bytes = Some(Vec::with_capacity(size));
+        }
+        let buffer = bytes.get_or_insert_default();
+        if buffer.len() + data.len() > size.min(BODY_LIMIT) {
+            return Err(BodyError::TooLarge);
+        }
+        buffer.extend_from_slice(&data);
+    }
+    Ok((Bytes::from(bytes.unwrap_or_default()), held))
 }

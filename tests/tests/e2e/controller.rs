@@ -63,6 +63,28 @@ impl Running {
         response
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its resident memory, in bytes (Linux).
+    pub fn rss(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
+        let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).unwrap_or("0");
+        kib.trim().trim_end_matches(" kB").trim().parse::<u64>().unwrap_or(0) * 1024
+    }
+
+    /// Reconciles so far, every result, from its /metrics.
+    pub fn reconciles(&self) -> u64 {
+        let metrics = self.probe("/metrics");
+        metrics
+            .lines()
+            .filter(|l| l.starts_with("controller_runtime_reconcile_total{"))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum::<f64>() as u64
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
