@@ -6,8 +6,14 @@
 # reconciles, reconcile latency p50/p99, the wait from an object's creation to its first
 # reconcile p50/p99, CPU seconds and peak RSS.
 #
+# Then a churn run (CHURN_REPLICAS, default 3; CHURN=0 skips it): every Foo reconciled
+# again every REQUEUE_MS (default 2000); once half have a status one replica is killed
+# (SIGKILL) and a new one started; prints how long the dead replica's Foos took to move
+# and the new one to get its share, and checks from every replica's ledger of reconciles
+# that no Foo was reconciled by two replicas at once (fails otherwise).
+#
 #   scripts/bench-shards.sh            COUNT=10000, release build (minutes)
-#   scripts/bench-shards.sh --quick    200 Foos, the baseline and 2 replicas, debug build (CI)
+#   scripts/bench-shards.sh --quick    200 Foos, the baseline, 2 replicas and churn, debug build (CI)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -17,6 +23,9 @@ COUNT=${COUNT:-10000}
 COST_MS=${COST_MS:-20}
 REPLICAS=${REPLICAS:-"0 1 2 3 5"}
 PROFILE=${BENCH_PROFILE:-release}
+CHURN=${CHURN:-1}
+CHURN_REPLICAS=${CHURN_REPLICAS:-3}
+REQUEUE_MS=${REQUEUE_MS:-2000}
 if $quick; then COUNT=200; REPLICAS="0 2"; PROFILE=dev; fi
 scripts/kube-apiserver.sh build
 cargo build -q --profile "$PROFILE" -p foo-controller --bin shard-bench
@@ -29,3 +38,7 @@ sleep 2
 for replicas in $REPLICAS; do
   "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$replicas" --count "$COUNT" --cost-ms "$COST_MS"
 done
+if [ "$CHURN" != 0 ]; then
+  "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$CHURN_REPLICAS" --count "$COUNT" --cost-ms "$COST_MS" \
+    --churn --requeue-ms "$REQUEUE_MS"
+fi

@@ -3,6 +3,14 @@
 //! and then writes the Foo's status. The driver creates `--count` Foos, starts the
 //! replicas, and times until every Foo's status is written; each replica, stopped, prints
 //! what it did. `scripts/bench-shards.sh` runs 1, 2, 3 and 5 replicas and prints the table.
+//!
+//! `--churn`: the replicas keep reconciling (each object again after `--requeue-ms`); once
+//! half the Foos have a status, one replica is killed (SIGKILL) and a new one started.
+//! Every replica appends each reconcile's start and end (wall clock) to a ledger file as it
+//! happens, so the driver can check afterwards that no object was ever reconciled by two
+//! replicas at once (overlap, the killed replica's last reconcile counted until its kill),
+//! and prints how long the dead replica's objects took to move and the new one to get its
+//! share.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -36,6 +44,15 @@ struct Args {
     replica: Option<String>,
     #[arg(long)]
     namespace: Option<String>,
+    /// Kill one replica and add one once half the Foos have a status (needs 2 or more).
+    #[arg(long)]
+    churn: bool,
+    /// With `--churn`: each object is reconciled again after this long.
+    #[arg(long, default_value_t = 2000)]
+    requeue_ms: u64,
+    /// Where a replica appends its reconciles (`start|end <object> <unix nanos>`).
+    #[arg(long)]
+    ledger: Option<std::path::PathBuf>,
 }
 
 /// What one replica saw: per reconcile its latency, and per object the wait from its
@@ -50,7 +67,22 @@ struct Seen {
 struct Slow {
     client: kube::Client,
     cost: Duration,
+    requeue: Option<Duration>,
     seen: Mutex<Seen>,
+    ledger: Option<Mutex<std::fs::File>>,
+}
+
+impl Slow {
+    /// One line in the ledger, written through at once (a killed replica loses nothing).
+    fn record(&self, what: &str, object: &str) {
+        use std::io::Write;
+        if let Some(ledger) = &self.ledger {
+            let nanos =
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos();
+            let mut file = ledger.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(file, "{what} {object} {nanos}");
+        }
+    }
 }
 
 impl Reconciler<Foo> for Slow {
@@ -58,6 +90,16 @@ impl Reconciler<Foo> for Slow {
 
     async fn reconcile(&self, foo: Arc<Foo>) -> Result<Action, kube::Error> {
         let start = Instant::now();
+        let name = foo.name_any();
+        self.record("start", &name);
+        let result = self.work(foo, start).await;
+        self.record("end", &name);
+        result
+    }
+}
+
+impl Slow {
+    async fn work(&self, foo: Arc<Foo>, start: Instant) -> Result<Action, kube::Error> {
         if foo.status.is_none() {
             let created = foo.creation_timestamp().map(|t| t.0);
             let wait: Option<Duration> =
@@ -74,7 +116,7 @@ impl Reconciler<Foo> for Slow {
             patch_status(&api, &foo.name_any(), &status).await?;
         }
         self.seen.lock().unwrap_or_else(|e| e.into_inner()).reconciles.push(start.elapsed());
-        Ok(Action::await_change())
+        Ok(self.requeue.map_or_else(Action::await_change, Action::requeue))
     }
 }
 
@@ -103,8 +145,17 @@ fn usage() -> (f64, f64) {
 }
 
 async fn replica(client: kube::Client, ns: &str, identity: &str, args: &Args) -> anyhow::Result<()> {
-    let slow =
-        Arc::new(Slow { client: client.clone(), cost: Duration::from_millis(args.cost_ms), seen: Mutex::default() });
+    let ledger = match &args.ledger {
+        Some(path) => Some(Mutex::new(std::fs::OpenOptions::new().create(true).append(true).open(path)?)),
+        None => None,
+    };
+    let slow = Arc::new(Slow {
+        client: client.clone(),
+        cost: Duration::from_millis(args.cost_ms),
+        requeue: args.churn.then(|| Duration::from_millis(args.requeue_ms)),
+        seen: Mutex::default(),
+        ledger,
+    });
     let foos: Api<Foo> = Api::namespaced(client.clone(), ns);
     let mut manager = Manager::new(client).add(Controller::new(foos).concurrency(args.concurrency), slow.clone());
     // `single`: the baseline, one manager that is not sharded.
@@ -156,6 +207,23 @@ async fn main() -> anyhow::Result<()> {
         .collect::<Result<Vec<()>, _>>()?;
     let start = Instant::now();
     let me = std::env::current_exe()?;
+    let ledgers = std::env::temp_dir().join(format!("shard-bench-{ns}"));
+    std::fs::create_dir_all(&ledgers)?;
+    let spawn = |identity: &str| {
+        let mut command = std::process::Command::new(&me);
+        command
+            .arg("--kubeconfig")
+            .arg(&args.kubeconfig)
+            .args(["--namespace", &ns, "--replica", identity])
+            .args(["--cost-ms", &args.cost_ms.to_string(), "--concurrency", &args.concurrency.to_string()])
+            .env("RUST_LOG", "warn")
+            .stdout(std::process::Stdio::piped());
+        if args.churn {
+            command.args(["--churn", "--requeue-ms", &args.requeue_ms.to_string()]);
+            command.arg("--ledger").arg(ledgers.join(identity));
+        }
+        command.spawn()
+    };
     let mut children = Vec::new();
     let identities: Vec<String> = if args.replicas == 0 {
         vec!["single".into()]
@@ -163,19 +231,60 @@ async fn main() -> anyhow::Result<()> {
         (0..args.replicas).map(|i| format!("shard-{i}")).collect()
     };
     for identity in &identities {
-        let child = std::process::Command::new(&me)
-            .arg("--kubeconfig")
-            .arg(&args.kubeconfig)
-            .args(["--namespace", &ns, "--replica", identity])
-            .args(["--cost-ms", &args.cost_ms.to_string(), "--concurrency", &args.concurrency.to_string()])
-            .env("RUST_LOG", "warn")
-            .stdout(std::process::Stdio::piped())
-            .spawn()?;
-        children.push(child);
+        children.push((identity.clone(), spawn(identity)?));
     }
+    let mut churned: Option<(Instant, u64)> = None;
+    let label = "shard.kubegen.dev/bench";
     loop {
         let list = foos.list(&ListParams::default()).await?;
         let done = list.items.iter().filter(|f| f.status.is_some()).count();
+        if args.churn && churned.is_none() && done >= args.count / 2 {
+            anyhow::ensure!(children.len() >= 2, "--churn needs 2 replicas or more");
+            // The crash: a replica killed outright (its lease expires on its own) — not the
+            // sharder, whose own lease would have to expire before anything moves.
+            let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), &ns);
+            let sharder = leases.get_opt("bench-sharder").await?.and_then(|l| l.spec?.holder_identity);
+            let at = children.iter().position(|(id, _)| Some(id) != sharder.as_ref()).unwrap_or(0);
+            let (dead, mut victim) = children.remove(at);
+            victim.kill()?;
+            let killed_at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos() as u64;
+            let _ = victim.wait();
+            let killed = Instant::now();
+            let orphaned = list.items.iter().filter(|f| f.labels().get(label) == Some(&dead)).count();
+            children.push(("shard-new".into(), spawn("shard-new")?));
+            churned = Some((killed, killed_at));
+            // Until no object is labelled for the dead shard, the new one has Foos, and no
+            // Foo is being drained.
+            let (mut moved, mut joined, mut settled) = (None, None, None);
+            while moved.is_none() || joined.is_none() || settled.is_none() {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let now = foos.list(&ListParams::default()).await?;
+                let on = |shard: &str| {
+                    now.items.iter().filter(|f| f.labels().get(label).map(String::as_str) == Some(shard)).count()
+                };
+                let draining = now.items.iter().filter(|f| f.labels().contains_key("drain.shard.kubegen.dev/bench"));
+                if moved.is_none() && on(&dead) == 0 {
+                    moved = Some(killed.elapsed());
+                }
+                if joined.is_none() && on("shard-new") > 0 {
+                    joined = Some(killed.elapsed());
+                }
+                if moved.is_some() && joined.is_some() && draining.count() == 0 {
+                    settled = Some((killed.elapsed(), on("shard-new")));
+                }
+                anyhow::ensure!(killed.elapsed() < Duration::from_secs(300), "no reassignment within 5 min");
+            }
+            let (settled, share) = settled.unwrap_or_default();
+            println!(
+                "churn: {dead} killed holding {orphaned} Foos (the sharder: {}); its Foos were on other shards {:.1} s later \
+                 (its lease: 15 s); shard-new, started at once, had its first Foos after {:.1} s; all settled (no drain \
+                 left) after {:.1} s, {share} Foos on shard-new",
+                sharder.as_deref().unwrap_or("none"),
+                moved.unwrap_or_default().as_secs_f64(),
+                joined.unwrap_or_default().as_secs_f64(),
+                settled.as_secs_f64(),
+            );
+        }
         if done == args.count {
             break;
         }
@@ -184,12 +293,18 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = start.elapsed();
     let mut lines = Vec::new();
-    for child in &children {
+    for (_, child) in &children {
         let _ = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
     }
-    for child in children {
+    for (_, child) in children {
         let out = child.wait_with_output()?;
         lines.push(String::from_utf8_lossy(&out.stdout).trim().to_string());
+    }
+    if let Some((_, killed_at)) = churned {
+        let (reconciles, overlaps) = overlaps(&ledgers, killed_at)?;
+        println!("churn: {reconciles} reconciles in the ledgers, overlap {overlaps}");
+        let _ = std::fs::remove_dir_all(&ledgers);
+        anyhow::ensure!(overlaps == 0, "{overlaps} reconciles overlapped another replica's of the same Foo");
     }
     println!(
         "replicas={} foos={} cost_ms={} concurrency={} seconds={:.2} objects_per_second={:.1}",
@@ -204,4 +319,55 @@ async fn main() -> anyhow::Result<()> {
         println!("  {line}");
     }
     Ok(())
+}
+
+/// Reads every replica's ledger: reconciles, and how many overlapped another replica's
+/// reconcile of the same object (the killed replica's unfinished one counted until
+/// `killed_at`).
+fn overlaps(dir: &std::path::Path, killed_at: u64) -> anyhow::Result<(usize, usize)> {
+    use std::collections::HashMap;
+    // Object -> (replica, start, end).
+    let mut runs: HashMap<String, Vec<(String, u64, u64)>> = HashMap::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let replica = entry.file_name().to_string_lossy().into_owned();
+        let mut open: HashMap<String, u64> = HashMap::new();
+        for line in std::fs::read_to_string(entry.path())?.lines() {
+            let mut words = line.split(' ');
+            let (Some(what), Some(object), Some(at)) = (words.next(), words.next(), words.next()) else { continue };
+            let at: u64 = at.parse()?;
+            match what {
+                "start" => {
+                    open.insert(object.to_string(), at);
+                }
+                _ => {
+                    if let Some(start) = open.remove(object) {
+                        runs.entry(object.to_string()).or_default().push((replica.clone(), start, at));
+                    }
+                }
+            }
+        }
+        // Cut short by the kill (a clean stop finishes every reconcile it started).
+        for (object, start) in open {
+            runs.entry(object).or_default().push((replica.clone(), start, killed_at.max(start)));
+        }
+    }
+    let reconciles = runs.values().map(Vec::len).sum();
+    let mut overlapping = 0;
+    for list in runs.values_mut() {
+        list.sort_by_key(|r| r.1);
+        let mut latest: Option<(&str, u64)> = None;
+        for (replica, start, end) in list.iter() {
+            if let Some((other, until)) = latest
+                && *start < until
+                && other != replica
+            {
+                overlapping += 1;
+            }
+            if latest.is_none_or(|(_, until)| *end > until) {
+                latest = Some((replica, *end));
+            }
+        }
+    }
+    Ok((reconciles, overlapping))
 }
