@@ -11,9 +11,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use futures::future::{BoxFuture, Shared};
 use futures::stream::BoxStream;
-use futures::{FutureExt, StreamExt, TryStreamExt};
+use futures::{StreamExt, TryStreamExt};
 use kube::api::Api;
 use kube::runtime::controller::{
     Action, Config as RuntimeConfig, Error as RuntimeError, ReconcileReason, ReconcileRequest, applier, trigger_owners,
@@ -27,6 +26,7 @@ use kube::{Resource, ResourceExt};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
+use super::manager::Stop;
 use super::metrics::Metrics;
 use super::probes::Health;
 use super::queue::{Key, Queue, key_of};
@@ -159,7 +159,7 @@ type Relation<K> = Box<dyn FnOnce() -> Trigger<K> + Send>;
 /// selection it is given (sharded: only this shard's children).
 struct Owned<K: Watched> {
     scope: ChildScope,
-    watch: Box<dyn FnOnce(watcher::Config) -> Trigger<K> + Send>,
+    watch: Box<dyn Fn(watcher::Config) -> Trigger<K> + Send>,
     config: watcher::Config,
 }
 
@@ -280,7 +280,7 @@ impl<K: Watched> Controller<K> {
                 // Metadata only, as kube-runtime's own `owns`; its replacement wants an
                 // `Api<PartialObjectMeta<C>>`, which cannot be made from the caller's `Api<C>`.
                 #[allow(deprecated)]
-                let children = kube::runtime::metadata_watcher(api, config);
+                let children = kube::runtime::metadata_watcher(api.clone(), config);
                 trigger_owners(children.touched_objects(), (), ()).boxed()
             }),
         });
@@ -344,7 +344,7 @@ impl<K: Watched> Controller<K> {
     pub(crate) async fn run<R: Reconciler<K>>(
         self,
         reconciler: Arc<R>,
-        shutdown: impl Future<Output = ()> + Send + Sync + 'static,
+        stop: Stop,
         metrics: Arc<Metrics>,
         health: Arc<Health>,
         sharding: Option<Arc<Sharding>>,
@@ -401,32 +401,36 @@ impl<K: Watched> Controller<K> {
         };
         triggers.push(trigger_self(objects, ()).boxed());
         for owned in self.owned {
-            let mut config = owned.config;
-            if let Some(gate) = &gate {
-                config.label_selector = Some(with_selector(config.label_selector.take(), &gate.selector()));
+            let Some(gate) = &gate else {
+                triggers.push((owned.watch)(owned.config));
+                continue;
+            };
+            // Its own children, and those the sharder has not labelled (yet, or ever: one
+            // whose owner is not its controller, or a sharder refused the patch) — whose
+            // events for another shard's owner end at the cache, as unsharded.
+            for selector in [gate.selector(), format!("!{}", gate.shard_label())] {
+                let mut config = owned.config.clone();
+                config.label_selector = Some(with_selector(config.label_selector.take(), &selector));
+                triggers.push((owned.watch)(config));
             }
-            triggers.push((owned.watch)(config));
         }
         for relation in self.relations {
             triggers.push(relation());
         }
         let queue = Arc::new(Queue::new(&self.name, metrics.clone(), usize::from(self.concurrency)));
-        // Shared with the reconciles: once it resolves, those still waiting for a worker
-        // are not run.
-        let shutdown = shutdown.boxed().shared();
         let entering = queue.clone();
         // Watches come back within 5 s of the API server (kube-runtime's default climbs to
         // 30 s, so a short outage left a controller deaf for a minute): 200 ms doubling to
         // 5 s, reset once a watch works again. Shutdown closes the queue's input; the
         // applier then finishes what runs and ends.
-        let requests = StreamBackoff::new(triggers, WatchBackoff::default()).take_until(shutdown.clone()).inspect_ok(
-            move |request: &ReconcileRequest<K>| {
+        let requests = StreamBackoff::new(triggers, WatchBackoff::default())
+            .take_until(stop.clone().wait())
+            .inspect_ok(move |request: &ReconcileRequest<K>| {
                 let key = key_of(&request.obj_ref);
                 let low = matches!(request.reason, ReconcileReason::ObjectUpdated)
                     && listed.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
                 entering.add(key, low)
-            },
-        );
+            });
 
         let readiness = store.clone();
         let synced = health.clone();
@@ -458,7 +462,7 @@ impl<K: Watched> Controller<K> {
             metrics,
             queue: queue.clone(),
             store: store.clone(),
-            shutdown,
+            stop,
             finalizer: self.finalizer,
             gate,
         });
@@ -496,8 +500,8 @@ struct Ctx<K: Watched, R> {
     queue: Arc<Queue>,
     /// The cache: what a reconcile works on once it has a worker.
     store: Store<K>,
-    /// Resolved at the stop signal.
-    shutdown: Shared<BoxFuture<'static, ()>>,
+    /// The stop signal: reconciles still waiting for a worker then are not run.
+    stop: Stop,
     finalizer: Option<(String, ApiFor<K>)>,
     /// The shard's side of the handoff, when sharded.
     gate: Option<Arc<ShardGate>>,
@@ -523,9 +527,9 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     // in-flight reconciles finish, the backlog is the next leader's.
     let mut turn = tokio::select! {
         turn = ctx.queue.turn(&queued) => turn,
-        () = ctx.shutdown.clone() => return Ok(Action::await_change()),
+        () = ctx.stop.clone().wait() => return Ok(Action::await_change()),
     };
-    if ctx.shutdown.peek().is_some() {
+    if ctx.stop.is_triggered() {
         return Ok(Action::await_change());
     }
     // The object as it is now: it may have changed, or gone, while it waited.

@@ -252,9 +252,32 @@ where
         Some(current) => {
             let mut desired = current.clone();
             mutate(&mut desired);
+            keep_shard_labels(&current, &mut desired);
             Ok(Found::Existing { current, desired })
         }
     }
+}
+
+/// The sharder's labels (`shard.kubegen.dev/*`, `drain.shard.kubegen.dev/*`) as the
+/// object has them, whatever `mutate` did to its labels: a reconciler that sets a child's
+/// labels wholesale would otherwise take it out of its shard's watch at every update, and
+/// the sharder would put it back, round after round.
+fn keep_shard_labels<K: Resource>(current: &K, desired: &mut K) {
+    let sharder = |key: &String| key.starts_with("shard.kubegen.dev/") || key.starts_with("drain.shard.kubegen.dev/");
+    let theirs: Vec<(String, String)> = current
+        .meta()
+        .labels
+        .iter()
+        .flatten()
+        .filter(|(k, _)| sharder(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if theirs.is_empty() {
+        return;
+    }
+    let labels = desired.meta_mut().labels.get_or_insert_default();
+    labels.retain(|k, _| !sharder(k));
+    labels.extend(theirs);
 }
 
 fn json<T: Serialize>(value: &T) -> serde_json::Value {
@@ -294,7 +317,30 @@ pub(crate) fn merge_patch(from: &serde_json::Value, to: &serde_json::Value) -> O
 mod tests {
     use serde_json::json;
 
-    use super::merge_patch;
+    use super::{keep_shard_labels, merge_patch};
+
+    #[test]
+    fn an_update_keeps_the_sharders_labels() {
+        use k8s_openapi::api::core::v1::ConfigMap;
+        let labels = |pairs: &[(&str, &str)]| {
+            Some(
+                pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<std::collections::BTreeMap<_, _>>(),
+            )
+        };
+        let mut current = ConfigMap::default();
+        current.metadata.labels = labels(&[("app", "web"), ("shard.kubegen.dev/foos", "a")]);
+        // The reconciler sets the labels wholesale, and tries to move it to shard b.
+        let mut desired = current.clone();
+        desired.metadata.labels = labels(&[("app", "api"), ("shard.kubegen.dev/foos", "b")]);
+        keep_shard_labels(&current, &mut desired);
+        assert_eq!(desired.metadata.labels, labels(&[("app", "api"), ("shard.kubegen.dev/foos", "a")]));
+        // Unsharded objects are left as the reconciler made them.
+        let plain = ConfigMap::default();
+        let mut wanted = ConfigMap::default();
+        wanted.metadata.labels = labels(&[("app", "api")]);
+        keep_shard_labels(&plain, &mut wanted);
+        assert_eq!(wanted.metadata.labels, labels(&[("app", "api")]));
+    }
 
     #[test]
     fn controller_references_block_owner_deletion() {

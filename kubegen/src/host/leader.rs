@@ -127,6 +127,10 @@ pub(crate) async fn keep(api: &Api<Lease>, cfg: &LeaderElection) {
         tokio::time::sleep(cfg.retry_period.min(left)).await;
         let sent = Instant::now();
         let left = cfg.renew_deadline.saturating_sub(last_success.elapsed());
+        if left < Duration::from_millis(50) {
+            tracing::warn!(lease = %cfg.name, "leadership lost: no renewal within the renew deadline");
+            return;
+        }
         match tokio::time::timeout(left, try_acquire_or_renew(api, cfg)).await {
             Ok(Ok(true)) => last_success = sent,
             Ok(Ok(false)) => {

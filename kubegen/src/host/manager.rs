@@ -39,22 +39,36 @@ type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>, Option<Arc<Shardin
 type Sharder = Arc<dyn Fn(Client, Arc<Sharding>, Arc<Metrics>) -> BoxFuture<'static, ()> + Send + Sync>;
 
 /// A stop signal every controller can wait on (a `Send + Sync` future, as
-/// kube-runtime's graceful shutdown needs).
+/// kube-runtime's graceful shutdown needs). Waiters are woken once, when it is triggered.
 #[derive(Clone, Default)]
-pub struct Stop(Arc<AtomicBool>);
+pub struct Stop(Arc<StopState>);
+
+#[derive(Default)]
+struct StopState {
+    triggered: AtomicBool,
+    notify: tokio::sync::Notify,
+}
 
 impl Stop {
     pub fn trigger(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.0.triggered.store(true, Ordering::SeqCst);
+        self.0.notify.notify_waiters();
     }
 
     pub fn is_triggered(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        self.0.triggered.load(Ordering::SeqCst)
     }
 
     pub async fn wait(self) {
-        while !self.is_triggered() {
-            tokio::time::sleep(Duration::from_millis(25)).await;
+        loop {
+            // Registered before the check, so a trigger in between is not missed.
+            let notified = self.0.notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.is_triggered() {
+                return;
+            }
+            notified.await;
         }
     }
 }
@@ -68,6 +82,9 @@ pub struct Manager {
     leader_election: Option<LeaderElection>,
     sharding: Option<Sharding>,
     sharders: Vec<Sharder>,
+    /// Each controller's name, kind and owned kinds, to check the ring's assignments
+    /// cannot conflict.
+    kinds: Vec<(String, ApiResource, Vec<ApiResource>)>,
     shutdown_timeout: Duration,
     metrics: Arc<Metrics>,
     health: Arc<Health>,
@@ -84,6 +101,7 @@ impl Manager {
             leader_election: None,
             sharding: None,
             sharders: Vec::new(),
+            kinds: Vec::new(),
             shutdown_timeout: Duration::from_secs(30),
             metrics: Arc::default(),
             health: Arc::default(),
@@ -105,12 +123,13 @@ impl Manager {
         // The sharder sees what the controller watches (its namespace, its selector).
         let (resource, name) = (ApiResource::erase::<K>(&()), controller.name().to_string());
         let (scope, children) = (controller.scope(), controller.children());
+        self.kinds.push((name.clone(), resource.clone(), children.iter().map(|c| c.0.clone()).collect()));
         self.sharders.push(Arc::new(move |client, sharding, metrics| {
             let watched = shard::Kinds { resource: resource.clone(), scope: scope.clone(), children: children.clone() };
             Box::pin(shard::assign(client, watched, name.clone(), sharding, metrics))
         }));
         self.runners.push(Box::new(move |stop: Stop, metrics, health, sharding| {
-            Box::pin(controller.run(reconciler, stop.wait(), metrics, health, sharding))
+            Box::pin(controller.run(reconciler, stop, metrics, health, sharding))
         }));
         self
     }
@@ -173,6 +192,7 @@ impl Manager {
             leader_election,
             sharding,
             sharders,
+            kinds,
             shutdown_timeout,
             metrics,
             health,
@@ -180,6 +200,20 @@ impl Manager {
         } = self;
         if let Some(s) = &sharding {
             s.check().map_err(ManagerError::Sharding)?;
+            // A kind one controller reconciles and another owns would get its shard from
+            // both: from the ring through the drain, and from its owner directly.
+            let same = |a: &ApiResource, b: &ApiResource| a.group == b.group && a.kind == b.kind;
+            for (owner, _, children) in &kinds {
+                for (name, kind, _) in &kinds {
+                    if children.iter().any(|c| same(c, kind)) {
+                        return Err(ManagerError::Sharding(format!(
+                            "controller {owner} owns {kind}, which controller {name} reconciles: sharded, each would assign \
+                             it a shard; run them in separate managers (rings), or drop the owns",
+                            kind = kind.kind
+                        )));
+                    }
+                }
+            }
             if leader_election.is_some() {
                 return Err(ManagerError::Sharding(
                     "sharding and leader election are both set: with sharding every replica works (drop --leader-elect)"

@@ -53,7 +53,7 @@ impl Queue {
     /// line for a worker — as controller-runtime's priority queue keeps an item's highest.
     pub(crate) fn add(&self, key: Key, low: bool) {
         let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        match waiting.entry(key) {
+        match waiting.entry(key.clone()) {
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert((Instant::now(), low));
                 self.metrics.queued(&self.name, waiting.len());
@@ -64,6 +64,10 @@ impl Queue {
                     self.workers.promote(slot.key());
                 }
             }
+        }
+        // A requeue of a listed object, perhaps already in line: a live change raises it.
+        if !low && self.requeued_low.lock().unwrap_or_else(|e| e.into_inner()).remove(&key) {
+            self.workers.promote(&key);
         }
     }
 
@@ -79,7 +83,18 @@ impl Queue {
     /// Waits for a worker for `key`, in line by priority; the turn ends (and the worker
     /// goes to the next in line) when the returned guard is dropped.
     pub(crate) async fn turn(&self, key: &Key) -> Turn<'_> {
-        let worker = self.workers.acquire(key, self.is_low(key)).await;
+        // Its priority read and its place taken under the queue's lock, so a live change
+        // (`add`, under the same lock) either comes before and is seen, or after and
+        // finds it in line to promote.
+        let entry = {
+            let waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            let low = match waiting.get(key) {
+                Some(&(_, low)) => low,
+                None => self.requeued_low.lock().unwrap_or_else(|e| e.into_inner()).contains(key),
+            };
+            self.workers.enter(key, low)
+        };
+        let worker = entry.wait().await;
         // The priority it runs at: a live change may have raised it meanwhile.
         let low = self.is_low(key);
         self.take(key);
@@ -147,9 +162,20 @@ struct WorkersState {
 /// A worker, held while a reconcile runs; dropping it hands it to the next in line.
 struct Worker<'a>(&'a Workers);
 
-/// A place in line; a worker handed to it after it gave up (its task was cancelled)
-/// goes on to the next.
+/// A place in line (none: a worker already); a worker handed to it after it gave up
+/// (its task was cancelled) goes on to the next.
 struct InLine<'a>(Option<tokio::sync::oneshot::Receiver<()>>, &'a Workers);
+
+impl<'a> InLine<'a> {
+    async fn wait(mut self) -> Worker<'a> {
+        if let Some(rx) = self.0.as_mut() {
+            // The sender is dropped only after sending, or with the whole Workers.
+            let _ = rx.await;
+        }
+        self.0 = None;
+        Worker(self.1)
+    }
+}
 
 impl Workers {
     fn new(n: usize) -> Self {
@@ -157,35 +183,27 @@ impl Workers {
         Workers { state: Mutex::new(state) }
     }
 
-    async fn acquire(&self, key: &Key, low: bool) -> Worker<'_> {
-        let waiting = {
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            let ahead = !state.normal.is_empty() || (low && !state.low.is_empty());
-            if state.free > 0 && !ahead {
-                state.free -= 1;
-                return Worker(self);
-            }
-            let (tx, rx) = tokio::sync::oneshot::channel();
-            if low {
-                state.low.push_back((key.clone(), tx))
-            } else {
-                state.normal.push_back((key.clone(), tx))
-            }
-            rx
-        };
-        let mut line = InLine(Some(waiting), self);
-        if let Some(rx) = line.0.as_mut() {
-            // The sender is dropped only after sending, or with the whole Workers.
-            let _ = rx.await;
+    /// A worker now, or a place in line.
+    fn enter(&self, key: &Key, low: bool) -> InLine<'_> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let ahead = !state.normal.is_empty() || (low && !state.low.is_empty());
+        if state.free > 0 && !ahead {
+            state.free -= 1;
+            return InLine(None, self);
         }
-        line.0 = None;
-        Worker(self)
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if low {
+            state.low.push_back((key.clone(), tx))
+        } else {
+            state.normal.push_back((key.clone(), tx))
+        }
+        InLine(Some(rx), self)
     }
 
-    /// Moves `key`'s place in the low line to the end of the normal one.
+    /// Moves `key`'s place in the low line (one still waiting) to the end of the normal one.
     fn promote(&self, key: &Key) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(at) = state.low.iter().position(|(k, _)| k == key)
+        if let Some(at) = state.low.iter().position(|(k, tx)| k == key && !tx.is_closed())
             && let Some(entry) = state.low.remove(at)
         {
             state.normal.push_back(entry);
@@ -322,6 +340,36 @@ mod tests {
         // A listed object changed while it waits moves to the normal line.
         let raised = order(&[("list-1", true), ("list-2", true), ("list-3", true)], Some("list-3")).await;
         assert_eq!(raised, ["list-3", "list-1", "list-2"]);
+    }
+
+    #[tokio::test]
+    async fn a_live_change_raises_a_listed_requeue_already_in_line() {
+        let queue = Arc::new(Queue::new("foo", Arc::new(Metrics::default()), 1));
+        // b was listed, ran, and asked to run again: its requeue is low.
+        queue.add(key("b"), true);
+        let mut turn = queue.turn(&key("b")).await;
+        turn.again = true;
+        drop(turn);
+        let busy = queue.turn(&key("busy")).await;
+        let served = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        queue.add(key("list-1"), true);
+        for name in ["list-1", "b"] {
+            let (mine, served) = (queue.clone(), served.clone());
+            tasks.push(tokio::spawn(async move {
+                let _turn = mine.turn(&key(name)).await;
+                served.lock().unwrap().push(name);
+            }));
+            while queue.workers.state.lock().unwrap().low.len() < tasks.len() {
+                tokio::task::yield_now().await;
+            }
+        }
+        queue.add(key("b"), false);
+        drop(busy);
+        for task in tasks {
+            task.await.unwrap();
+        }
+        assert_eq!(*served.lock().unwrap(), ["b", "list-1"]);
     }
 
     #[tokio::test]

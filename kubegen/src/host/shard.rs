@@ -15,8 +15,9 @@
 //!   assignment is one place that sees the whole ring.
 //! - **Watching only its share.** A shard's controller watches with the label selector
 //!   `shard.kubegen.dev/<ring>=<identity>`: its cache holds its objects only. An object
-//!   of an owned kind gets its controller owner's shard label from the sharder, and each
-//!   shard's watch of the owned kind selects it the same way: children follow their owner.
+//!   of an owned kind gets its owner's shard label from the sharder, and each shard's
+//!   watches of the owned kind select its label (and no label, for children not labelled):
+//!   children follow their owner.
 //! - **Handoff without overlap.** When the ring changes, the sharder labels an object that
 //!   must move with `drain.shard.kubegen.dev/<ring>`; its shard, in the reconcile slot of
 //!   that object (kube-runtime never runs one object twice at once), removes both labels
@@ -33,6 +34,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
 use k8s_openapi::jiff::Timestamp;
 use kube::api::{Api, ApiResource, DynamicObject, ListParams, ObjectMeta, Patch, PatchParams, PostParams};
 use kube::core::PartialObjectMeta;
+use kube::runtime::WatchStreamExt;
 use kube::runtime::watcher::{self, watcher};
 use kube::{Client, Resource, ResourceExt};
 
@@ -286,6 +288,10 @@ pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
         tokio::time::sleep(s.retry_period.min(left)).await;
         let sent = Instant::now();
         let left = s.renew_deadline.saturating_sub(last_success.elapsed());
+        if left < Duration::from_millis(50) {
+            tracing::warn!(lease = %s.lease_name(), "shard lease lost: no renewal within the renew deadline");
+            return;
+        }
         match tokio::time::timeout(left, renew(api, s)).await {
             Ok(Ok(())) => last_success = sent,
             Ok(Err(RenewError::Taken(lease))) => {
@@ -390,6 +396,10 @@ impl ShardGate {
 
     pub(crate) fn drain_label(&self) -> String {
         self.sharding.drain_label()
+    }
+
+    pub(crate) fn shard_label(&self) -> String {
+        self.sharding.shard_label()
     }
 
     pub(crate) fn identity(&self) -> &str {
@@ -504,17 +514,21 @@ pub(crate) async fn assign(
             if let Some(fields) = fields {
                 config = config.fields(fields);
             }
-            watcher(api, config).map(move |event| (i, event)).boxed()
+            // Its own backoff: a kind whose watch keeps failing (not installed, no RBAC)
+            // must not hold up the sharder's loop.
+            watcher(api, config).default_backoff().map(move |event| (i, event)).boxed()
         }));
     let mut children: Vec<HashMap<ObjectId, Child>> = vec![HashMap::new(); child_kinds.len()];
     let mut child_listing: Vec<Option<HashMap<ObjectId, Child>>> = vec![None; child_kinds.len()];
+    // Its controller owner of the kind, else any owner of the kind (kube-runtime's owns
+    // maps every owner reference).
     let owner_of = |o: &PartialObjectMeta<DynamicObject>| {
-        o.owner_references()
-            .iter()
-            .find(|r| {
-                r.controller == Some(true) && r.kind == resource.kind && group_of(&r.api_version) == resource.group
-            })
-            .map(|r| r.name.clone())
+        let of_kind = |r: &&k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference| {
+            r.kind == resource.kind && group_of(&r.api_version) == resource.group
+        };
+        let refs = o.owner_references();
+        let owner = refs.iter().filter(of_kind).find(|r| r.controller == Some(true));
+        owner.or_else(|| refs.iter().find(of_kind)).map(|r| r.name.clone())
     };
     // Objects by (namespace, name): labels and resourceVersion, as last seen; a relist
     // fills `listing` and replaces them when done.
@@ -550,14 +564,20 @@ pub(crate) async fn assign(
                     ((o.namespace(), o.name_any()), child)
                 };
                 match event {
-                    Ok(watcher::Event::Apply(o)) => { let (id, c) = seen(&o); children[i].insert(id, c); }
-                    Ok(watcher::Event::InitApply(o)) => { let (id, c) = seen(&o); child_listing[i].get_or_insert_default().insert(id, c); }
+                    // Only objects owned by the kind are kept (an owned kind may have many others).
+                    Ok(watcher::Event::Apply(o)) => match seen(&o) {
+                        (id, c) if c.0.is_some() => { children[i].insert(id, c); }
+                        (id, _) => { children[i].remove(&id); }
+                    },
+                    Ok(watcher::Event::InitApply(o)) => {
+                        let listing = child_listing[i].get_or_insert_default();
+                        if let (id, c @ (Some(_), _, _)) = seen(&o) { listing.insert(id, c); }
+                    }
                     Ok(watcher::Event::Delete(o)) => { children[i].remove(&(o.namespace(), o.name_any())); }
                     Ok(watcher::Event::Init) => child_listing[i] = Some(HashMap::new()),
                     Ok(watcher::Event::InitDone) => children[i] = child_listing[i].take().unwrap_or_default(),
                     Err(e) => {
                         tracing::warn!(error = %e, kind = %child_kinds[i].0.kind, "sharder: watch of owned objects failed; retrying");
-                        tokio::time::sleep(sharding.retry_period).await;
                     }
                 }
                 continue;
@@ -638,18 +658,23 @@ pub(crate) async fn assign(
         // selects its label as the owner's does.
         let mut patches = Vec::new();
         for (i, kind_children) in children.iter().enumerate() {
-            for ((namespace, name), (owner, shard, version)) in kind_children {
+            for ((namespace, name), (owner, shard, _)) in kind_children {
                 let Some(owner) = owner else { continue };
                 // A namespaced owner is in its child's namespace; a cluster-scoped one in none.
                 let parent =
                     objects.get(&(namespace.clone(), owner.clone())).or_else(|| objects.get(&(None, owner.clone())));
+                // Only to a live shard (a parent whose move failed this round waits for the next).
                 let Some(desired) = parent.and_then(|(labels, _)| labels.get(&shard_key)) else { continue };
+                if !ring.shards().iter().any(|s| s == desired) {
+                    continue;
+                }
                 if shard.as_ref() == Some(desired) {
                     continue;
                 }
                 let api: Api<DynamicObject> = scoped(&client, &child_kinds[i].0, namespace.as_deref());
-                let patch =
-                    serde_json::json!({"metadata": {"resourceVersion": version, "labels": {&shard_key: desired}}});
+                // No resourceVersion precondition: the label follows from the owner's alone, and
+                // children that change often (a rolling Deployment) would keep conflicting.
+                let patch = serde_json::json!({"metadata": {"labels": {&shard_key: desired}}});
                 let (id, name, owner, key, metrics, controller) = (
                     (namespace.clone(), name.clone()),
                     name.clone(),

@@ -395,7 +395,8 @@ async fn read_body(
                 .map_err(|_| BodyError::Busy)?
                 .map_err(|_| BodyError::Busy)?;
             held = Some(permit);
-            bytes = Some(Vec::with_capacity(size));
+            // Its Content-Length up front; a body without one grows as it arrives.
+            bytes = Some(Vec::with_capacity(if size < BODY_LIMIT { size } else { 64 * 1024 }));
         }
         let buffer = bytes.get_or_insert_default();
         if buffer.len() + data.len() > size.min(BODY_LIMIT) {
