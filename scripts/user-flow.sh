@@ -126,7 +126,7 @@ stage "the README's envtest lines, as written"
 # (Without --version: the release this codegen-cli was built for, the one make test used.)
 KUBEBUILDER_ASSETS=$(codegen-cli envtest) cargo test -q -- --ignored > "$WORK/test.log" 2>&1 \
   || { cat "$WORK/test.log" >&2; fail "KUBEBUILDER_ASSETS=\$(codegen-cli envtest) cargo test -- --ignored failed"; }
-stage "the README's local loop: make cluster (a local API server from one command), make install, make run &, kubectl apply -k config/samples (reconciled), make run-webhooks (defaulted, refused, converted; Ctrl-C undoes it), make cluster-stop"
+stage "the README's local loop: make cluster (a local API server from one command), make install, make run &, kubectl apply -k config/samples (reconciled), create dashboards checked against the manager's /metrics run sharded, make run-webhooks (defaulted, refused, converted; Ctrl-C undoes it), make cluster-stop"
 cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.log" >&2; fail "make cluster failed"; }
 [ "$cluster_env" = "export KUBECONFIG='$PWD/target/kubegen/cluster/kubeconfig'" ] || fail "make cluster printed '$cluster_env'"
 [ "$(make -s cluster 2>/dev/null)" = "$cluster_env" ] || fail "make cluster, run again, did not find the running cluster"
@@ -148,6 +148,32 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
     || { tail -20 "$WORK/local-run.log" >&2; exit 1; }
   pkill -TERM -f "debug/memcached-operator --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0"
   wait "$run_pid"
+  # The README's dashboards: create dashboards' queries against a live /metrics, of the
+  # manager run sharded (so the shard and sharder series are served too) once its shard
+  # holds the samples; checked by Grafana's model and Prometheus' PromQL parser.
+  codegen-cli create dashboards 2> "$WORK/dashboards.log"
+  mport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  make -s run ARGS="--sharding --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=127.0.0.1:$mport" \
+    > "$WORK/sharded-run.log" 2>&1 &
+  sharded_pid=$!
+  for _ in $(seq 1 240); do
+    curl -fsS "http://127.0.0.1:$mport/metrics" > "$WORK/metrics.txt" 2>/dev/null \
+      && grep -Eq '^kubegen_shard_objects\{.*\} [1-9]' "$WORK/metrics.txt" && break
+    kill -0 "$sharded_pid" 2>/dev/null || { tail -20 "$WORK/sharded-run.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  grep -Eq '^kubegen_shard_objects\{.*\} [1-9]' "$WORK/metrics.txt" \
+    || { tail -20 "$WORK/sharded-run.log" >&2; echo "the sharded manager never held the samples" >&2; exit 1; }
+  pkill -TERM -f "debug/memcached-operator --sharding --health-probe-bind-address=127.0.0.1:0"
+  wait "$sharded_pid"
+  (cd "$ROOT/scripts/dashboard-check" && go run . --metrics "$WORK/metrics.txt" "$OLDPWD"/grafana/*.json) \
+    || { echo "the dashboards query what the manager does not serve" >&2; exit 1; }
+  # The check fails on a metric the manager does not serve.
+  sed 's/workqueue_depth{/workqueue_depths{/' grafana/controller-runtime-metrics.json > "$WORK/renamed.json"
+  if (cd "$ROOT/scripts/dashboard-check" && go run . --metrics "$WORK/metrics.txt" "$WORK/renamed.json") 2> "$WORK/renamed.log"; then
+    echo "dashboard-check passed a query of workqueue_depths" >&2; exit 1
+  fi
+  grep -q 'workqueue_depths is not served' "$WORK/renamed.log" || { cat "$WORK/renamed.log" >&2; exit 1; }
   # The README's next step with webhooks: make run-webhooks in place of make run, its
   # webhooks and conversion called by this API server; Ctrl-C (SIGINT to codegen-cli) stops
   # the manager and removes what it installed.
@@ -460,6 +486,63 @@ cargo run -q -p codegen-cli -- manifests 2>/dev/null
 ! grep -q "kind:" config/webhook/manifests.yaml || fail "config/webhook/manifests.yaml still holds configurations"
 kubectl kustomize config/default > "$WORK/default.yaml" || fail "config/default does not build without webhooks"
 ! grep -q "WebhookConfiguration" "$WORK/default.yaml" || fail "config/default still deploys a webhook configuration"
+
+stage "codegen-cli edit --namespaced: a Role and a RoleBinding in the manager's namespace; run as its ServiceAccount there, the manager reconciles in it and RBAC refuses it elsewhere"
+codegen-cli edit --namespaced 2> "$WORK/edit.log" || { cat "$WORK/edit.log" >&2; fail "edit --namespaced failed"; }
+grep -qx 'namespaced = true' Cargo.toml || fail "edit --namespaced did not record it in Cargo.toml"
+cargo run -q -p codegen-cli -- manifests 2>/dev/null
+[ "$(grep '^kind:' config/rbac/role.yaml)" = "kind: Role" ] || fail "config/rbac/role.yaml is not one Role: $(grep '^kind:' config/rbac/role.yaml)"
+grep -qx 'kind: RoleBinding' config/rbac/role_binding.yaml || fail "edit --namespaced left config/rbac/role_binding.yaml a ClusterRoleBinding"
+grep -qF -- '- --namespace=$(POD_NAMESPACE)' config/manager/manager.yaml || fail "the manager Deployment does not watch its own namespace"
+kubectl kustomize config/default > "$WORK/namespaced.yaml" || fail "config/default does not build namespaced"
+grep -q '^kind: ClusterRoleBinding' "$WORK/namespaced.yaml" && fail "config/default still binds a ClusterRole"
+ns=memcached-ns
+mkdir "$WORK/ns-rbac"
+# config/rbac as config/default deploys it, in a namespace of this test's own.
+printf 'namespace: %s\nnamePrefix: memcached-operator-\nresources:\n- ../memcached-operator/config/rbac\n' "$ns" \
+  > "$WORK/ns-rbac/kustomization.yaml"
+kubectl create namespace "$ns" >/dev/null
+make -s install >/dev/null 2>&1 || fail "make install failed"
+kubectl wait --for=condition=Established crd/memcacheds.cache.example.com --timeout=60s >/dev/null
+kubectl apply -k "$WORK/ns-rbac" >/dev/null || fail "config/rbac does not apply in a namespace"
+sa=system:serviceaccount:$ns:memcached-operator-controller-manager
+[ "$(kubectl auth can-i list memcacheds.cache.example.com -n "$ns" --as "$sa")" = yes ] || fail "the Role does not grant its namespace"
+[ "$(kubectl auth can-i list memcacheds.cache.example.com -n default --as "$sa" 2>/dev/null)" = no ] || fail "the manager may list Memcacheds outside its namespace"
+[ "$(kubectl auth can-i list memcacheds.cache.example.com --all-namespaces --as "$sa" 2>/dev/null)" = no ] || fail "the manager may list Memcacheds cluster-wide"
+cat > "$WORK/ns.kubeconfig" <<KCFG
+apiVersion: v1
+kind: Config
+clusters: [{name: e2e, cluster: {server: "$server", certificate-authority: "$ca"}}]
+users: [{name: sa, user: {token: "$(kubectl create token memcached-operator-controller-manager -n "$ns")"}}]
+contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
+current-context: sa
+KCFG
+ns_manager() {
+  "$CARGO_TARGET_DIR/debug/memcached-operator" --kubeconfig "$WORK/ns.kubeconfig" --namespace "$1" --leader-elect \
+    --leader-election-namespace "$ns" --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0 > "$WORK/ns-manager.log" 2>&1 &
+  MANAGER_PID=$!
+}
+ns_manager "$ns"
+sample=$(ls config/samples/*_v1alpha1_memcached.yaml)
+kubectl apply -n "$ns" -f "$sample" >/dev/null
+sed 's/name: memcached-sample/name: memcached-outside/' "$sample" | kubectl apply -n default -f - >/dev/null
+kubectl wait -n "$ns" --for=condition=Available memcached/memcached-sample --timeout=120s >/dev/null \
+  || { tail -20 "$WORK/ns-manager.log" >&2; fail "the namespaced manager did not reconcile the Memcached of its namespace"; }
+sleep 2
+[ -z "$(kubectl get memcached memcached-outside -n default -o jsonpath='{.status.conditions}')" ] \
+  || fail "the namespaced manager reconciled a Memcached outside its namespace"
+! grep -qi forbidden "$WORK/ns-manager.log" || { tail -20 "$WORK/ns-manager.log" >&2; fail "the manager was refused in its own namespace"; }
+kill -TERM "$MANAGER_PID"; wait "$MANAGER_PID" || fail "the namespaced manager exited non-zero on SIGTERM"
+# Pointed at another namespace, the same manager is refused by RBAC, and reconciles nothing.
+ns_manager default
+for _ in $(seq 1 60); do grep -qi forbidden "$WORK/ns-manager.log" && break; sleep 0.5; done
+grep -qi 'forbidden' "$WORK/ns-manager.log" || { tail -20 "$WORK/ns-manager.log" >&2; fail "RBAC did not refuse the manager outside its namespace"; }
+[ -z "$(kubectl get memcached memcached-outside -n default -o jsonpath='{.status.conditions}')" ] \
+  || fail "a manager refused by RBAC reconciled memcached-outside"
+kill -TERM "$MANAGER_PID"; wait "$MANAGER_PID" 2>/dev/null || true
+MANAGER_PID=
+codegen-cli edit --namespaced=false 2>/dev/null && cargo run -q -p codegen-cli -- manifests 2>/dev/null
+grep -qx 'kind: ClusterRole' config/rbac/role.yaml || fail "edit --namespaced=false did not bring the ClusterRole back"
 
 stage "this checkout is as it was (the flow wrote nothing outside its workspace and target/)"
 [ "$(git -C "$ROOT" status --porcelain --untracked-files=no)" = "$checkout_state" ] \

@@ -190,8 +190,10 @@ pub struct Rbac {
 
 impl Generator for Rbac {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
-        let roles = crate::roles::generate_roles(project.rbac_rules()?, &self.role_name);
-        let role = layout::role_yaml(&roles, &self.role_name, &project.header)?;
+        let namespaced = project.settings.namespaced;
+        let roles =
+            crate::roles::generate_roles(project.rbac_rules()?, &self.role_name, namespaced.then_some(layout::SYSTEM));
+        let role = layout::role_yaml(&roles, &self.role_name, &project.header, namespaced)?;
         Ok(vec![Output::generated(self.out.join("rbac/role.yaml"), role)])
     }
 }
@@ -210,7 +212,11 @@ const NO_WEBHOOKS: &str = "# No +kubebuilder:webhook markers: no webhook configu
 impl Generator for WebhookManifests {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let (markers, names) = project.webhooks()?;
-        let (mutating, validating) = crate::webhook_configurations::configurations(markers, names)?;
+        // A namespace-scoped manager's webhooks see its namespace's objects only: the one
+        // config/default deploys it to.
+        let namespace = project.settings.namespaced.then(|| format!("{}-{}", project.name(), layout::SYSTEM));
+        let (mutating, validating) =
+            crate::webhook_configurations::configurations(markers, names, namespace.as_deref())?;
         let path = self.out.join("webhook/manifests.yaml");
         let mut yaml = project.header.clone();
         if mutating.is_none() && validating.is_none() {
@@ -288,6 +294,7 @@ impl Generator for Layout {
             role_name: &self.role_name,
             partial: project.partial,
             project: project.name(),
+            namespaced: project.settings.namespaced,
         })
     }
 }

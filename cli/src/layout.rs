@@ -8,7 +8,7 @@ use std::path::Path;
 use crate::roles::RoleObject;
 use anyhow::{Context, Result};
 use askama::Template;
-use k8s_openapi::api::rbac::v1::ClusterRole;
+use k8s_openapi::api::rbac::v1::{ClusterRole, Role};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use crate::output::Output;
@@ -41,6 +41,7 @@ struct ServiceAccount;
 #[template(path = "role_binding.yaml")]
 struct RoleBinding<'a> {
     role_name: &'a str,
+    namespaced: bool,
 }
 
 #[derive(Template)]
@@ -53,7 +54,9 @@ struct LeaderElectionRoleBinding;
 
 #[derive(Template)]
 #[template(path = "manager.yaml")]
-struct Manager;
+struct Manager {
+    namespaced: bool,
+}
 
 #[derive(Template)]
 #[template(path = "metrics_service.yaml")]
@@ -84,6 +87,8 @@ pub struct Inputs<'a> {
     /// Only some packages were read (`-p`): keep the other kinds' entries in the
     /// kustomizations that list every CRD and sample.
     pub partial: bool,
+    /// A namespace-scoped manager: a RoleBinding, and the Deployment passes its namespace.
+    pub namespaced: bool,
 }
 
 /// `files`, after the entries `path` already lists (with `prefix`) when `partial`.
@@ -124,17 +129,30 @@ fn yaml_files(dir: &Path) -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// `rbac/role.yaml`: the roles, or an empty ClusterRole (rbac/kustomization.yaml lists
-/// the file, so it is written with no rules too).
-pub fn role_yaml(roles: &[RoleObject], role_name: &str, header: &str) -> Result<String> {
+/// The namespace config/ puts the manager's objects in, which config/default's
+/// kustomization renames (`<project>-system`).
+pub const SYSTEM: &str = "system";
+
+/// `rbac/role.yaml`: the roles, or an empty ClusterRole (a Role in the manager's namespace
+/// when it is namespace-scoped): rbac/kustomization.yaml lists the file, so it is written
+/// with no rules too.
+pub fn role_yaml(roles: &[RoleObject], role_name: &str, header: &str, namespaced: bool) -> Result<String> {
     let mut role = header.to_string();
     if roles.is_empty() {
-        let empty = ClusterRole {
-            metadata: ObjectMeta { name: Some(role_name.into()), ..Default::default() },
-            rules: Some(Vec::new()),
-            ..Default::default()
+        let name = Some(role_name.to_string());
+        let empty = if namespaced {
+            kubegen::to_yaml(&Role {
+                metadata: ObjectMeta { name, namespace: Some(SYSTEM.into()), ..Default::default() },
+                rules: Some(Vec::new()),
+            })
+        } else {
+            kubegen::to_yaml(&ClusterRole {
+                metadata: ObjectMeta { name, ..Default::default() },
+                rules: Some(Vec::new()),
+                ..Default::default()
+            })
         };
-        role.push_str(&kubegen::to_yaml(&empty).context("rendering role.yaml")?);
+        role.push_str(&empty.context("rendering role.yaml")?);
     }
     for r in roles {
         let doc = match r {
@@ -145,6 +163,16 @@ pub fn role_yaml(roles: &[RoleObject], role_name: &str, header: &str) -> Result<
         role.push_str(&doc);
     }
     Ok(role)
+}
+
+/// The scaffolded files that say whether the manager is namespace-scoped, as written
+/// for `namespaced` (config/-relative path, text): the binding of its role, and the
+/// Deployment (which passes `--namespace`).
+pub fn scope_files(role_name: &str, namespaced: bool) -> Result<[(&'static str, String); 2]> {
+    Ok([
+        ("rbac/role_binding.yaml", rendered(&RoleBinding { role_name, namespaced }, "rbac/role_binding.yaml")?),
+        ("manager/manager.yaml", rendered(&Manager { namespaced }, "manager/manager.yaml")?),
+    ])
 }
 
 /// Every file of the layout but the CRD bases and the role.
@@ -166,10 +194,8 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
 
     files.push(scaffold("rbac/kustomization.yaml", rendered(&RbacKustomization, "rbac/kustomization.yaml")?));
     files.push(scaffold("rbac/service_account.yaml", rendered(&ServiceAccount, "rbac/service_account.yaml")?));
-    files.push(scaffold(
-        "rbac/role_binding.yaml",
-        rendered(&RoleBinding { role_name: i.role_name }, "rbac/role_binding.yaml")?,
-    ));
+    let [(binding, binding_text), (manager, manager_text)] = scope_files(i.role_name, i.namespaced)?;
+    files.push(scaffold(binding, binding_text));
     files.push(scaffold(
         "rbac/leader_election_role.yaml",
         rendered(&LeaderElectionRole, "rbac/leader_election_role.yaml")?,
@@ -179,7 +205,7 @@ pub fn outputs(i: &Inputs) -> Result<Vec<Output>> {
         rendered(&LeaderElectionRoleBinding, "rbac/leader_election_role_binding.yaml")?,
     ));
     files.push(scaffold("manager/kustomization.yaml", rendered(&ManagerKustomization, "manager/kustomization.yaml")?));
-    files.push(scaffold("manager/manager.yaml", rendered(&Manager, "manager/manager.yaml")?));
+    files.push(scaffold(manager, manager_text));
     files.push(scaffold("default/metrics_service.yaml", rendered(&MetricsService, "default/metrics_service.yaml")?));
     files.push(scaffold(
         "default/kustomization.yaml",
@@ -255,6 +281,7 @@ mod tests {
                 role_name: "manager-role",
                 project: "p",
                 partial: false,
+                namespaced: false,
             };
             let outputs = outputs(&inputs).expect("the layout");
             crate::output::write(&outputs).expect("written");

@@ -4,8 +4,10 @@
 
 mod clients;
 mod crd_merge;
+mod dashboards;
 pub mod diff;
 mod docs;
+mod edit;
 mod envtest;
 mod fingerprint;
 #[cfg(feature = "fuzzing")]
@@ -136,6 +138,46 @@ enum Command {
     /// Add to the project: `create api` a kind and its controller, `create webhook` its webhooks
     #[command(subcommand)]
     Create(Create),
+    /// Change a choice `init` made (kubebuilder's `edit`): `--namespaced`
+    ///
+    /// `--namespaced` (or `--namespaced=false`) records in the root Cargo.toml's
+    /// `[workspace.metadata.kubegen]` whether the manager is namespace-scoped, and rewrites
+    /// the scaffolded files that follow from it while they are as scaffolded:
+    /// config/rbac/role_binding.yaml (a RoleBinding in the manager's namespace) and
+    /// config/manager/manager.yaml (`--namespace=$(POD_NAMESPACE)`: the manager watches
+    /// its own namespace). A file you changed is named with what to change in it by hand.
+    /// Then `cargo run -p codegen-cli -- manifests` writes the RBAC markers' rules as a
+    /// Role in that namespace, and the webhook configurations for its objects only.
+    Edit(EditArgs),
+}
+
+#[derive(Args)]
+struct EditArgs {
+    /// A namespace-scoped manager (`--namespaced`), or a cluster-wide one (`--namespaced=false`).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", required = true)]
+    namespaced: Option<bool>,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+}
+
+fn edit(args: EditArgs) -> Result<ExitCode> {
+    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    let namespaced = args.namespaced.unwrap_or(true);
+    let edited = edit::namespaced(&ws.root, &ws.root.join("config"), namespaced)?;
+    let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
+    if edited.unchanged && edited.by_hand.is_empty() {
+        eprintln!("the project is already {}", if namespaced { "namespace-scoped" } else { "cluster-wide" });
+        return Ok(ExitCode::SUCCESS);
+    }
+    for path in &edited.written {
+        eprintln!("  {}", shown(path));
+    }
+    for (path, what) in &edited.by_hand {
+        eprintln!("left as you edited it: {}: {what}", shown(path));
+    }
+    eprintln!("next: `cargo run -p codegen-cli -- manifests` (config/rbac/role.yaml, config/webhook)");
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Subcommand)]
@@ -160,6 +202,56 @@ enum Create {
     /// scaffolds config/webhook, config/certmanager and config/default's wiring. Then run
     /// `cargo run -p codegen-cli -- manifests`.
     Webhook(CreateWebhookArgs),
+    /// Write Grafana dashboards for the manager's metrics (kubebuilder's grafana plugin)
+    ///
+    /// Under `grafana/`: `controller-runtime-metrics.json` (reconciles by result, errors,
+    /// reconcile time, busy workers, work queue depth, wait, adds and retries),
+    /// `controller-resources-metrics.json` (CPU, memory, file descriptors, uptime of each
+    /// manager process) and `kubegen-sharding-metrics.json` (objects per shard, the ring,
+    /// assignments, drains, handoff time). Each queries the names the manager serves on
+    /// /metrics, through a Prometheus data source variable and `job` and `controller`
+    /// variables; import them in Grafana (Dashboards > New > Import). A file you changed is
+    /// kept unless --force.
+    Dashboards(CreateDashboardsArgs),
+}
+
+#[derive(Args)]
+struct CreateDashboardsArgs {
+    /// Overwrite dashboards that differ from what this command writes (your edits to them).
+    #[arg(long)]
+    force: bool,
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+}
+
+fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
+    let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+    let settings = ws.settings()?;
+    let project = settings.project.clone().or_else(|| ws.root_crate.clone()).with_context(|| {
+        format!(
+            "{}: no project name: set `project` in [workspace.metadata.kubegen] (`codegen-cli init` writes it)",
+            ws.root.join("Cargo.toml").display()
+        )
+    })?;
+    let outputs = dashboards::outputs(&ws.root, &project, args.force)?;
+    let mut kept = Vec::new();
+    for o in &outputs {
+        if !o.overwrite && std::fs::read_to_string(&o.path).is_ok_and(|text| text != o.contents) {
+            kept.push(o.path.strip_prefix(&ws.root).unwrap_or(&o.path).display().to_string());
+        }
+    }
+    output::write(&outputs)?;
+    for o in &outputs {
+        eprintln!("  {}", o.path.strip_prefix(&ws.root).unwrap_or(&o.path).display());
+    }
+    if !kept.is_empty() {
+        eprintln!("kept (they differ from what this command writes; --force overwrites): {}", kept.join(", "));
+    }
+    eprintln!(
+        "next: import them in Grafana (Dashboards > New > Import), with a Prometheus data source scraping the manager's /metrics"
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -245,6 +337,11 @@ struct InitArgs {
     /// Depend on this version of kubegen from crates.io.
     #[arg(long, value_name = "VERSION")]
     kubegen_version: Option<String>,
+    /// A namespace-scoped manager (kubebuilder's `--namespaced`): it watches its own
+    /// namespace, with a Role and a RoleBinding there instead of a ClusterRole; `edit
+    /// --namespaced` switches a project later.
+    #[arg(long)]
+    namespaced: bool,
 }
 
 /// The kind a `create` command scaffolds for.
@@ -317,7 +414,7 @@ fn init(args: InitArgs) -> Result<ExitCode> {
         default_source()
     };
     let dir = std::env::current_dir().context("reading the current directory")?;
-    let written = scaffold::init(&dir, args.project_name.as_deref(), &args.domain, &source)?;
+    let written = scaffold::init(&dir, args.project_name.as_deref(), &args.domain, &source, args.namespaced)?;
     eprintln!(
         "wrote {} files; next: codegen-cli create api --group <group> --version v1alpha1 --kind <Kind>",
         written.len()
@@ -473,6 +570,8 @@ pub fn main() -> ExitCode {
         Command::LocalWebhooks(args) => local_webhooks::run(args),
         Command::Create(Create::Api(args)) => create_api(args),
         Command::Create(Create::Webhook(args)) => create_webhook(args),
+        Command::Create(Create::Dashboards(args)) => create_dashboards(args),
+        Command::Edit(args) => edit(args),
     };
     match result {
         Ok(code) => code,

@@ -141,12 +141,22 @@ fn normalize_rules(markers: &[&RbacRule]) -> Vec<PolicyRule> {
 }
 
 /// One ClusterRole per role name for rules without a namespace, one Role per
-/// (namespace, role name); ordered by namespace, then name.
-pub fn generate_roles(markers: &[RbacRule], default_role_name: &str) -> Vec<RoleObject> {
+/// (namespace, role name); ordered by namespace, then name. For a namespace-scoped
+/// manager (`manager_namespace`: `system`, which config/default's kustomization renames)
+/// the rules without a namespace go into a Role in the manager's namespace instead.
+pub fn generate_roles(
+    markers: &[RbacRule],
+    default_role_name: &str,
+    manager_namespace: Option<&str>,
+) -> Vec<RoleObject> {
     let mut buckets: BTreeMap<(String, String), Vec<&RbacRule>> = BTreeMap::new();
     for m in markers {
         let name = if m.role_name.is_empty() { default_role_name.to_string() } else { m.role_name.clone() };
-        buckets.entry((m.namespace.clone(), name)).or_default().push(m);
+        let namespace = match manager_namespace {
+            Some(manager) if m.namespace.is_empty() => manager.to_string(),
+            _ => m.namespace.clone(),
+        };
+        buckets.entry((namespace, name)).or_default().push(m);
     }
     buckets
         .into_iter()
@@ -207,6 +217,7 @@ mod tests {
                 rule("groups=core,resources=events,verbs=create;patch"),
             ],
             "manager-role",
+            None,
         );
         assert_eq!(
             policies(&roles),
@@ -221,6 +232,23 @@ mod tests {
     }
 
     #[test]
+    fn a_namespaced_manager_gets_a_role_in_its_namespace_for_rules_without_one() {
+        let markers =
+            [rule("groups=a.io,resources=bs,verbs=get"), rule("groups=a.io,resources=cs,verbs=list,namespace=other")];
+        let roles = generate_roles(&markers, "manager-role", Some("system"));
+        let placed: Vec<(Option<String>, Option<String>)> = roles
+            .iter()
+            .map(|r| match r {
+                RoleObject::Namespaced(r) => (r.metadata.namespace.clone(), r.metadata.name.clone()),
+                RoleObject::Cluster(c) => (None, c.metadata.name.clone()),
+            })
+            .collect();
+        let role = |ns: &str| (Some(ns.to_string()), Some("manager-role".to_string()));
+        assert_eq!(placed, [role("other"), role("system")]);
+        assert!(matches!(generate_roles(&markers[..1], "manager-role", None)[0], RoleObject::Cluster(_)));
+    }
+
+    #[test]
     fn star_verbs_collapse_and_namespaces_make_roles() {
         let roles = generate_roles(
             &[
@@ -229,6 +257,7 @@ mod tests {
                 rule("groups=art,resources=jobs,verbs=list,namespace=zoo,roleName=keeper"),
             ],
             "manager-role",
+            None,
         );
         assert_eq!(policies(&roles)[0], [p(&["art"], &["jobs"], &["*"])]);
         let names: Vec<(Option<String>, Option<String>)> = roles
@@ -250,7 +279,7 @@ mod tests {
 
     #[test]
     fn urls_merge_for_otherwise_equal_rules() {
-        let roles = generate_roles(&[rule("urls=/metrics,verbs=get"), rule("urls=/healthz,verbs=get")], "r");
+        let roles = generate_roles(&[rule("urls=/metrics,verbs=get"), rule("urls=/healthz,verbs=get")], "r", None);
         assert_eq!(
             policies(&roles)[0],
             [PolicyRule {

@@ -21,6 +21,7 @@ struct WorkspaceManifest<'a> {
     project: &'a str,
     domain: &'a str,
     kubegen_source: &'a str,
+    namespaced: bool,
 }
 
 #[derive(Template)]
@@ -383,7 +384,13 @@ fn format_rust(rustfmt: &str, text: &str, path: &Path) -> Result<Option<String>,
 }
 
 /// `codegen-cli init`: a new workspace in `dir`.
-pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) -> Result<Vec<PathBuf>> {
+pub fn init(
+    dir: &Path,
+    project: Option<&str>,
+    domain: &str,
+    source: &Source,
+    namespaced: bool,
+) -> Result<Vec<PathBuf>> {
     let project = match project {
         Some(p) => p.to_string(),
         None => dir
@@ -407,7 +414,10 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
     let mut outputs = vec![
         file(
             "Cargo.toml",
-            render(&WorkspaceManifest { project: p, domain, kubegen_source: &kubegen_source }, "Cargo.toml")?,
+            render(
+                &WorkspaceManifest { project: p, domain, kubegen_source: &kubegen_source, namespaced },
+                "Cargo.toml",
+            )?,
         ),
         file("codegen-cli/Cargo.toml", render(&CliManifest { cli_source: &cli_source }, "codegen-cli/Cargo.toml")?),
         file("codegen-cli/src/main.rs", render(&CliMain, "codegen-cli/src/main.rs")?),
@@ -430,8 +440,12 @@ pub fn init(dir: &Path, project: Option<&str>, domain: &str, source: &Source) ->
         role_name: "manager-role",
         project: p,
         partial: false,
+        namespaced,
     })?);
-    outputs.push(Output::generated(config.join("rbac/role.yaml"), layout::role_yaml(&[], "manager-role", "")?));
+    outputs.push(Output::generated(
+        config.join("rbac/role.yaml"),
+        layout::role_yaml(&[], "manager-role", "", namespaced)?,
+    ));
     write_formatted(&outputs)?;
     Ok(outputs.into_iter().map(|o| o.path).collect())
 }
@@ -1049,11 +1063,28 @@ mod tests {
     }
 
     #[test]
+    fn init_namespaced_records_it_and_scaffolds_a_role_binding_and_a_manager_in_its_namespace() {
+        let dir = std::env::temp_dir().join(format!("kubegen-init-namespaced-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen")), true).expect("init");
+        let read = |path: &str| std::fs::read_to_string(dir.join(path)).expect(path);
+        let manifest: toml::Table = toml::from_str(&read("Cargo.toml")).expect("Cargo.toml parses");
+        assert_eq!(manifest["workspace"]["metadata"]["kubegen"]["namespaced"].as_bool(), Some(true));
+        let role = read("config/rbac/role.yaml");
+        assert!(role.contains("kind: Role\n") && role.contains("namespace: system"), "{role}");
+        let binding = read("config/rbac/role_binding.yaml");
+        assert!(binding.contains("kind: RoleBinding") && binding.contains("  kind: Role\n"), "{binding}");
+        assert!(read("config/manager/manager.yaml").contains("- --namespace=$(POD_NAMESPACE)"));
+        std::fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[test]
     fn create_webhook_conversion_adds_spokes_the_test_the_storage_version_and_the_crd_patch() {
         let dir = std::env::temp_dir().join(format!("kubegen-create-conversion-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("tmp dir");
-        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen"))).expect("init");
+        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen")), false).expect("init");
         for version in ["v1", "v2", "v3"] {
             create_api(&dir, "shop", Some("example.com"), "sales", version, "Cart", true).expect("create api");
         }
@@ -1121,7 +1152,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kubegen-create-webhook-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("tmp dir");
-        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen"))).expect("init");
+        init(&dir, Some("shop"), "example.com", &Source::Path(PathBuf::from("/kubegen")), false).expect("init");
         for kind in ["Cart", "Order"] {
             create_api(&dir, "shop", Some("example.com"), "sales", "v1", kind, true).expect("create api");
         }
@@ -1195,6 +1226,7 @@ mod tests {
             role_name: "manager-role",
             project: "shop",
             partial: false,
+            namespaced: false,
         };
         let default = |outputs: Vec<Output>| {
             outputs.into_iter().find(|o| o.path.ends_with("default/kustomization.yaml")).expect("scaffolded").contents

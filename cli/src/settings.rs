@@ -52,6 +52,11 @@ pub struct Settings {
     pub project: Option<String>,
     /// `create api` puts kinds under the group `<group>.<domain>`.
     pub domain: Option<String>,
+    /// A namespace-scoped manager (`init --namespaced`, `edit --namespaced`): it watches
+    /// its own namespace, and the RBAC markers' rules become a Role and a RoleBinding there
+    /// instead of a ClusterRole and a ClusterRoleBinding.
+    #[serde(default)]
+    pub namespaced: bool,
     #[serde(default)]
     pub clients: ClientSettings,
     #[serde(default)]
@@ -181,7 +186,7 @@ pub struct PackageSettings {
     pub manifests: Option<bool>,
 }
 
-const WORKSPACE_KEYS: &[&str] = &["project", "domain", "clients", "docs", "diff", "warn", "size-budget"];
+const WORKSPACE_KEYS: &[&str] = &["project", "domain", "namespaced", "clients", "docs", "diff", "warn", "size-budget"];
 const DOCS_KEYS: &[&str] = &["title", "kinds", "links"];
 const CLIENT_KEYS: &[&str] =
     &["languages", "go-module", "go-kubernetes-types", "typescript-package", "python-package", "version"];

@@ -367,7 +367,7 @@ mod tests {
         let rules = super::scan(&[dir.join("controller.rs")], &dir).expect("markers parse").rules;
         assert_eq!(rules.len(), 19, "17 comment markers and 2 typed attributes");
         let mut rendered = String::new();
-        for role in crate::roles::generate_roles(&rules, "manager-role") {
+        for role in crate::roles::generate_roles(&rules, "manager-role", None) {
             rendered += &match role {
                 crate::roles::RoleObject::Cluster(c) => kubegen::to_yaml(&c),
                 crate::roles::RoleObject::Namespaced(r) => kubegen::to_yaml(&r),

@@ -379,6 +379,7 @@ impl ShardGate {
         controller: &str,
         metrics: Arc<Metrics>,
     ) -> Self {
+        metrics.shard_started(controller, &sharding.identity);
         ShardGate {
             sharding,
             client,
@@ -492,6 +493,7 @@ pub(crate) async fn assign(
     metrics: Arc<Metrics>,
 ) {
     let Kinds { resource, scope: (namespace, labels, fields), children: child_kinds } = kinds;
+    metrics.sharder_started(&controller);
     let leases = Api::<Lease>::namespaced(client.clone(), &sharding.namespace);
     // Metadata only: the sharder holds every object's labels, not its spec.
     let watched: Api<PartialObjectMeta<DynamicObject>> = scoped(&client, &resource, namespace.as_deref());
