@@ -36,7 +36,8 @@ pub enum ManagerError {
 type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>, Option<Arc<Sharding>>) -> BoxFuture<'static, ()> + Send>;
 /// The sharder's loop for one controller's kind, started whenever this replica becomes
 /// the sharder.
-type Sharder = Arc<dyn Fn(Client, Arc<Sharding>, Arc<Metrics>) -> BoxFuture<'static, ()> + Send + Sync>;
+type Sharder =
+    Arc<dyn Fn(Client, Arc<Sharding>, Arc<Metrics>, shard::Observed) -> BoxFuture<'static, ()> + Send + Sync>;
 
 /// A stop signal every controller can wait on (a `Send + Sync` future, as
 /// kube-runtime's graceful shutdown needs). Waiters are woken once, when it is triggered.
@@ -124,9 +125,9 @@ impl Manager {
         let (resource, name) = (ApiResource::erase::<K>(&()), controller.name().to_string());
         let (scope, children) = (controller.scope(), controller.children());
         self.kinds.push((name.clone(), resource.clone(), children.iter().map(|c| c.0.clone()).collect()));
-        self.sharders.push(Arc::new(move |client, sharding, metrics| {
+        self.sharders.push(Arc::new(move |client, sharding, metrics, observed| {
             let watched = shard::Kinds { resource: resource.clone(), scope: scope.clone(), children: children.clone() };
-            Box::pin(shard::assign(client, watched, name.clone(), sharding, metrics))
+            Box::pin(shard::assign(client, watched, name.clone(), sharding, metrics, observed))
         }));
         self.runners.push(Box::new(move |stop: Stop, metrics, health, sharding| {
             Box::pin(controller.run(reconciler, stop, metrics, health, sharding))
@@ -305,6 +306,11 @@ impl Manager {
                     _ = done.wait() => {}
                 }
             });
+            // Every replica observes the shard leases, so the one that becomes the sharder
+            // knows from the start which stopped changing.
+            let observed = shard::Observed::default();
+            let leases = Api::<Lease>::namespaced(client.clone(), &s.namespace);
+            tokio::spawn(shard::observe(leases, s.clone(), observed.clone(), stop.clone()));
             // The sharder: whichever replica holds its lease assigns the objects.
             let (client, s, stop, metrics) = (client.clone(), s.clone(), stop.clone(), metrics.clone());
             tokio::spawn(async move {
@@ -316,7 +322,9 @@ impl Manager {
                         _ = stop.clone().wait() => return,
                     }
                     let assigning = futures::future::join_all(
-                        sharders.iter().map(|sharder| sharder(client.clone(), s.clone(), metrics.clone())),
+                        sharders
+                            .iter()
+                            .map(|sharder| sharder(client.clone(), s.clone(), metrics.clone(), observed.clone())),
                     );
                     tokio::select! {
                         _ = assigning => {}

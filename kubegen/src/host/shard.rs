@@ -313,12 +313,15 @@ pub(crate) async fn release(api: &Api<Lease>, s: &Sharding) {
     let _ = api.delete(&s.lease_name(), &Default::default()).await;
 }
 
-/// Which shards are live, by the sharder's own clock (as client-go's leader election
+/// Which shards are live, by this replica's own clock (as client-go's leader election
 /// judges a lease): a shard is live while its lease exists and its renewTime has changed
-/// within the lease duration of when this sharder last saw it change. The holders'
-/// clocks are never compared with this one, and a sharder that has just started counts
+/// within the lease duration of when this replica last saw it change. The holders'
+/// clocks are never compared with this one, and a replica that has just started counts
 /// every existing lease as renewed now, so it waits a whole lease duration before it
-/// counts any shard gone.
+/// counts any shard gone. Every replica observes the leases from its start (`observe`),
+/// not only the sharder: one that takes over from a sharder that died already knows
+/// which leases stopped changing, and reassigns the dead replica's objects as soon as it
+/// holds the sharder lease instead of a lease duration later.
 #[derive(Default)]
 pub(crate) struct Liveness {
     /// Identity -> (renewTime as written, when it was first seen so, its duration).
@@ -347,6 +350,23 @@ impl Liveness {
             }
         }
         Ok(live)
+    }
+}
+
+/// The shard leases as this replica has seen them, shared by its observer and its sharder.
+pub(crate) type Observed = Arc<tokio::sync::Mutex<Liveness>>;
+
+/// Observes the shard leases every retry period, whether or not this replica is the
+/// sharder; returns when the manager stops.
+pub(crate) async fn observe(api: Api<Lease>, s: Arc<Sharding>, observed: Observed, stop: super::manager::Stop) {
+    loop {
+        if let Err(e) = observed.lock().await.live(&api, &s).await {
+            tracing::debug!(error = %e, "shard leases: cannot list them; retrying");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(s.retry_period) => {}
+            _ = stop.clone().wait() => return,
+        }
     }
 }
 
@@ -491,6 +511,7 @@ pub(crate) async fn assign(
     controller: String,
     sharding: Arc<Sharding>,
     metrics: Arc<Metrics>,
+    observed: Observed,
 ) {
     let Kinds { resource, scope: (namespace, labels, fields), children: child_kinds } = kinds;
     metrics.sharder_started(&controller);
@@ -538,7 +559,6 @@ pub(crate) async fn assign(
     let mut listing: Option<HashMap<ObjectId, Seen>> = None;
     let draining: Arc<Mutex<HashMap<ObjectId, Instant>>> = Arc::default();
     let mut tick = tokio::time::interval(sharding.retry_period);
-    let mut liveness = Liveness::default();
     let (shard_key, drain_key) = (sharding.shard_label(), sharding.drain_label());
     loop {
         tokio::select! {
@@ -586,7 +606,7 @@ pub(crate) async fn assign(
             }
             _ = tick.tick() => {}
         }
-        let live = match liveness.live(&leases, &sharding).await {
+        let live = match observed.lock().await.live(&leases, &sharding).await {
             Ok(live) => live,
             Err(e) => {
                 tracing::warn!(error = %e, "sharder: cannot list the shard leases");

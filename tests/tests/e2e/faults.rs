@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use k8s_openapi::api::coordination::v1::Lease;
 use kube::api::Api;
 use kubegen::host::{Controller, LeaderElection, Manager, ManagerError, Stop};
 
@@ -164,8 +165,17 @@ async fn a_partitioned_shard_stops_before_its_objects_move() {
     let proxy = Proxy::start(Proxy::upstream()).await;
     let ledger = Arc::new(Ledger::default());
 
-    // shard-a (through the proxy) and shard-b share the objects.
+    // shard-a (through the proxy) and shard-b share the objects; shard-a, started first,
+    // is the sharder, so the partition takes the sharder too.
     let (_, run_a) = sharding::start(&proxy.client().await, &ns, "shard-a", &ledger);
+    let sharder_lease = format!("{}-sharder", sharding::RING);
+    let leases: Api<Lease> = Api::namespaced(client.clone(), &ns);
+    let holder = |lease: Option<Lease>| lease.and_then(|l| l.spec).and_then(|s| s.holder_identity);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while holder(leases.get_opt(&sharder_lease).await.ok().flatten()).as_deref() != Some("shard-a") {
+        assert!(Instant::now() < deadline, "shard-a never became the sharder");
+        tokio::time::sleep(RETRY).await;
+    }
     let (stop_b, run_b) = sharding::start(&client, &ns, "shard-b", &ledger);
     let began = Instant::now();
     let two = sharding::assigned(&client, &ns, &["shard-a", "shard-b"], Duration::from_secs(30)).await;
@@ -181,6 +191,13 @@ async fn a_partitioned_shard_stops_before_its_objects_move() {
     let after = sharding::assigned(&client, &ns, &["shard-b"], Duration::from_secs(40)).await;
     let moved = cut.elapsed();
     eprintln!("partitioned shard: relabelled {moved:?} after the cut");
+    // The sharder's own shard: its successor has watched shard-a's lease stop changing all
+    // along, so the objects move once the sharder lease has expired (a lease duration after
+    // the last renewal) and shard-b took it, not a second lease duration later.
+    assert!(
+        moved < LEASE * 2 - RETRY,
+        "the dead sharder's objects moved {moved:?} after the cut: more than a lease duration ({LEASE:?}) and its slack"
+    );
     sharding::reconciled_by_their_shards(&ledger, &after, cut).await;
     let (_, a_last) = span(&ledger, "shard-a", began).expect("shard-a's reconciles");
     let b_first_of_a = {

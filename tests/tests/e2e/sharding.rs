@@ -14,7 +14,7 @@ use kubegen::host::{Action, Controller, Manager, ManagerError, Reconciler, Ring,
 
 use crate::cluster::{self, kubectl_ok, namespace};
 
-const RING: &str = "samples";
+pub const RING: &str = "samples";
 pub const OBJECTS: usize = 40;
 
 /// Every reconcile of every replica: who ran it, on what, when.
@@ -296,9 +296,13 @@ async fn owned_objects_follow_their_owner_to_its_shard() {
     use foo_controller::{Foo, FooSpec};
     use k8s_openapi::api::apps::v1::Deployment;
     use kube::api::{Patch, PatchParams, PostParams};
-    const FOOS: usize = 12;
-
     let ns = namespace("e2e-shard-children");
+    // 12 Foos, or more until the ring gives the third shard one (the namespace, and so
+    // every key, differs from run to run).
+    let ring = Ring::new(["shard-a", "shard-b", "shard-c"].map(String::from), 100);
+    let resource = kube::api::ApiResource::erase::<Foo>(&());
+    let to_c = |i: usize| ring.shard_for(&object_key(&resource, Some(&ns), &format!("f{i}"))) == Some("shard-c");
+    let foo_count = (12..).find(|&n| (0..n).any(to_c)).unwrap_or(12);
     let client = cluster::client().await;
     let start = |identity: &str| {
         let reconciler = Arc::new(foo_controller::controller::FooReconciler::new(client.clone()));
@@ -307,26 +311,27 @@ async fn owned_objects_follow_their_owner_to_its_shard() {
         (manager.stop_handle(), tokio::spawn(manager.run()))
     };
     let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
-    for i in 0..FOOS {
+    for i in 0..foo_count {
         let foo = Foo::new(&format!("f{i}"), FooSpec { deployment_name: format!("f{i}-web"), replicas: Some(1) });
         foos.create(&PostParams::default(), &foo).await.expect("create a Foo");
     }
     let (stop_a, run_a) = start("shard-a");
     let (stop_b, run_b) = start("shard-b");
     let began = Instant::now();
-    let two = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b"], FOOS).await;
+    let two = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b"], foo_count).await;
     eprintln!("2 shards: Foos and their Deployments on one shard each after {:?}", began.elapsed());
 
     let joined = Instant::now();
     let (stop_c, run_c) = start("shard-c");
-    let three = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b", "shard-c"], FOOS).await;
+    let three = foos_and_children_assigned(&client, &ns, &["shard-a", "shard-b", "shard-c"], foo_count).await;
     let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count() / 2;
     assert!(moved > 0, "no Foo moved to the new shard");
     eprintln!("3 shards: {moved} Foos moved with their Deployments in {:?}", joined.elapsed());
 
     // A Deployment scaled by hand: its Foo's shard sees the change and scales it back.
     let deployments: Api<Deployment> = Api::namespaced(client.clone(), &ns);
-    let moved_one = (0..FOOS).map(|i| format!("f{i}")).find(|f| three.get(f).map(String::as_str) == Some("shard-c"));
+    let moved_one =
+        (0..foo_count).map(|i| format!("f{i}")).find(|f| three.get(f).map(String::as_str) == Some("shard-c"));
     let target = moved_one.unwrap_or_else(|| "f0".into());
     let patch = serde_json::json!({"spec": {"replicas": 5}});
     deployments.patch(&format!("{target}-web"), &PatchParams::default(), &Patch::Merge(&patch)).await.expect("scale");
