@@ -151,7 +151,8 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
   # The README's dashboards: create dashboards' queries against a live /metrics, of the
   # manager run sharded (so the shard and sharder series are served too) once its shard
   # holds the samples; checked by Grafana's model and Prometheus' PromQL parser.
-  codegen-cli create dashboards 2> "$WORK/dashboards.log"
+  codegen-cli create dashboards 2> "$WORK/dashboards.log" || { cat "$WORK/dashboards.log" >&2; exit 1; }
+  [ "$(ls grafana/*.json | wc -l)" = 3 ] || { ls grafana >&2; echo "create dashboards did not write 3 dashboards" >&2; exit 1; }
   mport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   make -s run ARGS="--sharding --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=127.0.0.1:$mport" \
     > "$WORK/sharded-run.log" 2>&1 &
@@ -165,7 +166,7 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
   grep -Eq '^kubegen_shard_objects\{.*\} [1-9]' "$WORK/metrics.txt" \
     || { tail -20 "$WORK/sharded-run.log" >&2; echo "the sharded manager never held the samples" >&2; exit 1; }
   pkill -TERM -f "debug/memcached-operator --sharding --health-probe-bind-address=127.0.0.1:0"
-  wait "$sharded_pid"
+  wait "$sharded_pid" || { tail -20 "$WORK/sharded-run.log" >&2; echo "the sharded manager exited non-zero on SIGTERM" >&2; exit 1; }
   (cd "$ROOT/scripts/dashboard-check" && go run . --metrics "$WORK/metrics.txt" "$OLDPWD"/grafana/*.json) \
     || { echo "the dashboards query what the manager does not serve" >&2; exit 1; }
   # The check fails on a metric the manager does not serve.
@@ -174,6 +175,12 @@ cluster_env=$(make -s cluster 2> "$WORK/cluster.log") || { cat "$WORK/cluster.lo
     echo "dashboard-check passed a query of workqueue_depths" >&2; exit 1
   fi
   grep -q 'workqueue_depths is not served' "$WORK/renamed.log" || { cat "$WORK/renamed.log" >&2; exit 1; }
+  # ... and on a label no series it selects carries.
+  sed 's/sum by (controller, result)/sum by (controller, reslt)/' grafana/controller-runtime-metrics.json > "$WORK/relabelled.json"
+  if (cd "$ROOT/scripts/dashboard-check" && go run . --metrics "$WORK/metrics.txt" "$WORK/relabelled.json") 2> "$WORK/relabelled.log"; then
+    echo "dashboard-check passed a grouping by reslt" >&2; exit 1
+  fi
+  grep -q 'by (reslt) over controller_runtime_reconcile_total' "$WORK/relabelled.log" || { cat "$WORK/relabelled.log" >&2; exit 1; }
   # The README's next step with webhooks: make run-webhooks in place of make run, its
   # webhooks and conversion called by this API server; Ctrl-C (SIGINT to codegen-cli) stops
   # the manager and removes what it installed.
@@ -541,8 +548,19 @@ grep -qi 'forbidden' "$WORK/ns-manager.log" || { tail -20 "$WORK/ns-manager.log"
   || fail "a manager refused by RBAC reconciled memcached-outside"
 kill -TERM "$MANAGER_PID"; wait "$MANAGER_PID" 2>/dev/null || true
 MANAGER_PID=
-codegen-cli edit --namespaced=false 2>/dev/null && cargo run -q -p codegen-cli -- manifests 2>/dev/null
+codegen-cli edit --namespaced=false 2>/dev/null || fail "edit --namespaced=false failed"
+cargo run -q -p codegen-cli -- manifests 2>/dev/null
 grep -qx 'kind: ClusterRole' config/rbac/role.yaml || fail "edit --namespaced=false did not bring the ClusterRole back"
+grep -qx 'kind: ClusterRoleBinding' config/rbac/role_binding.yaml || fail "edit --namespaced=false left a RoleBinding"
+! grep -qF -- '--namespace=$(POD_NAMESPACE)' config/manager/manager.yaml || fail "edit --namespaced=false left --namespace in the Deployment"
+grep -qx 'namespaced = false' Cargo.toml || fail "edit --namespaced=false did not record it"
+# A namespaced project refuses what its Role cannot grant, naming the marker.
+codegen-cli edit --namespaced 2>/dev/null
+sed -i 's|^// +kubebuilder:rbac:groups=events.k8s.io|// +kubebuilder:rbac:groups=core,resources=nodes,verbs=list\n&|' src/controller/memcached.rs
+if cargo run -q -p codegen-cli -- manifests > "$WORK/refused.log" 2>&1; then fail "manifests put nodes (cluster-scoped) into a namespaced Role"; fi
+grep -q '`nodes` is cluster-scoped' "$WORK/refused.log" || { cat "$WORK/refused.log" >&2; fail "manifests did not say why it refused nodes"; }
+sed -i '/+kubebuilder:rbac:groups=core,resources=nodes,verbs=list/d' src/controller/memcached.rs
+codegen-cli edit --namespaced=false 2>/dev/null
 
 stage "this checkout is as it was (the flow wrote nothing outside its workspace and target/)"
 [ "$(git -C "$ROOT" status --porcelain --untracked-files=no)" = "$checkout_state" ] \

@@ -112,7 +112,7 @@ fn runtime() -> Dashboard {
                     ),
                     panel(
                         "Workers busy, of the most allowed",
-                        "controller_runtime_active_workers against controller_runtime_max_concurrent_reconciles: at the top for long, objects wait in the queue.",
+                        "controller_runtime_active_workers against controller_runtime_max_concurrent_reconciles, summed over the replicas (several when sharded): at the top for long, objects wait in the queue.",
                         "short",
                         vec![
                             (
@@ -121,7 +121,7 @@ fn runtime() -> Dashboard {
                             ),
                             (
                                 format!(
-                                    "max by (controller) (controller_runtime_max_concurrent_reconciles{{{CONTROLLER}}})"
+                                    "sum by (controller) (controller_runtime_max_concurrent_reconciles{{{CONTROLLER}}})"
                                 ),
                                 "most {{controller}}",
                             ),
@@ -291,15 +291,13 @@ fn label_variable(name: &str, label: &str, query: &str, all: bool) -> Value {
     })
 }
 
-/// A dashboard's uid: the project's name and the dashboard's, within Grafana's 40 characters.
+/// A dashboard's uid: the project's name and the dashboard's, within Grafana's 40
+/// characters; a long project name is cut, never the dashboard's part (the three differ).
 fn uid(project: &str, file: &str) -> String {
     let what = file.trim_end_matches(".json").trim_end_matches("-metrics");
-    let mut uid = format!("{project}-{what}");
-    if uid.len() > 40 {
-        let cut = (0..=40).rev().find(|&i| uid.is_char_boundary(i)).unwrap_or(0);
-        uid.truncate(cut);
-    }
-    uid
+    let room = 40 - what.len() - 1;
+    let cut = (0..=room.min(project.len())).rev().find(|&i| project.is_char_boundary(i)).unwrap_or(0);
+    format!("{}-{what}", &project[..cut])
 }
 
 impl Dashboard {
@@ -477,6 +475,12 @@ mod tests {
     fn a_long_project_name_keeps_the_uid_within_grafanas_limit() {
         let u = uid(&"x".repeat(60), "controller-runtime-metrics.json");
         assert_eq!(u.len(), 40);
+        for long in ["inventory-management-operator".to_string(), "x".repeat(60)] {
+            let mut uids: Vec<String> = all().iter().map(|d| uid(&long, d.file)).collect();
+            uids.sort();
+            uids.dedup();
+            assert_eq!(uids.len(), 3, "{uids:?}");
+        }
         assert_eq!(
             uid("memcached-operator", "controller-runtime-metrics.json"),
             "memcached-operator-controller-runtime"

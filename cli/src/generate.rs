@@ -191,6 +191,18 @@ pub struct Rbac {
 impl Generator for Rbac {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let namespaced = project.settings.namespaced;
+        if namespaced {
+            let own: Vec<(String, String)> = project
+                .crds()?
+                .iter()
+                .filter(|c| c.spec.scope == "Cluster")
+                .map(|c| (c.spec.group.clone(), c.spec.names.plural.clone()))
+                .collect();
+            let refused = crate::roles::namespaced_refusals(project.rbac_rules()?, &own);
+            if !refused.is_empty() {
+                anyhow::bail!("config/rbac/role.yaml:\n  {}", refused.join("\n  "));
+            }
+        }
         let roles =
             crate::roles::generate_roles(project.rbac_rules()?, &self.role_name, namespaced.then_some(layout::SYSTEM));
         let role = layout::role_yaml(&roles, &self.role_name, &project.header, namespaced)?;
@@ -212,11 +224,7 @@ const NO_WEBHOOKS: &str = "# No +kubebuilder:webhook markers: no webhook configu
 impl Generator for WebhookManifests {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let (markers, names) = project.webhooks()?;
-        // A namespace-scoped manager's webhooks see its namespace's objects only: the one
-        // config/default deploys it to.
-        let namespace = project.settings.namespaced.then(|| format!("{}-{}", project.name(), layout::SYSTEM));
-        let (mutating, validating) =
-            crate::webhook_configurations::configurations(markers, names, namespace.as_deref())?;
+        let (mutating, validating) = crate::webhook_configurations::configurations(markers, names)?;
         let path = self.out.join("webhook/manifests.yaml");
         let mut yaml = project.header.clone();
         if mutating.is_none() && validating.is_none() {

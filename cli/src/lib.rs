@@ -156,6 +156,12 @@ struct EditArgs {
     /// A namespace-scoped manager (`--namespaced`), or a cluster-wide one (`--namespaced=false`).
     #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true", required = true)]
     namespaced: Option<bool>,
+    /// The config/ directory, as `manifests --out` names it.
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    out: PathBuf,
+    /// The manager's role, as `manifests --role-name` names it.
+    #[arg(long, value_name = "NAME", default_value = "manager-role")]
+    role_name: String,
     /// Path to the workspace's Cargo.toml.
     #[arg(long, value_name = "PATH")]
     manifest_path: Option<PathBuf>,
@@ -164,7 +170,7 @@ struct EditArgs {
 fn edit(args: EditArgs) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
     let namespaced = args.namespaced.unwrap_or(true);
-    let edited = edit::namespaced(&ws.root, &ws.root.join("config"), namespaced)?;
+    let edited = edit::namespaced(&ws.root, &ws.root.join(&args.out), &args.role_name, namespaced)?;
     let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
     if edited.unchanged && edited.by_hand.is_empty() {
         eprintln!("the project is already {}", if namespaced { "namespace-scoped" } else { "cluster-wide" });
@@ -432,6 +438,15 @@ fn init(args: InitArgs) -> Result<ExitCode> {
 }
 
 fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
+    if args.cluster {
+        let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
+        if ws.settings()?.namespaced {
+            anyhow::bail!(
+                "{}: the project is namespace-scoped (`namespaced = true` in [workspace.metadata.kubegen]): its manager cannot watch a cluster-scoped kind with the Role it has; drop --cluster, or make the project cluster-wide first (`codegen-cli edit --namespaced=false`)",
+                ws.root.join("Cargo.toml").display()
+            );
+        }
+    }
     scaffold_in(args.manifest_path.as_deref(), "create api", "edit the types", |root, crate_name, domain| {
         let k = &args.kind;
         scaffold::create_api(root, crate_name, domain, &k.group, &k.version, &k.kind, !args.cluster)
@@ -448,7 +463,8 @@ struct ManifestsArgs {
     out: PathBuf,
     #[command(flatten)]
     project: project::ProjectArgs,
-    /// Name of the ClusterRole for RBAC markers without `roleName`.
+    /// Name of the role for RBAC markers without `roleName` (a ClusterRole; a Role in the
+    /// manager's namespace when the project is namespace-scoped).
     #[arg(long, value_name = "NAME", default_value = "manager-role")]
     role_name: String,
     /// Cut descriptions to N characters at a sentence boundary; 0 drops them.

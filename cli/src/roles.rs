@@ -178,6 +178,83 @@ pub fn generate_roles(
         .collect()
 }
 
+/// Resources of Kubernetes' own API that are cluster-scoped: a namespaced Role's rule for
+/// one grants nothing.
+const CLUSTER_SCOPED: &[(&str, &str)] = &[
+    ("", "namespaces"),
+    ("", "nodes"),
+    ("", "persistentvolumes"),
+    ("", "componentstatuses"),
+    ("apiextensions.k8s.io", "customresourcedefinitions"),
+    ("apiregistration.k8s.io", "apiservices"),
+    ("admissionregistration.k8s.io", "mutatingwebhookconfigurations"),
+    ("admissionregistration.k8s.io", "validatingwebhookconfigurations"),
+    ("admissionregistration.k8s.io", "validatingadmissionpolicies"),
+    ("admissionregistration.k8s.io", "validatingadmissionpolicybindings"),
+    ("rbac.authorization.k8s.io", "clusterroles"),
+    ("rbac.authorization.k8s.io", "clusterrolebindings"),
+    ("storage.k8s.io", "storageclasses"),
+    ("storage.k8s.io", "csidrivers"),
+    ("storage.k8s.io", "csinodes"),
+    ("storage.k8s.io", "volumeattachments"),
+    ("scheduling.k8s.io", "priorityclasses"),
+    ("node.k8s.io", "runtimeclasses"),
+    ("networking.k8s.io", "ingressclasses"),
+    ("certificates.k8s.io", "certificatesigningrequests"),
+    ("authentication.k8s.io", "tokenreviews"),
+    ("authorization.k8s.io", "subjectaccessreviews"),
+    ("authorization.k8s.io", "selfsubjectaccessreviews"),
+    ("authorization.k8s.io", "selfsubjectrulesreviews"),
+    ("flowcontrol.apiserver.k8s.io", "flowschemas"),
+    ("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"),
+];
+
+/// `+kubebuilder:rbac:...` as the rule reads (for messages).
+fn shown(m: &RbacRule) -> String {
+    let mut parts = Vec::new();
+    for (key, values) in [("groups", &m.groups), ("resources", &m.resources), ("urls", &m.urls), ("verbs", &m.verbs)] {
+        if !values.is_empty() {
+            parts.push(format!("{key}={}", values.join(";")));
+        }
+    }
+    format!("+kubebuilder:rbac:{}", parts.join(","))
+}
+
+/// What a namespace-scoped project's rules without a namespace cannot be in its Role:
+/// non-resource URLs (the API server refuses such a Role) and cluster-scoped resources —
+/// Kubernetes' own and the project's cluster-scoped kinds (`own`: group, plural) — which
+/// a Role cannot grant (the manager would be refused at run time). Each names the rule
+/// and what to do instead.
+pub fn namespaced_refusals(markers: &[RbacRule], own: &[(String, String)]) -> Vec<String> {
+    let fix = "make the project cluster-wide (`codegen-cli edit --namespaced=false`), or remove the marker";
+    let mut refused = Vec::new();
+    for m in markers.iter().filter(|m| m.namespace.is_empty()) {
+        if !m.urls.is_empty() {
+            refused.push(format!(
+                "{}: the project is namespace-scoped (`namespaced = true` in [workspace.metadata.kubegen]), so this rule would go into its Role, and the API server refuses non-resource URLs in a Role; {fix}",
+                shown(m)
+            ));
+        }
+        for group in &m.groups {
+            let group = if group == "core" { "" } else { group.as_str() };
+            for resource in &m.resources {
+                let base = resource.split('/').next().unwrap_or(resource);
+                let known = CLUSTER_SCOPED.iter().any(|(g, r)| *g == group && *r == base);
+                let ours = own.iter().any(|(g, r)| g == group && r == base);
+                if known || ours {
+                    refused.push(format!(
+                        "{}: `{base}` is cluster-scoped and the project is namespace-scoped, so its Role cannot grant it (the manager would be refused); {fix}",
+                        shown(m)
+                    ));
+                }
+            }
+        }
+    }
+    refused.sort();
+    refused.dedup();
+    refused
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +306,24 @@ mod tests {
                 p(&["batch"], &["replicasets"], &["get", "list", "watch"]),
             ]]
         );
+    }
+
+    #[test]
+    fn a_namespaced_project_refuses_urls_and_cluster_scoped_resources_in_its_role() {
+        let markers = [
+            rule("groups=a.io,resources=bs,verbs=get"),
+            rule("urls=/metrics,verbs=get"),
+            rule("groups=core,resources=nodes,verbs=list"),
+            rule("groups=a.io,resources=globals/status,verbs=get"),
+            rule("groups=core,resources=nodes,verbs=list,namespace=elsewhere"),
+        ];
+        let refused = namespaced_refusals(&markers, &[("a.io".into(), "globals".into())]);
+        assert_eq!(refused.len(), 3, "{refused:#?}");
+        assert!(refused.iter().any(|r| r.contains("urls=/metrics") && r.contains("non-resource URLs")), "{refused:#?}");
+        assert!(refused.iter().any(|r| r.contains("`nodes` is cluster-scoped")), "{refused:#?}");
+        assert!(refused.iter().any(|r| r.contains("`globals` is cluster-scoped")), "{refused:#?}");
+        assert!(refused.iter().all(|r| r.contains("edit --namespaced=false")));
+        assert!(namespaced_refusals(&markers[..1], &[]).is_empty());
     }
 
     #[test]

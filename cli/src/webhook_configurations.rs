@@ -10,7 +10,7 @@ use k8s_openapi::api::admissionregistration::v1::{
     MutatingWebhook, MutatingWebhookConfiguration, RuleWithOperations, ServiceReference, ValidatingWebhook,
     ValidatingWebhookConfiguration, WebhookClientConfig,
 };
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kubegen_core::webhook::{WebhookMarker, WebhookMarkerError};
 
 /// The Service a `path` is served by when the marker names none: kubebuilder's
@@ -46,24 +46,12 @@ fn typed<T: serde::de::DeserializeOwned>(v: &Option<serde_json::Value>) -> Optio
     v.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok())
 }
 
-/// The namespace selector of a namespace-scoped manager's webhooks: objects of its own
-/// namespace only (the API server labels every namespace with its name).
-fn only(namespace: &str) -> LabelSelector {
-    LabelSelector {
-        match_labels: Some([("kubernetes.io/metadata.name".to_string(), namespace.to_string())].into()),
-        ..Default::default()
-    }
-}
-
 /// The mutating and the validating configuration of `markers`, each present only when
 /// some webhook is of its kind; `names` overrides their names. Two different webhooks
-/// of one name are an error (the API server would refuse the configuration). A
-/// namespace-scoped manager's (`namespace`: the one it watches) are called for objects of
-/// that namespace only, unless a marker gives its own `namespaceSelector`.
+/// of one name are an error (the API server would refuse the configuration).
 pub fn configurations(
     markers: &[WebhookMarker],
     names: (Option<&str>, Option<&str>),
-    namespace: Option<&str>,
 ) -> Result<(Option<MutatingWebhookConfiguration>, Option<ValidatingWebhookConfiguration>), WebhookMarkerError> {
     let mut sorted: Vec<&WebhookMarker> = markers.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
@@ -90,7 +78,7 @@ pub fn configurations(
             timeout_seconds: w.timeout_seconds,
             reinvocation_policy: w.reinvocation_policy.clone(),
             rules: Some(rules(w)),
-            namespace_selector: typed(&w.namespace_selector).or_else(|| namespace.map(only)),
+            namespace_selector: typed(&w.namespace_selector),
             object_selector: typed(&w.object_selector),
             match_conditions: typed(&w.match_conditions),
         })
@@ -107,7 +95,7 @@ pub fn configurations(
             side_effects: w.side_effects.clone().unwrap_or_default(),
             timeout_seconds: w.timeout_seconds,
             rules: Some(rules(w)),
-            namespace_selector: typed(&w.namespace_selector).or_else(|| namespace.map(only)),
+            namespace_selector: typed(&w.namespace_selector),
             object_selector: typed(&w.object_selector),
             match_conditions: typed(&w.match_conditions),
         })
@@ -135,12 +123,9 @@ mod tests {
             ))
             .expect("a webhook")
         };
-        let (m, v) = configurations(
-            &[marker("z.a.io", false), marker("b.a.io", false), marker("m.a.io", true)],
-            (None, None),
-            None,
-        )
-        .expect("configurations");
+        let (m, v) =
+            configurations(&[marker("z.a.io", false), marker("b.a.io", false), marker("m.a.io", true)], (None, None))
+                .expect("configurations");
         let v = v.expect("a validating configuration");
         let names: Vec<&str> = v.webhooks.iter().flatten().map(|w| w.name.as_str()).collect();
         assert_eq!(names, ["b.a.io", "z.a.io"]);
@@ -149,25 +134,6 @@ mod tests {
         assert_eq!(m.expect("a mutating one").metadata.name.as_deref(), Some("mutating-webhook-configuration"));
         let mut other = marker("b.a.io", false);
         other.resources = vec!["cs".into()];
-        assert!(configurations(&[marker("b.a.io", false), other], (None, None), None).is_err());
-    }
-
-    #[test]
-    fn a_namespaced_managers_webhooks_see_its_namespace_only_unless_a_marker_says_otherwise() {
-        let marker = |name: &str, extra: &str| {
-            WebhookMarker::parse_marker(&format!(
-                "path=/p,mutating=false,failurePolicy=fail,sideEffects=None,groups=a.io,resources=bs,verbs=create,versions=v1,name={name},admissionReviewVersions=v1{extra}"
-            ))
-            .expect("a webhook")
-        };
-        let own = marker("own.a.io", r#",namespaceSelector={"matchLabels":{"team":"a"}}"#);
-        let (_, v) = configurations(&[marker("b.a.io", ""), own], (None, None), Some("shop-system")).expect("ok");
-        let hooks = v.expect("validating").webhooks.expect("webhooks");
-        let selector = |i: usize| hooks[i].namespace_selector.clone().and_then(|s| s.match_labels).unwrap_or_default();
-        assert_eq!(selector(0).get("kubernetes.io/metadata.name").map(String::as_str), Some("shop-system"));
-        assert_eq!(selector(1).get("team").map(String::as_str), Some("a"));
-        assert!(!selector(1).contains_key("kubernetes.io/metadata.name"));
-        let (_, v) = configurations(&[marker("b.a.io", "")], (None, None), None).expect("ok");
-        assert!(v.expect("validating").webhooks.expect("webhooks")[0].namespace_selector.is_none());
+        assert!(configurations(&[marker("b.a.io", false), other], (None, None)).is_err());
     }
 }

@@ -6,8 +6,10 @@
 // Each file is decoded strictly into Grafana's dashboard model (grafana-foundation-sdk:
 // required fields present, no field Grafana does not know, panels and Prometheus queries
 // in their plugins' models); every panel query and variable query is parsed by
-// Prometheus' PromQL parser; and every metric a query selects must be served in the
-// scrape (a /metrics response: Prometheus or OpenMetrics text). Prints what it checked;
+// Prometheus' PromQL parser; every metric a query selects must have a series in the
+// scrape (a /metrics response: Prometheus or OpenMetrics text), and every label a query
+// matches or groups by must be on one of the series it selects (job and instance, which
+// Prometheus adds, aside). Prints what it checked;
 // exits 1 naming the file, panel and metric of the first problems.
 package main
 
@@ -37,58 +39,95 @@ var variables = strings.NewReplacer(
 // label_values(<selector>, <label>): Grafana's variable query, not PromQL.
 var labelValues = regexp.MustCompile(`^label_values\((.*),\s*([a-zA-Z_][a-zA-Z0-9_]*)\)$`)
 
-func served(path string) (map[string]bool, error) {
+// The series a scrape serves: each metric name with the label names its samples carry.
+// Only samples count: a family described (# TYPE) without a series is not served.
+func served(path string) (map[string]map[string]bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	names := map[string]bool{}
+	names := map[string]map[string]bool{}
 	scan := bufio.NewScanner(f)
 	scan.Buffer(make([]byte, 1<<20), 1<<24)
 	for scan.Scan() {
 		line := scan.Text()
-		if fields := strings.Fields(line); len(fields) == 4 && fields[0] == "#" && fields[1] == "TYPE" {
-			name := fields[2]
-			switch fields[3] {
-			case "counter":
-				names[strings.TrimSuffix(name, "_total")+"_total"] = true
-			case "histogram":
-				for _, s := range []string{"_bucket", "_sum", "_count"} {
-					names[name+s] = true
-				}
-			default:
-				names[name] = true
-			}
-			continue
-		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if end := strings.IndexAny(line, "{ "); end > 0 {
-			names[line[:end]] = true
+		end := strings.IndexAny(line, "{ ")
+		if end <= 0 {
+			continue
+		}
+		labels := names[line[:end]]
+		if labels == nil {
+			labels = map[string]bool{}
+			names[line[:end]] = labels
+		}
+		if line[end] == '{' {
+			for _, pair := range sampleLabels.FindAllStringSubmatch(line[end:], -1) {
+				labels[pair[1]] = true
+			}
 		}
 	}
 	return names, scan.Err()
 }
 
-// The metric names an expression selects.
-func selected(expr string) ([]string, error) {
+// A label of a sample line: name="value" (values escape their quotes).
+var sampleLabels = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)="(?:[^"\\]|\\.)*"`)
+
+// Labels Prometheus adds to every scraped series.
+var targetLabels = map[string]bool{"job": true, "instance": true, "__name__": true}
+
+// The metric names an expression selects, and its label names that no series it
+// selects carries (matchers and by/without groupings).
+func selected(expr string, names map[string]map[string]bool) ([]string, []string, error) {
 	parsed, err := parser.NewParser(parser.Options{}).ParseExpr(variables.Replace(expr))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var names []string
+	var metrics, unknown []string
+	carries := func(metricNames []string, label string) bool {
+		if targetLabels[label] {
+			return true
+		}
+		for _, m := range metricNames {
+			if names[m][label] {
+				return true
+			}
+		}
+		return false
+	}
 	parser.Inspect(parsed, func(node parser.Node, _ []parser.Node) error {
-		if v, ok := node.(*parser.VectorSelector); ok {
-			names = append(names, v.Name)
+		switch n := node.(type) {
+		case *parser.VectorSelector:
+			metrics = append(metrics, n.Name)
+			for _, m := range n.LabelMatchers {
+				if !carries([]string{n.Name}, m.Name) {
+					unknown = append(unknown, fmt.Sprintf("%s{%s}", n.Name, m.Name))
+				}
+			}
+		case *parser.AggregateExpr:
+			var under []string
+			parser.Inspect(n.Expr, func(inner parser.Node, _ []parser.Node) error {
+				if v, ok := inner.(*parser.VectorSelector); ok {
+					under = append(under, v.Name)
+				}
+				return nil
+			})
+			for _, label := range n.Grouping {
+				if !carries(under, label) {
+					unknown = append(unknown, fmt.Sprintf("by (%s) over %s", label, strings.Join(under, ", ")))
+				}
+			}
 		}
 		return nil
 	})
-	return names, nil
+	return metrics, unknown, nil
 }
 
-type query struct{ where, expr string }
+// A query: where it is, its PromQL, and for a variable the label whose values it lists.
+type query struct{ where, expr, label string }
 
 func queries(raw []byte) ([]query, error) {
 	var model struct {
@@ -116,7 +155,7 @@ func queries(raw []byte) ([]query, error) {
 			return nil, fmt.Errorf("panel %q has no query", p.Title)
 		}
 		for _, t := range p.Targets {
-			out = append(out, query{fmt.Sprintf("panel %q", p.Title), t.Expr})
+			out = append(out, query{fmt.Sprintf("panel %q", p.Title), t.Expr, ""})
 		}
 	}
 	for _, v := range model.Templating.List {
@@ -133,7 +172,7 @@ func queries(raw []byte) ([]query, error) {
 		if m == nil {
 			return nil, fmt.Errorf("variable %q: %q is not label_values(<selector>, <label>)", v.Name, q.Query)
 		}
-		out = append(out, query{fmt.Sprintf("variable %q", v.Name), m[1]})
+		out = append(out, query{fmt.Sprintf("variable %q", v.Name), m[1], m[2]})
 	}
 	return out, nil
 }
@@ -183,17 +222,29 @@ func main() {
 		}
 		used := map[string]bool{}
 		for _, q := range qs {
-			selects, err := selected(q.expr)
+			selects, unknown, err := selected(q.expr, names)
 			if err != nil {
 				fail("%s: %s: %q is not PromQL: %v", path, q.where, q.expr, err)
 				continue
+			}
+			if q.label != "" {
+				on := targetLabels[q.label]
+				for _, name := range selects {
+					on = on || names[name][q.label]
+				}
+				if !on {
+					unknown = append(unknown, fmt.Sprintf("label_values(..., %s)", q.label))
+				}
+			}
+			for _, u := range unknown {
+				fail("%s: %s: the label of %s is on no series served in %s", path, q.where, u, *metrics)
 			}
 			if len(selects) == 0 {
 				fail("%s: %s: %q selects no metric", path, q.where, q.expr)
 			}
 			for _, name := range selects {
 				used[name] = true
-				if !names[name] {
+				if names[name] == nil {
 					fail("%s: %s: %s is not served in %s", path, q.where, name, *metrics)
 				}
 			}

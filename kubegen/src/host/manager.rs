@@ -328,7 +328,10 @@ impl Manager {
                     );
                     tokio::select! {
                         _ = assigning => {}
-                        _ = leader::keep(&api, &cfg) => continue,
+                        _ = leader::keep(&api, &cfg) => {
+                            metrics.sharder_stopped();
+                            continue;
+                        }
                         _ = stop.clone().wait() => {
                             leader::release(&api, &cfg).await;
                             return;

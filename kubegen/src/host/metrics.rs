@@ -261,6 +261,12 @@ impl Metrics {
         let _ = self.shard_releases.get_or_create(&labels);
     }
 
+    /// This replica is no longer the sharder: its view of the ring is not served any more
+    /// (the dashboards' "live shards" takes the largest value any replica serves).
+    pub(crate) fn sharder_stopped(&self) {
+        self.ring_shards.clear();
+    }
+
     /// This replica becomes the sharder: its series exist from now on (see `configured`).
     pub(crate) fn sharder_started(&self, name: &str) {
         let _ = self.ring_shards.get_or_create(&controller(name));

@@ -326,42 +326,55 @@ pub(crate) async fn release(api: &Api<Lease>, s: &Sharding) {
 pub(crate) struct Liveness {
     /// Identity -> (renewTime as written, when it was first seen so, its duration).
     seen: HashMap<String, (String, Instant, Duration)>,
+    /// When the leases were last listed.
+    listed: Option<Instant>,
 }
 
 impl Liveness {
-    pub(crate) async fn live(&mut self, api: &Api<Lease>, s: &Sharding) -> Result<Vec<String>, kube::Error> {
-        let leases = api.list(&ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring))).await?;
+    /// Records a list of the ring's leases.
+    fn update(&mut self, leases: Vec<Lease>) {
         let mut present = HashMap::new();
-        for lease in leases.items {
+        for lease in leases {
             let Some(spec) = lease.spec else { continue };
             let term = term(&spec, 0);
             let (Some(holder), Some(renewed)) = (spec.holder_identity, spec.renew_time) else { continue };
             present.insert(holder, (renewed.0.to_string(), term));
         }
         self.seen.retain(|holder, _| present.contains_key(holder));
-        let mut live = Vec::new();
         for (holder, (renewed, term)) in present {
-            let entry = self.seen.entry(holder.clone()).or_insert_with(|| (renewed.clone(), Instant::now(), term));
+            let entry = self.seen.entry(holder).or_insert_with(|| (renewed.clone(), Instant::now(), term));
             if entry.0 != renewed {
                 *entry = (renewed, Instant::now(), term);
             }
-            if entry.1.elapsed() < entry.2 {
-                live.push(holder);
-            }
         }
-        Ok(live)
+        self.listed = Some(Instant::now());
+    }
+
+    /// The live shards, or nothing when the leases have not been listed within `fresh`
+    /// (a replica that cannot list them must not judge them).
+    pub(crate) fn live(&self, fresh: Duration) -> Option<Vec<String>> {
+        if self.listed.is_none_or(|at| at.elapsed() > fresh) {
+            return None;
+        }
+        let live = self.seen.iter().filter(|(_, (_, seen, term))| seen.elapsed() < *term);
+        Some(live.map(|(holder, _)| holder.clone()).collect())
     }
 }
 
-/// The shard leases as this replica has seen them, shared by its observer and its sharder.
-pub(crate) type Observed = Arc<tokio::sync::Mutex<Liveness>>;
+/// The shard leases as this replica has seen them: its observer writes, its sharder reads.
+pub(crate) type Observed = Arc<Mutex<Liveness>>;
 
-/// Observes the shard leases every retry period, whether or not this replica is the
-/// sharder; returns when the manager stops.
+/// Lists the shard leases every retry period, whether or not this replica is the sharder;
+/// returns when the manager stops.
 pub(crate) async fn observe(api: Api<Lease>, s: Arc<Sharding>, observed: Observed, stop: super::manager::Stop) {
+    let params = ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring));
     loop {
-        if let Err(e) = observed.lock().await.live(&api, &s).await {
-            tracing::debug!(error = %e, "shard leases: cannot list them; retrying");
+        tokio::select! {
+            listed = api.list(&params) => match listed {
+                Ok(list) => observed.lock().unwrap_or_else(|e| e.into_inner()).update(list.items),
+                Err(e) => tracing::debug!(error = %e, "shard leases: cannot list them; retrying"),
+            },
+            _ = stop.clone().wait() => return,
         }
         tokio::select! {
             _ = tokio::time::sleep(s.retry_period) => {}
@@ -515,7 +528,6 @@ pub(crate) async fn assign(
 ) {
     let Kinds { resource, scope: (namespace, labels, fields), children: child_kinds } = kinds;
     metrics.sharder_started(&controller);
-    let leases = Api::<Lease>::namespaced(client.clone(), &sharding.namespace);
     // Metadata only: the sharder holds every object's labels, not its spec.
     let watched: Api<PartialObjectMeta<DynamicObject>> = scoped(&client, &resource, namespace.as_deref());
     let mut config = watcher::Config::default();
@@ -606,12 +618,11 @@ pub(crate) async fn assign(
             }
             _ = tick.tick() => {}
         }
-        let live = match observed.lock().await.live(&leases, &sharding).await {
-            Ok(live) => live,
-            Err(e) => {
-                tracing::warn!(error = %e, "sharder: cannot list the shard leases");
-                continue;
-            }
+        // As the observer last listed them: within two retry periods, or no decision.
+        let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
+        let Some(live) = observed.lock().unwrap_or_else(|e| e.into_inner()).live(fresh) else {
+            tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
+            continue;
         };
         let ring = Ring::new(live, sharding.virtual_nodes);
         metrics.ring_shards(&controller, ring.shards().len());
