@@ -10,7 +10,8 @@
 # again every REQUEUE_MS (default 2000); once half have a status one replica is killed
 # (SIGKILL) and a new one started; prints how long the dead replica's Foos took to move
 # and the new one to get its share, and checks from every replica's ledger of reconciles
-# that no Foo was reconciled by two replicas at once (fails otherwise).
+# that no Foo was reconciled by two replicas at once (fails otherwise). CHURN_KILL=sharder
+# kills the replica holding the sharder lease instead of another one.
 #
 #   scripts/bench-shards.sh            COUNT=10000, release build (minutes)
 #   scripts/bench-shards.sh --quick    200 Foos, the baseline, 2 replicas and churn, debug build (CI)
@@ -26,6 +27,12 @@ PROFILE=${BENCH_PROFILE:-release}
 CHURN=${CHURN:-1}
 CHURN_REPLICAS=${CHURN_REPLICAS:-3}
 REQUEUE_MS=${REQUEUE_MS:-2000}
+CHURN_KILL=${CHURN_KILL:-other}
+case "$CHURN_KILL" in
+  other) kill_flag=() ;;
+  sharder) kill_flag=(--kill-sharder) ;;
+  *) echo "CHURN_KILL is other or sharder, not '$CHURN_KILL'" >&2; exit 2 ;;
+esac
 if $quick; then COUNT=200; REPLICAS="0 2"; PROFILE=dev; fi
 scripts/kube-apiserver.sh build
 cargo build -q --profile "$PROFILE" -p foo-controller --bin shard-bench
@@ -40,5 +47,5 @@ for replicas in $REPLICAS; do
 done
 if [ "$CHURN" != 0 ]; then
   "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$CHURN_REPLICAS" --count "$COUNT" --cost-ms "$COST_MS" \
-    --churn --requeue-ms "$REQUEUE_MS"
+    --churn --requeue-ms "$REQUEUE_MS" "${kill_flag[@]}"
 fi

@@ -47,6 +47,10 @@ struct Args {
     /// Kill one replica and add one once half the Foos have a status (needs 2 or more).
     #[arg(long)]
     churn: bool,
+    /// With `--churn`: kill the sharder itself (its successor must first take the sharder
+    /// lease over) instead of another replica.
+    #[arg(long)]
+    kill_sharder: bool,
     /// With `--churn`: each object is reconciled again after this long.
     #[arg(long, default_value_t = 2000)]
     requeue_ms: u64,
@@ -241,10 +245,12 @@ async fn main() -> anyhow::Result<()> {
         if args.churn && churned.is_none() && done >= args.count / 2 {
             anyhow::ensure!(children.len() >= 2, "--churn needs 2 replicas or more");
             // The crash: a replica killed outright (its lease expires on its own) — not the
-            // sharder, whose own lease would have to expire before anything moves.
+            // sharder, whose own lease would have to expire before anything moves, unless
+            // --kill-sharder asks for exactly that.
             let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), &ns);
             let sharder = leases.get_opt("bench-sharder").await?.and_then(|l| l.spec?.holder_identity);
-            let at = children.iter().position(|(id, _)| Some(id) != sharder.as_ref()).unwrap_or(0);
+            let at =
+                children.iter().position(|(id, _)| (Some(id) == sharder.as_ref()) == args.kill_sharder).unwrap_or(0);
             let (dead, mut victim) = children.remove(at);
             victim.kill()?;
             let killed_at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos() as u64;
