@@ -18,8 +18,6 @@ pub struct Edited {
     pub written: Vec<PathBuf>,
     /// Files the user changed, each with what to change by hand.
     pub by_hand: Vec<(PathBuf, String)>,
-    /// Whether the record already said so (nothing to do).
-    pub unchanged: bool,
 }
 
 /// The line of the record, in `[workspace.metadata.kubegen]`.
@@ -135,9 +133,8 @@ pub fn namespaced(root: &Path, config: &Path, role_name: &str, namespaced: bool)
             Ok(_) => by_hands.push((path, by_hand(file, namespaced, role_name))),
         }
     }
-    let unchanged = outputs.is_empty();
     crate::output::write(&outputs)?;
-    Ok(Edited { written: outputs.into_iter().map(|o| o.path).collect(), by_hand: by_hands, unchanged })
+    Ok(Edited { written: outputs.into_iter().map(|o| o.path).collect(), by_hand: by_hands })
 }
 
 #[cfg(test)]
@@ -195,11 +192,11 @@ mod tests {
         assert_eq!(edited.by_hand.len(), 1);
         assert!(edited.by_hand[0].1.contains("--namespace=$(POD_NAMESPACE)"));
         assert!(std::fs::read_to_string(dir.join("Cargo.toml")).unwrap().contains("namespaced = true"));
-        assert!(!edited.unchanged);
-        assert!(namespaced(&dir, &config, "manager-role", true).unwrap().unchanged);
+        assert!(!edited.written.is_empty());
+        assert!(namespaced(&dir, &config, "manager-role", true).unwrap().written.is_empty());
         let back = namespaced(&dir, &config, "manager-role", false).unwrap();
         assert_eq!(std::fs::read_to_string(config.join(binding)).unwrap(), cluster_binding);
-        assert!(!back.unchanged);
+        assert!(!back.written.is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -191,6 +191,7 @@ pub struct Rbac {
 impl Generator for Rbac {
     fn outputs(&self, project: &Project) -> Result<Vec<Output>> {
         let namespaced = project.settings.namespaced;
+        let rules = project.rbac_rules()?;
         if namespaced {
             let own: Vec<(String, String)> = project
                 .crds()?
@@ -198,13 +199,12 @@ impl Generator for Rbac {
                 .filter(|c| c.spec.scope == "Cluster")
                 .map(|c| (c.spec.group.clone(), c.spec.names.plural.clone()))
                 .collect();
-            let refused = crate::roles::namespaced_refusals(project.rbac_rules()?, &own);
+            let refused = crate::roles::namespaced_refusals(rules, &own);
             if !refused.is_empty() {
                 anyhow::bail!("config/rbac/role.yaml:\n  {}", refused.join("\n  "));
             }
         }
-        let roles =
-            crate::roles::generate_roles(project.rbac_rules()?, &self.role_name, namespaced.then_some(layout::SYSTEM));
+        let roles = crate::roles::generate_roles(rules, &self.role_name, namespaced.then_some(layout::SYSTEM));
         let role = layout::role_yaml(&roles, &self.role_name, &project.header, namespaced)?;
         Ok(vec![Output::generated(self.out.join("rbac/role.yaml"), role)])
     }

@@ -172,7 +172,7 @@ fn edit(args: EditArgs) -> Result<ExitCode> {
     let namespaced = args.namespaced.unwrap_or(true);
     let edited = edit::namespaced(&ws.root, &ws.root.join(&args.out), &args.role_name, namespaced)?;
     let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
-    if edited.unchanged && edited.by_hand.is_empty() {
+    if edited.written.is_empty() && edited.by_hand.is_empty() {
         eprintln!("the project is already {}", if namespaced { "namespace-scoped" } else { "cluster-wide" });
         return Ok(ExitCode::SUCCESS);
     }
@@ -241,15 +241,15 @@ fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
         )
     })?;
     let outputs = dashboards::outputs(&ws.root, &project, args.force)?;
-    let mut kept = Vec::new();
-    for o in &outputs {
-        if !o.overwrite && std::fs::read_to_string(&o.path).is_ok_and(|text| text != o.contents) {
-            kept.push(o.path.strip_prefix(&ws.root).unwrap_or(&o.path).display().to_string());
-        }
-    }
+    let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
+    let kept: Vec<String> = outputs
+        .iter()
+        .filter(|o| !o.overwrite && std::fs::read_to_string(&o.path).is_ok_and(|text| text != o.contents))
+        .map(|o| shown(&o.path))
+        .collect();
     output::write(&outputs)?;
     for o in &outputs {
-        eprintln!("  {}", o.path.strip_prefix(&ws.root).unwrap_or(&o.path).display());
+        eprintln!("  {}", shown(&o.path));
     }
     if !kept.is_empty() {
         eprintln!("kept (they differ from what this command writes; --force overwrites): {}", kept.join(", "));

@@ -229,6 +229,11 @@ fn controller(name: &str) -> Labels {
     vec![("controller".into(), name.into())]
 }
 
+/// A controller's labels and one more: its `result`, `reason` or `shard`.
+fn controller_and(name: &str, key: &str, value: &str) -> Labels {
+    vec![("controller".into(), name.into()), (key.into(), value.into())]
+}
+
 /// The work queue metrics carry the queue's name and its controller's (the same here).
 fn queue(name: &str) -> Labels {
     vec![("name".into(), name.into()), ("controller".into(), name.into())]
@@ -239,10 +244,9 @@ impl Metrics {
     /// adds 0 to its counters at start), so a dashboard or an alert on a rate finds 0 rather
     /// than no data before the first reconcile, error or retry.
     pub(crate) fn configured(&self, name: &str, concurrency: u16) {
-        let _ = self.max_concurrent.get_or_create(&controller(name)).set(i64::from(concurrency));
+        self.max_concurrent.get_or_create(&controller(name)).set(i64::from(concurrency));
         for result in RESULTS {
-            let mut labels = controller(name);
-            labels.push(("result".into(), result.into()));
+            let labels = controller_and(name, "result", result);
             let _ = self.reconciles.get_or_create(&labels);
         }
         let _ = self.errors.get_or_create(&controller(name));
@@ -256,7 +260,7 @@ impl Metrics {
 
     /// A shard starts: its series exist from now on (see `configured`).
     pub(crate) fn shard_started(&self, name: &str, shard: &str) {
-        let labels = vec![("controller".into(), name.into()), ("shard".into(), shard.into())];
+        let labels = controller_and(name, "shard", shard);
         let _ = self.shard_objects.get_or_create(&labels);
         let _ = self.shard_releases.get_or_create(&labels);
     }
@@ -271,8 +275,7 @@ impl Metrics {
     pub(crate) fn sharder_started(&self, name: &str) {
         let _ = self.ring_shards.get_or_create(&controller(name));
         for reason in ["new", "moved"] {
-            let mut labels = controller(name);
-            labels.push(("reason".into(), reason.into()));
+            let labels = controller_and(name, "reason", reason);
             let _ = self.assignments.get_or_create(&labels);
         }
         let _ = self.drains.get_or_create(&controller(name));
@@ -286,8 +289,7 @@ impl Metrics {
 
     pub(crate) fn finished(&self, name: &str, result: &str, seconds: f64) {
         self.active.get_or_create(&controller(name)).dec();
-        let mut labels = controller(name);
-        labels.push(("result".into(), result.into()));
+        let labels = controller_and(name, "result", result);
         self.reconciles.get_or_create(&labels).inc();
         if result == "error" {
             self.errors.get_or_create(&controller(name)).inc();
@@ -312,12 +314,12 @@ impl Metrics {
     }
 
     pub(crate) fn shard_objects(&self, name: &str, shard: &str, objects: usize) {
-        let labels = vec![("controller".into(), name.into()), ("shard".into(), shard.into())];
+        let labels = controller_and(name, "shard", shard);
         self.shard_objects.get_or_create(&labels).set(i64::try_from(objects).unwrap_or(i64::MAX));
     }
 
     pub(crate) fn shard_released(&self, name: &str, shard: &str) {
-        let labels = vec![("controller".into(), name.into()), ("shard".into(), shard.into())];
+        let labels = controller_and(name, "shard", shard);
         self.shard_releases.get_or_create(&labels).inc();
     }
 
@@ -334,8 +336,7 @@ impl Metrics {
     }
 
     pub(crate) fn sharder_assigned(&self, name: &str, moved: bool, handoff: Option<f64>) {
-        let mut labels = controller(name);
-        labels.push(("reason".into(), if moved { "moved" } else { "new" }.into()));
+        let labels = controller_and(name, "reason", if moved { "moved" } else { "new" });
         self.assignments.get_or_create(&labels).inc();
         if let Some(seconds) = handoff {
             self.handoff.get_or_create(&controller(name)).observe(seconds);
@@ -344,8 +345,7 @@ impl Metrics {
 
     /// Reconciles of `name` that ended with `result` (`success`, `requeue_after`, `error`).
     pub fn reconciles(&self, name: &str, result: &str) -> u64 {
-        let mut labels = controller(name);
-        labels.push(("result".into(), result.into()));
+        let labels = controller_and(name, "result", result);
         self.reconciles.get_or_create(&labels).get()
     }
 
