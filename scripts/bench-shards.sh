@@ -13,8 +13,16 @@
 # that no Foo was reconciled by two replicas at once (fails otherwise). CHURN_KILL=sharder
 # kills the replica holding the sharder lease instead of another one.
 #
+# Each sharded run is made once per selection in SELECTIONS (default "labels
+# shard-selector"): the shard label the sharder writes, and the API server's shardSelector
+# (KEP-5866, on in the test server from 1.36), where no object is written and each replica
+# lists and watches only its share; per replica, `cached` is the objects its cache holds
+# and `sharder_writes` the labels (or lease grants) the sharder wrote. The churn run is made
+# for CHURN_SELECTIONS (default: SELECTIONS).
+#
 #   scripts/bench-shards.sh            COUNT=10000, release build (minutes)
-#   scripts/bench-shards.sh --quick    200 Foos, the baseline, 2 replicas and churn, debug build (CI)
+#   scripts/bench-shards.sh --quick    200 Foos, the baseline, 2 replicas of each selection and
+#                                      churn under shardSelector, debug build (CI)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -28,12 +36,14 @@ CHURN=${CHURN:-1}
 CHURN_REPLICAS=${CHURN_REPLICAS:-3}
 REQUEUE_MS=${REQUEUE_MS:-2000}
 CHURN_KILL=${CHURN_KILL:-other}
+SELECTIONS=${SELECTIONS:-"labels shard-selector"}
+CHURN_SELECTIONS=${CHURN_SELECTIONS:-$SELECTIONS}
 case "$CHURN_KILL" in
   other) kill_flag=() ;;
   sharder) kill_flag=(--kill-sharder) ;;
   *) echo "CHURN_KILL is other or sharder, not '$CHURN_KILL'" >&2; exit 2 ;;
 esac
-if $quick; then COUNT=200; REPLICAS="0 2"; PROFILE=dev; fi
+if $quick; then COUNT=200; REPLICAS="0 2"; PROFILE=dev; CHURN_SELECTIONS=shard-selector; fi
 scripts/kube-apiserver.sh build
 cargo build -q --profile "$PROFILE" -p foo-controller --bin shard-bench
 BIN=target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")/shard-bench
@@ -43,9 +53,20 @@ AUTHZ_MODE=AlwaysAllow scripts/kube-apiserver.sh start "$RUN_DIR" 2>/dev/null
 kubectl --kubeconfig "$RUN_DIR/kubeconfig" apply --server-side -f config/crd/bases/ >/dev/null
 sleep 2
 for replicas in $REPLICAS; do
-  "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$replicas" --count "$COUNT" --cost-ms "$COST_MS"
+  if [ "$replicas" = 0 ]; then
+    "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas 0 --count "$COUNT" --cost-ms "$COST_MS"
+    continue
+  fi
+  for selection in $SELECTIONS; do
+    echo "selection=$selection"
+    "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$replicas" --count "$COUNT" --cost-ms "$COST_MS" \
+      --selection "$selection"
+  done
 done
 if [ "$CHURN" != 0 ]; then
-  "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$CHURN_REPLICAS" --count "$COUNT" --cost-ms "$COST_MS" \
-    --churn --requeue-ms "$REQUEUE_MS" "${kill_flag[@]}"
+  for selection in $CHURN_SELECTIONS; do
+    echo "selection=$selection"
+    "$BIN" --kubeconfig "$RUN_DIR/kubeconfig" --replicas "$CHURN_REPLICAS" --count "$COUNT" --cost-ms "$COST_MS" \
+      --churn --requeue-ms "$REQUEUE_MS" "${kill_flag[@]}" --selection "$selection"
+  done
 fi

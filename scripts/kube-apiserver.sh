@@ -42,6 +42,9 @@ environment:
   KUBEGEN_APISERVER_CACHE   where build puts and bin finds the binary
                             (default target/kube-apiserver/\$KUBE_VERSION)
   AUTHZ_MODE                kube-apiserver's --authorization-mode (default RBAC)
+  KUBE_FEATURE_GATES        kube-apiserver's --feature-gates (default, from 1.36 on,
+                            ShardedListAndWatch=true: the alpha shardSelector sharded
+                            managers use; set it empty for none)
 
 Needs Go (for build), and etcd, openssl and curl (start installs Debian's etcd-server,
 openssl and curl when they are missing and apt-get is available).
@@ -150,6 +153,11 @@ start() {
     sleep 0.1
   done
 
+  # Alpha gates a release knows (an unknown gate stops the server): KEP-5866's
+  # shardSelector from 1.36 on, which sharded managers use where it is served.
+  local gates minor
+  minor=$(sed -n 's/^v1\.\([0-9]*\)\..*/\1/p' <<<"$VERSION")
+  if [ "${minor:-0}" -ge 36 ]; then gates=${KUBE_FEATURE_GATES-ShardedListAndWatch=true}; else gates=${KUBE_FEATURE_GATES-}; fi
   # --endpoint-reconciler-type=none: the `kubernetes` Service endpoint would be 127.0.0.1,
   # which Endpoints validation rejects; no traffic goes to the service range.
   "$BIN" --etcd-servers="http://127.0.0.1:$etcd_port" \
@@ -159,6 +167,7 @@ start() {
     --service-account-issuer=https://kubernetes.default.svc \
     --service-account-key-file="$run/pki/sa.pub" --service-account-signing-key-file="$run/pki/sa.key" \
     --service-cluster-ip-range=10.0.0.0/24 --endpoint-reconciler-type=none --allow-privileged=false \
+    ${gates:+--feature-gates="$gates"} \
     > "$run/kube-apiserver.log" 2>&1 &
   echo $! > "$run/kube-apiserver.pid"
 

@@ -14,6 +14,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 use super::leader::LeaderElection;
 use super::manager::Manager;
 use super::shard::Sharding;
+use super::shard_server::ShardSelection;
 
 /// Where a listener binds: `host:port`, `:port` (every interface) or `0` (off).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +58,9 @@ pub struct ManagerArgs {
     /// Every replica reconciles its share of the objects (a shard Lease each, a consistent-hash ring, objects labelled with their shard) instead of one leader doing all; replaces --leader-elect. The ring is named like the leader-election Lease, in its namespace.
     #[arg(long, conflicts_with = "leader_elect")]
     pub sharding: bool,
+    /// How a shard's watches select its objects: `labels` (the sharder labels each object with its shard; every API server), `shard-selector` (the API server's shardSelector over the object's uid: feature gate ShardedListAndWatch, Kubernetes 1.36+; no label writes, each replica decodes only its share), or `auto` (shard-selector where the server serves it, else labels). Every replica of a ring must select alike.
+    #[arg(long, value_name = "HOW", default_value = "auto", requires = "sharding")]
+    pub shard_selection: ShardSelection,
     /// Name of the Lease; the manager's name by default.
     #[arg(long, value_name = "NAME")]
     pub leader_election_id: Option<String>,
@@ -143,7 +147,8 @@ impl ManagerArgs {
             let namespace = self.leader_election_namespace.clone().unwrap_or_else(own_namespace);
             let ring = self.leader_election_id.as_deref().unwrap_or(name);
             let identity = self.leader_election_identity.clone().unwrap_or_else(identity);
-            manager = manager.sharding(Sharding::new(&namespace, ring, &identity));
+            let sharding = Sharding { selection: self.shard_selection, ..Sharding::new(&namespace, ring, &identity) };
+            manager = manager.sharding(sharding);
         }
         manager
     }
@@ -201,5 +206,12 @@ mod tests {
         // One or the other: a leader does all the work, or every replica its share.
         let err = Cli::try_parse_from(["m", "--sharding", "--leader-elect"]).err().unwrap().to_string();
         assert!(err.contains("cannot be used with"), "{err}");
+        assert_eq!(cli.manager.shard_selection, ShardSelection::Auto);
+        let cli = Cli::parse_from(["m", "--sharding", "--shard-selection=shard-selector"]);
+        assert_eq!(cli.manager.shard_selection, ShardSelection::ShardSelector);
+        let err = Cli::try_parse_from(["m", "--sharding", "--shard-selection=uid"]).err().unwrap().to_string();
+        assert!(err.contains("write auto, labels or shard-selector"), "{err}");
+        let err = Cli::try_parse_from(["m", "--shard-selection=labels"]).err().unwrap().to_string();
+        assert!(err.contains("--sharding"), "{err}");
     }
 }

@@ -31,7 +31,8 @@ use super::metrics::Metrics;
 use super::probes::Health;
 use super::queue::{Key, Queue, key_of};
 use super::retry::{RateLimiter, RetryPolicy, WatchBackoff};
-use super::shard::{Gate, ShardGate, Sharding};
+use super::shard::{Gate, Shard, ShardGate};
+use super::shard_server;
 
 /// Acts on one object: make the world match it, report what you did. Called again
 /// when the object or anything it owns or watches changes (level-triggered: the call
@@ -347,17 +348,30 @@ impl<K: Watched> Controller<K> {
         stop: Stop,
         metrics: Arc<Metrics>,
         health: Arc<Health>,
-        sharding: Option<Arc<Sharding>>,
+        sharding: Option<Shard>,
     ) where
         K::DynamicType: Debug + Unpin,
     {
         let (store, writer) = self.cache;
-        let gate = sharding
-            .map(|s| Arc::new(ShardGate::new::<K>(s, self.api.clone().into_client(), &self.name, metrics.clone())));
+        let gate = sharding.map(|(s, claim)| {
+            Arc::new(ShardGate::new::<K>(s, self.api.clone().into_client(), &self.name, metrics.clone(), claim))
+        });
         let mut selection = self.selection;
+        let mut api = self.api;
         if let Some(gate) = &gate {
-            // Only this shard's objects are watched and cached.
-            selection.label_selector = Some(with_selector(selection.label_selector.take(), &gate.selector()));
+            // Only this shard's objects are watched and cached: those labelled with its
+            // name, or those in its ranges (the API server's shardSelector).
+            match gate.claim() {
+                None => {
+                    selection.label_selector = Some(with_selector(selection.label_selector.take(), &gate.selector()))
+                }
+                Some(claim) => {
+                    let client = api.clone().into_client();
+                    let all = Api::<K>::all_with(client.clone(), &()).resource_url().to_string();
+                    let own = api.resource_url().to_string();
+                    api = Api::all_with(shard_server::selecting_client(client, all, own, claim), &());
+                }
+            }
             let (gate, store, metrics, name) =
                 (Arc::downgrade(gate), store.clone(), metrics.clone(), self.name.clone());
             tokio::spawn(async move {
@@ -374,7 +388,7 @@ impl<K: Watched> Controller<K> {
         // theirs wait at low priority, behind live changes.
         let listed: Arc<std::sync::Mutex<HashSet<Key>>> = Arc::default();
         let seen = listed.clone();
-        let objects = reflector::reflector(writer, watcher(self.api, selection))
+        let objects = reflector::reflector(writer, watcher(api, selection))
             .inspect_ok(move |event| {
                 let mut listed = seen.lock().unwrap_or_else(|e| e.into_inner());
                 match event {
@@ -401,7 +415,9 @@ impl<K: Watched> Controller<K> {
         };
         triggers.push(trigger_self(objects, ()).boxed());
         for owned in self.owned {
-            let Some(gate) = &gate else {
+            // Under server-side sharding a child's uid says nothing of its owner's shard:
+            // every child is watched, as unsharded.
+            let Some(gate) = gate.as_ref().filter(|g| g.claim().is_none()) else {
                 triggers.push((owned.watch)(owned.config));
                 continue;
             };
@@ -538,9 +554,11 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     };
     // Sharded: in this object's slot (never two at once), a drained object is let go and
     // one no longer this shard's is left alone.
+    let mut _claimed = None;
     if let Some(gate) = &ctx.gate {
         match gate.gate(obj.as_ref()).await {
-            Gate::Work => {}
+            // Held until the reconcile ends: a narrowing claim waits for it.
+            Gate::Work(guard) => _claimed = guard,
             Gate::Skip => return Ok(Action::await_change()),
             Gate::Retry(after) => {
                 turn.again = true;

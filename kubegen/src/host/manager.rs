@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use futures::FutureExt;
 use futures::future::BoxFuture;
 use k8s_openapi::api::coordination::v1::Lease;
 use kube::api::ApiResource;
@@ -17,6 +18,7 @@ use super::leader::{self, LeaderElection};
 use super::metrics::Metrics;
 use super::probes::{self, Health, Routes};
 use super::shard::{self, Sharding};
+use super::shard_server::{self, Claim, ShardSelection};
 
 /// Why the manager stopped other than by a signal.
 #[derive(Debug, thiserror::Error)]
@@ -33,7 +35,7 @@ pub enum ManagerError {
     ShardLost(String),
 }
 
-type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>, Option<Arc<Sharding>>) -> BoxFuture<'static, ()> + Send>;
+type Runner = Box<dyn FnOnce(Stop, Arc<Metrics>, Arc<Health>, Option<shard::Shard>) -> BoxFuture<'static, ()> + Send>;
 /// The sharder's loop for one controller's kind, started whenever this replica becomes
 /// the sharder.
 type Sharder =
@@ -279,12 +281,44 @@ impl Manager {
         }
 
         let sharding = sharding.map(Arc::new);
+        // How the shards select their objects: the API server's shardSelector where it
+        // serves it (and it was not ruled out), else labels.
+        let claim = match &sharding {
+            Some(s) if s.selection != ShardSelection::Labels => loop {
+                match shard_server::served(&client, &s.namespace).await {
+                    Ok(true) => {
+                        tracing::info!(ring = %s.ring, "sharding by the API server's shardSelector");
+                        break Some(Arc::new(Claim::default()));
+                    }
+                    Ok(false) if s.selection == ShardSelection::Auto => {
+                        tracing::info!(ring = %s.ring, "sharding by label (the API server does not serve shardSelector)");
+                        break None;
+                    }
+                    Ok(false) => {
+                        return Err(ManagerError::Sharding(
+                            "--shard-selection=shard-selector: the API server does not filter by shardSelector (feature \
+                             gate ShardedListAndWatch, Kubernetes 1.36 and later); choose labels or auto"
+                                .into(),
+                        ));
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "sharding: cannot ask the API server for shardSelector; retrying")
+                    }
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(s.retry_period) => {}
+                    _ = stop.clone().wait() => return Ok(()),
+                }
+            },
+            _ => None,
+        };
+        let controller_names: Vec<String> = kinds.iter().map(|(name, _, _)| name.clone()).collect();
         let shard_leases =
             sharding.as_ref().map(|s| (Api::<Lease>::namespaced(client.clone(), &s.namespace), s.clone()));
         if let Some((api, s)) = &shard_leases {
             // In the ring before any work: the sharder assigns only to live shards.
             loop {
-                match shard::renew(api, s).await {
+                match shard::renew(api, s, claim.as_deref()).await {
                     Ok(()) => break,
                     Err(e @ shard::RenewError::Taken(_)) => return Err(ManagerError::Sharding(e.to_string())),
                     Err(e) => tracing::warn!(error = %e, "shard lease: cannot create it; retrying"),
@@ -298,9 +332,10 @@ impl Manager {
             // Renewed until every controller has stopped: while in-flight reconciles
             // finish, the lease must stay live, or the sharder would hand their objects on.
             let (api, s2, lose, done) = (api.clone(), s.clone(), lose.clone(), controllers_done.clone());
+            let claim2 = claim.clone();
             tokio::spawn(async move {
                 tokio::select! {
-                    _ = shard::keep(&api, &s2) => {
+                    _ = shard::keep(&api, &s2, claim2.as_deref()) => {
                         lose(ManagerError::ShardLost(format!("{}-shard-{}", s2.ring, s2.identity)))
                     }
                     _ = done.wait() => {}
@@ -312,7 +347,18 @@ impl Manager {
             let leases = Api::<Lease>::namespaced(client.clone(), &s.namespace);
             tokio::spawn(shard::observe(leases, s.clone(), observed.clone(), stop.clone()));
             // The sharder: whichever replica holds its lease assigns the objects.
+            if let Some(claim) = &claim {
+                let follow = shard_server::follow(
+                    claim.clone(),
+                    s.clone(),
+                    metrics.clone(),
+                    controller_names.clone(),
+                    stop.clone(),
+                );
+                tokio::spawn(follow);
+            }
             let (client, s, stop, metrics) = (client.clone(), s.clone(), stop.clone(), metrics.clone());
+            let granting = claim.is_some();
             tokio::spawn(async move {
                 let cfg = s.sharder_lease();
                 let api = Api::<Lease>::namespaced(client.clone(), &cfg.namespace);
@@ -321,11 +367,24 @@ impl Manager {
                         _ = leader::acquire(&api, &cfg) => {}
                         _ = stop.clone().wait() => return,
                     }
-                    let assigning = futures::future::join_all(
-                        sharders
-                            .iter()
-                            .map(|sharder| sharder(client.clone(), s.clone(), metrics.clone(), observed.clone())),
-                    );
+                    let assigning: BoxFuture<'static, ()> =
+                        if granting {
+                            let names = controller_names.clone();
+                            Box::pin(shard_server::grant(
+                                client.clone(),
+                                s.clone(),
+                                metrics.clone(),
+                                observed.clone(),
+                                names,
+                            ))
+                        } else {
+                            Box::pin(
+                                futures::future::join_all(sharders.iter().map(|sharder| {
+                                    sharder(client.clone(), s.clone(), metrics.clone(), observed.clone())
+                                }))
+                                .map(|_| ()),
+                            )
+                        };
                     tokio::select! {
                         _ = assigning => {}
                         _ = leader::keep(&api, &cfg) => {
@@ -346,7 +405,10 @@ impl Manager {
         health.started.store(true, Ordering::SeqCst);
         let mut tasks: Vec<_> = runners
             .into_iter()
-            .map(|run| tokio::spawn(run(stop.clone(), metrics.clone(), health.clone(), sharding.clone())))
+            .map(|run| {
+                let shard = sharding.clone().map(|s| (s, claim.clone()));
+                tokio::spawn(run(stop.clone(), metrics.clone(), health.clone(), shard))
+            })
             .collect();
         stop.clone().wait().await;
         // Stops the controllers now: dropping one cancels its reconciles (at their next

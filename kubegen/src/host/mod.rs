@@ -15,6 +15,7 @@ mod probes;
 mod queue;
 mod retry;
 mod shard;
+mod shard_server;
 
 pub use args::{ArgsError, BindAddress, ManagerArgs};
 pub use controller::{Controller, Failure, ReconcileError, Reconciler, ScopedApi, Watched};
@@ -35,3 +36,4 @@ pub use metrics::Metrics;
 pub use probes::Health;
 pub use retry::{RateLimiter, RetryPolicy};
 pub use shard::{Ring, Sharding, object_key};
+pub use shard_server::{Ranges, ShardSelection};

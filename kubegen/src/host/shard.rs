@@ -41,6 +41,11 @@ use kube::{Client, Resource, ResourceExt};
 use super::controller::ChildScope;
 use super::leader::{held_until, term};
 use super::metrics::Metrics;
+use super::shard_server::{self, Claim, Ranges, ShardSelection};
+
+/// A controller's part of a sharded manager: the ring, and the claim when the API server
+/// selects each shard's objects.
+pub(crate) type Shard = (Arc<Sharding>, Option<Arc<Claim>>);
 
 /// The label of a shard's lease that names its ring.
 pub const RING_LABEL: &str = "shard.kubegen.dev/ring";
@@ -60,6 +65,9 @@ pub struct Sharding {
     pub renew_deadline: Duration,
     pub retry_period: Duration,
     pub virtual_nodes: u32,
+    /// How each shard's watches select its objects: labels, or the API server's
+    /// `shardSelector` (see [`ShardSelection`]).
+    pub selection: ShardSelection,
 }
 
 impl Sharding {
@@ -72,6 +80,7 @@ impl Sharding {
             renew_deadline: Duration::from_secs(10),
             retry_period: Duration::from_secs(2),
             virtual_nodes: 100,
+            selection: ShardSelection::Auto,
         }
     }
 
@@ -85,7 +94,7 @@ impl Sharding {
         format!("drain.shard.kubegen.dev/{}", self.ring)
     }
 
-    fn lease_name(&self) -> String {
+    pub(crate) fn lease_name(&self) -> String {
         format!("{}-shard-{}", self.ring, self.identity)
     }
 
@@ -168,6 +177,44 @@ impl Ring {
     pub fn shards(&self) -> &[String] {
         &self.shards
     }
+
+    /// The shard of an object placed by its own hash `h` (the API server's hash of its
+    /// uid): the first point above `h`, so that each shard's part of the circle is the
+    /// half-open ranges `[previous point, point)` the server's `shardRange` selects.
+    pub fn shard_for_hash(&self, h: u64) -> Option<&str> {
+        let at = self.points.partition_point(|(p, _)| *p <= h);
+        let (_, shard) = self.points.get(at).or_else(|| self.points.first())?;
+        Some(&self.shards[*shard])
+    }
+
+    /// The shard of an object under server-side sharding: by the API server's hash of
+    /// its uid (64-bit FNV-1a), as its `shardSelector` computes it.
+    pub fn shard_for_uid(&self, uid: &str) -> Option<&str> {
+        self.shard_for_hash(shard_server::fnv1a(uid.as_bytes()))
+    }
+
+    /// The parts of the hash space [`Ring::shard_for_hash`] gives `shard`.
+    pub fn ranges(&self, shard: &str) -> Ranges {
+        let Some(index) = self.shards.iter().position(|s| s == shard) else { return Ranges::default() };
+        let mut parts = Vec::new();
+        for (i, (point, owner)) in self.points.iter().enumerate() {
+            if *owner != index {
+                continue;
+            }
+            if i == 0 {
+                // Below the first point, and above the last (the circle closes).
+                if *point > 0 {
+                    parts.push((0, point - 1));
+                }
+                if let Some((last, _)) = self.points.last() {
+                    parts.push((*last, u64::MAX));
+                }
+            } else if *point > self.points[i - 1].0 {
+                parts.push((self.points[i - 1].0, point - 1));
+            }
+        }
+        Ranges::new(parts)
+    }
 }
 
 /// FNV-1a, then splitmix64's finalizer to spread nearby keys: stable across processes,
@@ -235,8 +282,10 @@ fn lease_seconds(d: Duration) -> i32 {
     i32::try_from(d.as_secs() + u64::from(d.subsec_nanos() > 0)).unwrap_or(i32::MAX)
 }
 
-/// Creates or renews this replica's shard lease; `Ok(())` once the server has it.
-pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewError> {
+/// Creates or renews this replica's shard lease; `Ok(())` once the server has it. With a
+/// claim (server-side sharding), the renewal also reads the sharder's grant and writes
+/// the claim ahead of working on it (see [`shard_server`]).
+pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding, claim: Option<&Claim>) -> Result<(), RenewError> {
     let name = s.lease_name();
     let duration = lease_seconds(s.lease_duration);
     let spec = |acquired: Option<MicroTime>| LeaseSpec {
@@ -246,9 +295,17 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewErr
         renew_time: Some(now()),
         ..Default::default()
     };
-    let ours = BTreeMap::from([(INSTANCE_ANNOTATION.to_string(), instance().to_string())]);
+    let selection = if claim.is_some() { ShardSelection::ShardSelector } else { ShardSelection::Labels };
+    let mut ours = BTreeMap::from([
+        (INSTANCE_ANNOTATION.to_string(), instance().to_string()),
+        (shard_server::SELECTION_ANNOTATION.to_string(), selection.as_str().to_string()),
+    ]);
     match api.get_opt(&name).await? {
         None => {
+            if let Some(claim) = claim {
+                claim.reset();
+                ours.insert(shard_server::CLAIMED_ANNOTATION.into(), claim.to_write(&Ranges::default()).encode());
+            }
             let lease = Lease {
                 metadata: ObjectMeta {
                     name: Some(name),
@@ -267,11 +324,36 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewErr
             if holder.as_deref().is_some_and(|h| h != instance()) && unexpired {
                 return Err(RenewError::Taken(name));
             }
+            let annotations = lease.metadata.annotations.get_or_insert_default();
+            // A lease of another process (this replica's last run): its grant was for that one.
+            let taken_over = holder.as_deref() != Some(instance());
+            let granted = match claim {
+                Some(claim) if taken_over => {
+                    claim.reset();
+                    annotations.remove(shard_server::GRANTED_ANNOTATION);
+                    Some(Ranges::default())
+                }
+                Some(_) => Some(
+                    annotations
+                        .get(shard_server::GRANTED_ANNOTATION)
+                        .and_then(|g| Ranges::decode(g))
+                        .unwrap_or_default(),
+                ),
+                None => None,
+            };
+            let claimed = claim.zip(granted.as_ref()).map(|(claim, granted)| claim.to_write(granted));
+            if let Some(claimed) = &claimed {
+                ours.insert(shard_server::CLAIMED_ANNOTATION.into(), claimed.encode());
+            }
             let acquired = lease.spec.as_ref().and_then(|s| s.acquire_time.clone());
             lease.spec = Some(spec(acquired));
-            lease.metadata.annotations.get_or_insert_default().extend(ours);
-            // `replace` carries the resourceVersion read: another writer gets a conflict.
+            annotations.extend(ours);
+            // `replace` carries the resourceVersion read: another writer gets a conflict
+            // (a grant written since is read again, and only then claimed).
             api.replace(&name, &PostParams::default(), &lease).await?;
+            if let (Some(claim), Some(granted)) = (claim, granted) {
+                claim.renewed(granted);
+            }
             Ok(())
         }
     }
@@ -280,19 +362,29 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding) -> Result<(), RenewErr
 /// Keeps the shard lease; returns when no renewal succeeded for the renew deadline. A
 /// renewal counts from when it was sent, and one still unanswered at the deadline is
 /// given up: a hung connection cannot keep a replica working past its lease.
-pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding) {
+pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding, claim: Option<&Claim>) {
     let mut last_success = Instant::now();
     loop {
         // The last try falls at the deadline, not up to a retry period after it.
         let left = s.renew_deadline.saturating_sub(last_success.elapsed());
-        tokio::time::sleep(s.retry_period.min(left)).await;
+        let narrowed = async {
+            match claim {
+                // A smaller claim is written at once: it is what frees the ranges.
+                Some(claim) => claim.narrowed.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = tokio::time::sleep(s.retry_period.min(left)) => {}
+            _ = narrowed => {}
+        }
         let sent = Instant::now();
         let left = s.renew_deadline.saturating_sub(last_success.elapsed());
         if left < Duration::from_millis(50) {
             tracing::warn!(lease = %s.lease_name(), "shard lease lost: no renewal within the renew deadline");
             return;
         }
-        match tokio::time::timeout(left, renew(api, s)).await {
+        match tokio::time::timeout(left, renew(api, s, claim)).await {
             Ok(Ok(())) => last_success = sent,
             Ok(Err(RenewError::Taken(lease))) => {
                 tracing::warn!(%lease, "shard lease taken by another replica with this identity");
@@ -326,6 +418,8 @@ pub(crate) async fn release(api: &Api<Lease>, s: &Sharding) {
 pub(crate) struct Liveness {
     /// Identity -> (renewTime as written, when it was first seen so, its duration).
     seen: HashMap<String, (String, Instant, Duration)>,
+    /// Each holder's lease as last listed (its annotations: selection, grant, claim).
+    leases: HashMap<String, Lease>,
     /// When the leases were last listed.
     listed: Option<Instant>,
 }
@@ -335,12 +429,16 @@ impl Liveness {
     fn update(&mut self, leases: Vec<Lease>) {
         let mut present = HashMap::new();
         for lease in leases {
-            let Some(spec) = lease.spec else { continue };
-            let term = term(&spec, 0);
-            let (Some(holder), Some(renewed)) = (spec.holder_identity, spec.renew_time) else { continue };
-            present.insert(holder, (renewed.0.to_string(), term));
+            let Some(spec) = &lease.spec else { continue };
+            let term = term(spec, 0);
+            let (Some(holder), Some(renewed)) = (spec.holder_identity.clone(), spec.renew_time.clone()) else {
+                continue;
+            };
+            present.insert(holder.clone(), (renewed.0.to_string(), term));
+            self.leases.insert(holder, lease);
         }
         self.seen.retain(|holder, _| present.contains_key(holder));
+        self.leases.retain(|holder, _| present.contains_key(holder));
         for (holder, (renewed, term)) in present {
             let entry = self.seen.entry(holder).or_insert_with(|| (renewed.clone(), Instant::now(), term));
             if entry.0 != renewed {
@@ -358,6 +456,12 @@ impl Liveness {
         }
         let live = self.seen.iter().filter(|(_, (_, seen, term))| seen.elapsed() < *term);
         Some(live.map(|(holder, _)| holder.clone()).collect())
+    }
+
+    /// The live shards' leases as last listed, by holder (see [`Liveness::live`]).
+    pub(crate) fn live_leases(&self, fresh: Duration) -> Option<Vec<(String, Lease)>> {
+        let live = self.live(fresh)?;
+        Some(live.into_iter().filter_map(|holder| Some((holder.clone(), self.leases.get(&holder)?.clone()))).collect())
     }
 }
 
@@ -385,7 +489,9 @@ pub(crate) async fn observe(api: Api<Lease>, s: Arc<Sharding>, observed: Observe
 
 /// What a shard's reconcile of one object may do.
 pub(crate) enum Gate {
-    Work,
+    /// This shard's: under server-side sharding, with the claim's guard to hold until
+    /// the reconcile ends.
+    Work(Option<tokio::sync::OwnedRwLockReadGuard<()>>),
     /// Not this shard's (any more): leave it.
     Skip,
     /// A drained object whose release failed: try again after this.
@@ -400,6 +506,8 @@ pub(crate) struct ShardGate {
     resource: ApiResource,
     controller: String,
     metrics: Arc<Metrics>,
+    /// Server-side sharding: the ranges this replica claims (no labels then).
+    claim: Option<Arc<Claim>>,
     /// Released objects, by key, with the resourceVersion of the release and when; kept
     /// until the watch has surely caught up (twice the lease duration).
     released: Mutex<HashMap<String, (u64, Instant)>>,
@@ -411,6 +519,7 @@ impl ShardGate {
         client: Client,
         controller: &str,
         metrics: Arc<Metrics>,
+        claim: Option<Arc<Claim>>,
     ) -> Self {
         metrics.shard_started(controller, &sharding.identity);
         ShardGate {
@@ -419,6 +528,7 @@ impl ShardGate {
             resource: ApiResource::erase::<K>(&()),
             controller: controller.into(),
             metrics,
+            claim,
             released: Mutex::default(),
         }
     }
@@ -440,6 +550,11 @@ impl ShardGate {
         &self.sharding.identity
     }
 
+    /// Server-side sharding's claim, if that is how this shard selects.
+    pub(crate) fn claim(&self) -> Option<&Arc<Claim>> {
+        self.claim.as_ref()
+    }
+
     /// Forgets releases the watch has long caught up with.
     pub(crate) fn prune(&self) {
         let keep = self.sharding.lease_duration * 2;
@@ -450,6 +565,16 @@ impl ShardGate {
     /// drained is released (its labels removed), one not this shard's is left.
     pub(crate) async fn gate<K: Resource>(&self, obj: &K) -> Gate {
         let meta = obj.meta();
+        if let Some(claim) = &self.claim {
+            let uid = meta.uid.as_deref().unwrap_or_default();
+            return match claim.admit(uid).await {
+                Some(guard) => Gate::Work(Some(guard)),
+                None => {
+                    tracing::debug!(object = ?meta.name, shard = %self.sharding.identity, "shard: not in this shard's ranges");
+                    Gate::Skip
+                }
+            };
+        }
         let name = meta.name.clone().unwrap_or_default();
         let key = object_key(&self.resource, meta.namespace.as_deref(), &name);
         let labels = meta.labels.clone().unwrap_or_default();
@@ -470,7 +595,7 @@ impl ShardGate {
             }
         }
         if !labels.contains_key(&self.sharding.drain_label()) {
-            return Gate::Work;
+            return Gate::Work(None);
         }
         let api: Api<DynamicObject> = scoped(&self.client, &self.resource, meta.namespace.as_deref());
         // The resourceVersion of the copy in hand as a precondition: a stale copy (the
@@ -620,11 +745,24 @@ pub(crate) async fn assign(
         }
         // As the observer last listed them: within two retry periods, or no decision.
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
-        let Some(live) = observed.lock().unwrap_or_else(|e| e.into_inner()).live(fresh) else {
+        let Some(live) = observed.lock().unwrap_or_else(|e| e.into_inner()).live_leases(fresh) else {
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
             continue;
         };
-        let ring = Ring::new(live, sharding.virtual_nodes);
+        let mixed: Vec<&String> = live
+            .iter()
+            .filter(|(_, l)| shard_server::selection_of(l) != ShardSelection::Labels)
+            .map(|(holder, _)| holder)
+            .collect();
+        if !mixed.is_empty() {
+            tracing::warn!(
+                ?mixed,
+                "sharder: replicas of the ring select by shardSelector, not by label; assigning nothing until every \
+                 replica selects alike (roll one selection out)"
+            );
+            continue;
+        }
+        let ring = Ring::new(live.into_iter().map(|(holder, _)| holder), sharding.virtual_nodes);
         metrics.ring_shards(&controller, ring.shards().len());
         let mut patches = Vec::new();
         for ((namespace, name), (labels, version)) in &objects {
@@ -750,7 +888,7 @@ pub(crate) async fn assign(
 
 /// Whether resourceVersion `b` is later than `a` (the watch may have reported a later
 /// change meanwhile); they are etcd revisions, compared as numbers when both are.
-fn version_after(a: &str, b: &str) -> bool {
+pub(crate) fn version_after(a: &str, b: &str) -> bool {
     match (a.parse::<u64>(), b.parse::<u64>()) {
         (Ok(a), Ok(b)) => b > a,
         _ => a != b,

@@ -226,6 +226,74 @@ async fn a_partitioned_shard_stops_before_its_objects_move() {
     eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
 }
 
+/// The same partition under server-side sharding (the API server's shardSelector): the
+/// cut shard stops before its lease expires, and its ranges are granted to the other
+/// shard only then — its objects are never reconciled by both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn a_partitioned_shard_selected_by_the_api_server_stops_before_its_ranges_move() {
+    let ns = namespace("e2e-partition-ranges");
+    samples(&ns, sharding::OBJECTS);
+    let client = cluster::client().await;
+    let proxy = Proxy::start(Proxy::upstream()).await;
+    let ledger = Arc::new(Ledger::default());
+    let by = kubegen::host::ShardSelection::ShardSelector;
+    let (_, run_a, _) = sharding::start_by(&proxy.client().await, &ns, "shard-a", &ledger, by);
+    let sharder_lease = format!("{}-sharder", sharding::RING);
+    let leases: Api<Lease> = Api::namespaced(client.clone(), &ns);
+    let holder = |lease: Option<Lease>| lease.and_then(|l| l.spec).and_then(|s| s.holder_identity);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while holder(leases.get_opt(&sharder_lease).await.ok().flatten()).as_deref() != Some("shard-a") {
+        assert!(Instant::now() < deadline, "shard-a never became the sharder");
+        tokio::time::sleep(RETRY).await;
+    }
+    let (stop_b, run_b, _) = sharding::start_by(&client, &ns, "shard-b", &ledger, by);
+    let began = Instant::now();
+    let two = sharding::placed_by_uid(&client, &ns, &["shard-a", "shard-b"]).await;
+    sharding::reconciled_by_their_shards(&ledger, &two, began).await;
+    let share_a: Vec<&String> = two.iter().filter(|(_, s)| *s == "shard-a").map(|(o, _)| o).collect();
+    assert!(!share_a.is_empty(), "shard-a has no objects: {two:?}");
+
+    let cut = Instant::now();
+    proxy.blackhole();
+    let (error, a_stopped) = cut_off("shard-a", run_a, LEASE + Duration::from_secs(5)).await;
+    assert!(matches!(error, ManagerError::ShardLost(_)), "shard-a: {error}");
+    let after = sharding::placed_by_uid(&client, &ns, &["shard-b"]).await;
+    sharding::reconciled_by_their_shards(&ledger, &after, cut).await;
+    let (_, a_last) = span(&ledger, "shard-a", began).expect("shard-a's reconciles");
+    let b_of_a: Vec<Instant> = {
+        let done = ledger.done.lock().unwrap();
+        share_a
+            .iter()
+            .filter_map(|o| {
+                let starts = done.iter().filter(|(d, r, start, _)| d == *o && r == "shard-b" && *start > cut);
+                starts.map(|(_, _, start, _)| *start).min()
+            })
+            .collect()
+    };
+    let (first, last) = (b_of_a.iter().min().copied(), b_of_a.iter().max().copied());
+    let (first, last) = (first.expect("shard-b reconciled shard-a's objects"), last.unwrap_or(cut));
+    eprintln!(
+        "partitioned shard (shardSelector): shard-a stopped {:?} after the cut; its {} objects were first reconciled \
+         by shard-b {:?} after it, all of them by {:?}",
+        a_stopped - cut,
+        share_a.len(),
+        first - cut,
+        last - cut,
+    );
+    assert!(a_last < first, "shard-a still reconciled when shard-b started on its objects");
+    // The sharder lease and shard-a's lease expire together; then a grant, a renewal and
+    // a list.
+    assert!(last - cut < LEASE * 2, "shard-a's objects moved {:?} after the cut", last - cut);
+
+    proxy.heal();
+    stop_b.trigger();
+    sharding::stopped("shard-b", run_b).await;
+    let overlapping = sharding::overlaps(&ledger);
+    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
+    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
+}
+
 /// Records when each object's reconciles started; each takes `cost` and asks to run again
 /// after `requeue` (or waits for a change).
 struct Busy {

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use kube::ResourceExt;
 use kube::api::{Api, ListParams};
-use kubegen::host::{Action, Controller, Manager, ManagerError, Reconciler, Ring, Sharding, Stop, object_key};
+use kubegen::host::{
+    Action, Controller, Manager, ManagerError, Reconciler, Ring, ShardSelection, Sharding, Stop, object_key,
+};
 
 use crate::cluster::{self, kubectl_ok, namespace};
 
@@ -74,29 +76,47 @@ impl Reconciler<sample::Sample> for Replica {
     }
 }
 
-fn sharding(ns: &str, identity: &str) -> Sharding {
+/// Short leases; the label path unless `selection` says otherwise (the test server serves
+/// shardSelector, which `auto` would choose).
+fn sharding_by(ns: &str, identity: &str, selection: ShardSelection) -> Sharding {
     Sharding {
         lease_duration: Duration::from_secs(4),
         renew_deadline: Duration::from_secs(3),
         retry_period: Duration::from_millis(500),
+        selection,
         ..Sharding::new(ns, RING, identity)
     }
 }
 
-/// Starts a sharded manager for the namespace's Samples.
-pub fn start(
+fn sharding(ns: &str, identity: &str) -> Sharding {
+    sharding_by(ns, identity, ShardSelection::Labels)
+}
+
+type Run = tokio::task::JoinHandle<Result<(), ManagerError>>;
+
+/// Starts a sharded manager for the namespace's Samples (selected by label).
+pub fn start(client: &kube::Client, ns: &str, identity: &str, ledger: &Arc<Ledger>) -> (Stop, Run) {
+    let (stop, run, _) = start_by(client, ns, identity, ledger, ShardSelection::Labels);
+    (stop, run)
+}
+
+/// Starts a sharded manager for the namespace's Samples, selecting as `selection` says;
+/// also returns its metrics.
+pub fn start_by(
     client: &kube::Client,
     ns: &str,
     identity: &str,
     ledger: &Arc<Ledger>,
-) -> (Stop, tokio::task::JoinHandle<Result<(), ManagerError>>) {
+    selection: ShardSelection,
+) -> (Stop, Run, Arc<kubegen::host::Metrics>) {
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
     let replica =
         Arc::new(Replica { identity: identity.into(), ledger: ledger.clone(), cost: Duration::from_millis(40) });
     let manager = Manager::new(client.clone())
         .add(Controller::new(samples).concurrency(4), replica)
-        .sharding(sharding(ns, identity));
-    (manager.stop_handle(), tokio::spawn(manager.run()))
+        .sharding(sharding_by(ns, identity, selection));
+    let (stop, metrics) = (manager.stop_handle(), manager.metrics());
+    (stop, tokio::spawn(manager.run()), metrics)
 }
 
 /// Waits for a manager that should stop cleanly.
@@ -348,4 +368,153 @@ async fn owned_objects_follow_their_owner_to_its_shard() {
         stop.trigger();
         stopped(identity, run).await;
     }
+}
+
+/// Each object's shard as the ring over `shards` places it by the API server's hash of its
+/// uid (server-side sharding), by name.
+pub async fn placed_by_uid(client: &kube::Client, ns: &str, shards: &[&str]) -> BTreeMap<String, String> {
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
+    let ring = Ring::new(shards.iter().map(|s| s.to_string()), 100);
+    let list = samples.list(&ListParams::default()).await.expect("list samples");
+    list.items
+        .iter()
+        .map(|s| {
+            let uid = s.uid().expect("a uid");
+            let shard = ring.shard_for_uid(&uid).expect("a shard");
+            (s.name_any(), shard.to_string())
+        })
+        .collect()
+}
+
+/// How many objects a replica's cache holds, from its metrics (`kubegen_shard_objects`).
+fn cached(metrics: &kubegen::host::Metrics, identity: &str) -> usize {
+    let text = metrics.encode();
+    let line =
+        text.lines().find(|l| l.starts_with("kubegen_shard_objects{") && l.contains(&format!("shard=\"{identity}\"")));
+    line.and_then(|l| l.rsplit(' ').next()?.parse().ok()).unwrap_or(usize::MAX)
+}
+
+/// Waits until each replica's cache holds exactly the objects the ring gives it: the API
+/// server sent it no other (its list and watch carry the shardSelector of its ranges).
+async fn caches_hold_their_share(metrics: &[(&str, &Arc<kubegen::host::Metrics>)], placed: &BTreeMap<String, String>) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let wrong: Vec<String> = metrics
+            .iter()
+            .filter_map(|(identity, m)| {
+                let want = placed.values().filter(|s| s == identity).count();
+                let have = cached(m, identity);
+                (have != want).then(|| format!("{identity}: {have} cached, {want} its share"))
+            })
+            .collect();
+        if wrong.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "caches not narrowed to their shares: {wrong:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Server-side sharding (KEP-5866's shardSelector, on in the test server): each replica
+/// lists and watches only the objects whose uid hashes into its ranges, a joining replica
+/// gets its ranges only once their old shard let go of them, a leaving one hands its
+/// ranges on, no object is ever reconciled by two replicas at once, and no object is
+/// written to (no shard label).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn shards_selected_by_the_api_server_split_by_uid_and_hand_over_without_overlap() {
+    let ns = namespace("e2e-shardsel");
+    let client = cluster::client().await;
+    for i in 0..OBJECTS {
+        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
+        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    }
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    let versions = |list: &kube::core::ObjectList<sample::Sample>| -> BTreeMap<String, String> {
+        list.items.iter().map(|s| (s.name_any(), s.resource_version().unwrap_or_default())).collect()
+    };
+    let before = versions(&samples.list(&ListParams::default()).await.expect("list"));
+    let ledger = Arc::new(Ledger::default());
+    let by = ShardSelection::ShardSelector;
+
+    let (stop_a, run_a, metrics_a) = start_by(&client, &ns, "shard-a", &ledger, by);
+    let (stop_b, run_b, metrics_b) = start_by(&client, &ns, "shard-b", &ledger, by);
+    let began = Instant::now();
+    let two = placed_by_uid(&client, &ns, &["shard-a", "shard-b"]).await;
+    reconciled_by_their_shards(&ledger, &two, began).await;
+    caches_hold_their_share(&[("shard-a", &metrics_a), ("shard-b", &metrics_b)], &two).await;
+    let share_a = two.values().filter(|s| *s == "shard-a").count();
+    eprintln!("2 shards: shard-a {share_a}, shard-b {} objects, in {:?}", OBJECTS - share_a, began.elapsed());
+
+    // A third joins: it gets ranges only from the other two, once they let go.
+    let joined = Instant::now();
+    let (stop_c, run_c, metrics_c) = start_by(&client, &ns, "shard-c", &ledger, by);
+    let three = placed_by_uid(&client, &ns, &["shard-a", "shard-b", "shard-c"]).await;
+    assert!(three.iter().all(|(o, s)| s == "shard-c" || two.get(o) == Some(s)), "only moves to the new shard");
+    let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count();
+    assert!(moved > 0, "the ring moved no object to the new shard (40 objects)");
+    reconciled_by_their_shards(&ledger, &three, joined).await;
+    let shards = [("shard-a", &metrics_a), ("shard-b", &metrics_b), ("shard-c", &metrics_c)];
+    caches_hold_their_share(&shards, &three).await;
+    eprintln!("3 shards: {moved} objects moved to shard-c in {:?}", joined.elapsed());
+
+    // One leaves cleanly: its lease goes with it and its ranges move at once.
+    let left = Instant::now();
+    stop_b.trigger();
+    stopped("shard-b", run_b).await;
+    let after = placed_by_uid(&client, &ns, &["shard-a", "shard-c"]).await;
+    reconciled_by_their_shards(&ledger, &after, left).await;
+    caches_hold_their_share(&[("shard-a", &metrics_a), ("shard-c", &metrics_c)], &after).await;
+    eprintln!("shard-b left: its objects reconciled by their new shards in {:?}", left.elapsed());
+
+    stop_a.trigger();
+    stop_c.trigger();
+    stopped("shard-a", run_a).await;
+    stopped("shard-c", run_c).await;
+    let overlapping = overlaps(&ledger);
+    assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
+    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
+    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
+    // Nothing was written to the objects: the server placed them by their uids.
+    let list = samples.list(&ListParams::default()).await.expect("list");
+    assert_eq!(versions(&list), before, "an object was written to (a label?)");
+    // The leases say how they selected, and are gone.
+    let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), &ns);
+    let left = leases.list(&ListParams::default().labels(&format!("shard.kubegen.dev/ring={RING}"))).await;
+    assert!(left.expect("list leases").items.is_empty(), "shard leases left behind");
+}
+
+/// A ring whose replicas select differently waits: the sharder of one selection assigns
+/// nothing while a replica of the other is live (its objects would meet on two shards),
+/// and resumes once it is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn replicas_that_select_differently_are_not_given_work_together() {
+    let ns = namespace("e2e-shardmix");
+    let client = cluster::client().await;
+    for i in 0..OBJECTS {
+        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
+        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    }
+    let ledger = Arc::new(Ledger::default());
+    let (stop_a, run_a, _) = start_by(&client, &ns, "shard-a", &ledger, ShardSelection::ShardSelector);
+    // shard-a alone: it is the sharder and grants itself everything.
+    let alone = placed_by_uid(&client, &ns, &["shard-a"]).await;
+    reconciled_by_their_shards(&ledger, &alone, Instant::now()).await;
+    let (stop_b, run_b, _) = start_by(&client, &ns, "shard-b", &ledger, ShardSelection::Labels);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    // shard-b (by label) was given nothing: no object labelled, none reconciled by it.
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    let labelled = samples.list(&ListParams::default().labels(&format!("shard.kubegen.dev/{RING}"))).await;
+    assert!(labelled.expect("list").items.is_empty(), "objects labelled in a mixed ring");
+    assert!(!ledger.done.lock().unwrap().iter().any(|(_, r, _, _)| r == "shard-b"), "shard-b worked in a mixed ring");
+    // shard-a leaves: shard-b, alone and by label, gets everything.
+    let left = Instant::now();
+    stop_a.trigger();
+    stopped("shard-a", run_a).await;
+    let labels = assigned(&client, &ns, &["shard-b"], Duration::from_secs(30)).await;
+    reconciled_by_their_shards(&ledger, &labels, left).await;
+    stop_b.trigger();
+    stopped("shard-b", run_b).await;
+    assert!(overlaps(&ledger).is_empty(), "reconciled by two replicas at once");
 }

@@ -22,7 +22,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use kube::ResourceExt;
 use kube::api::{Api, ListParams, ObjectMeta, PostParams};
 use kube::config::{KubeConfigOptions, Kubeconfig};
-use kubegen::host::{Action, Controller, Manager, Reconciler, Sharding, patch_status};
+use kubegen::host::{Action, Controller, Manager, Reconciler, ShardSelection, Sharding, patch_status};
 
 #[derive(Parser)]
 struct Args {
@@ -57,6 +57,10 @@ struct Args {
     /// Where a replica appends its reconciles (`start|end <object> <unix nanos>`).
     #[arg(long)]
     ledger: Option<std::path::PathBuf>,
+    /// How the shards select their objects: labels, shard-selector (the API server's,
+    /// KEP-5866) or auto.
+    #[arg(long, default_value = "labels")]
+    selection: ShardSelection,
 }
 
 /// What one replica saw: per reconcile its latency, and per object the wait from its
@@ -164,19 +168,31 @@ async fn replica(client: kube::Client, ns: &str, identity: &str, args: &Args) ->
     let mut manager = Manager::new(client).add(Controller::new(foos).concurrency(args.concurrency), slow.clone());
     // `single`: the baseline, one manager that is not sharded.
     if identity != "single" {
-        manager = manager.sharding(Sharding::new(ns, "bench", identity));
+        manager = manager.sharding(Sharding { selection: args.selection, ..Sharding::new(ns, "bench", identity) });
     }
+    let metrics = manager.metrics();
     manager.run().await?;
     let mut seen = std::mem::take(&mut *slow.seen.lock().unwrap_or_else(|e| e.into_inner()));
     let (rss, cpu) = usage();
+    // What the ring cost in writes: the sharder's labels (assignments, drains) and the
+    // shards' releases under the label path; grants of ranges (lease writes) under the
+    // API server's selector.
+    let text = metrics.encode();
+    let sum = |family: &str| -> f64 {
+        let series = text.lines().filter(|l| l.starts_with(family) && l[family.len()..].starts_with(['{', ' ']));
+        series.filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok()).fold(0.0, |a, b| a + b)
+    };
+    let sharder_writes = sum("kubegen_sharder_assignments_total") + sum("kubegen_sharder_drains_total");
     println!(
-        "identity={identity} objects={} reconciles={} reconcile_p50_ms={:.1} reconcile_p99_ms={:.1} wait_p50_ms={:.0} wait_p99_ms={:.0} cpu_s={cpu:.2} peak_rss_mib={rss:.1}",
+        "identity={identity} objects={} cached={} reconciles={} reconcile_p50_ms={:.1} reconcile_p99_ms={:.1} wait_p50_ms={:.0} wait_p99_ms={:.0} cpu_s={cpu:.2} peak_rss_mib={rss:.1} sharder_writes={sharder_writes} releases={}",
         seen.objects.len(),
+        sum("kubegen_shard_objects"),
         seen.reconciles.len(),
         percentile(&mut seen.reconciles, 0.5),
         percentile(&mut seen.reconciles, 0.99),
         percentile(&mut seen.waits, 0.5),
         percentile(&mut seen.waits, 0.99),
+        sum("kubegen_shard_releases_total"),
     );
     Ok(())
 }
@@ -220,6 +236,7 @@ async fn main() -> anyhow::Result<()> {
             .arg(&args.kubeconfig)
             .args(["--namespace", &ns, "--replica", identity])
             .args(["--cost-ms", &args.cost_ms.to_string(), "--concurrency", &args.concurrency.to_string()])
+            .args(["--selection", args.selection.as_str()])
             .env("RUST_LOG", "warn")
             .stdout(std::process::Stdio::piped());
         if args.churn {
@@ -256,14 +273,28 @@ async fn main() -> anyhow::Result<()> {
             let killed_at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos() as u64;
             let _ = victim.wait();
             let killed = Instant::now();
-            let orphaned = list.items.iter().filter(|f| f.labels().get(label) == Some(&dead)).count();
+            let by_label = args.selection == ShardSelection::Labels;
+            let mut orphaned = list.items.iter().filter(|f| f.labels().get(label) == Some(&dead)).count();
             children.push(("shard-new".into(), spawn("shard-new")?));
             churned = Some((killed, killed_at));
             // Until no object is labelled for the dead shard, the new one has Foos, and no
-            // Foo is being drained.
+            // Foo is being drained; without labels (the API server's selector), until
+            // every Foo the dead one worked on was reconciled by another replica since the
+            // kill and the new one has reconciled one (from the ledgers).
             let (mut moved, mut joined, mut settled) = (None, None, None);
             while moved.is_none() || joined.is_none() || settled.is_none() {
                 tokio::time::sleep(Duration::from_millis(200)).await;
+                if !by_label {
+                    let window = 2 * args.requeue_ms * 1_000_000;
+                    let (held, m, j) = ledger_moves(&ledgers, &dead, killed_at, window)?;
+                    orphaned = held;
+                    (moved, joined) = (m.map(Duration::from_nanos), j.map(Duration::from_nanos));
+                    if let (Some(m), Some(_)) = (moved, joined) {
+                        settled = Some((m, 0));
+                    }
+                    anyhow::ensure!(killed.elapsed() < Duration::from_secs(300), "no reassignment within 5 min");
+                    continue;
+                }
                 let now = foos.list(&ListParams::default()).await?;
                 let on = |shard: &str| {
                     now.items.iter().filter(|f| f.labels().get(label).map(String::as_str) == Some(shard)).count()
@@ -325,6 +356,46 @@ async fn main() -> anyhow::Result<()> {
         println!("  {line}");
     }
     Ok(())
+}
+
+/// From the ledgers, under server-side sharding (no labels to read): the Foos `dead`
+/// started a reconcile of within `window` before `killed_at` (its share), how long after
+/// the kill the last of them was first reconciled by another replica (none until all
+/// were), and how long until `shard-new` started its first reconcile.
+fn ledger_moves(
+    dir: &std::path::Path,
+    dead: &str,
+    killed_at: u64,
+    window: u64,
+) -> anyhow::Result<(usize, Option<u64>, Option<u64>)> {
+    use std::collections::{HashMap, HashSet};
+    let mut held: HashSet<String> = HashSet::new();
+    // Object -> first start by a live replica after the kill.
+    let mut taken: HashMap<String, u64> = HashMap::new();
+    let mut joined: Option<u64> = None;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let replica = entry.file_name().to_string_lossy().into_owned();
+        for line in std::fs::read_to_string(entry.path())?.lines() {
+            let mut words = line.split(' ');
+            let (Some("start"), Some(object), Some(at)) = (words.next(), words.next(), words.next()) else { continue };
+            let at: u64 = at.parse()?;
+            if replica == dead {
+                if at <= killed_at && at + window >= killed_at {
+                    held.insert(object.to_string());
+                }
+            } else if at > killed_at {
+                let first = taken.entry(object.to_string()).or_insert(at);
+                *first = (*first).min(at);
+                if replica == "shard-new" {
+                    joined = Some(joined.map_or(at, |j| j.min(at)));
+                }
+            }
+        }
+    }
+    let moved = held.iter().map(|o| taken.get(o).copied()).collect::<Option<Vec<u64>>>();
+    let moved = moved.and_then(|times| times.into_iter().max()).map(|t| t - killed_at);
+    Ok((held.len(), moved.filter(|_| !held.is_empty()), joined.map(|j| j - killed_at)))
 }
 
 /// Reads every replica's ledger: reconciles, and how many overlapped another replica's
