@@ -406,9 +406,12 @@ impl<K: Watched> Controller<K> {
             })
             .applied_objects();
         let objects = if self.generation_changed {
-            // A drain is a label: it must pass the generation filter.
+            // A drain is a label: it must pass the generation filter; and so must an
+            // object that comes back to a shard's ranges (the claim's epoch changes).
             let drain = gate.as_ref().map(|g| g.drain_label());
-            let changed = move |obj: &K| generation_or_lifecycle(obj, drain.as_deref());
+            let claim = gate.as_ref().and_then(|g| g.claim().cloned());
+            let changed =
+                move |obj: &K| generation_or_lifecycle(obj, drain.as_deref(), claim.as_ref().map(|c| c.epoch()));
             objects.predicate_filter(changed, PredicateConfig::default()).boxed()
         } else {
             objects.boxed()
@@ -633,13 +636,14 @@ fn with_selector(theirs: Option<String>, shard: &str) -> String {
 }
 
 /// What `generation_changed` compares: the generation, the finalizers, whether the
-/// object is being deleted and, sharded, whether it is being drained (`drain`, the label).
-fn generation_or_lifecycle<K: Resource>(obj: &K, drain: Option<&str>) -> Option<u64> {
+/// object is being deleted and, sharded, whether it is being drained (`drain`, the label)
+/// or the shard's ranges have changed since (`epoch`).
+fn generation_or_lifecycle<K: Resource>(obj: &K, drain: Option<&str>, epoch: Option<u64>) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let meta = obj.meta();
     let drained = drain.map(|d| meta.labels.as_ref().is_some_and(|l| l.contains_key(d)));
     let mut hasher = std::hash::DefaultHasher::new();
-    (meta.generation, &meta.finalizers, meta.deletion_timestamp.is_some(), drained).hash(&mut hasher);
+    (meta.generation, &meta.finalizers, meta.deletion_timestamp.is_some(), drained, epoch).hash(&mut hasher);
     Some(hasher.finish())
 }
 

@@ -301,6 +301,12 @@ impl Manager {
                                 .into(),
                         ));
                     }
+                    // Refused (RBAC, an aggregated API that does not know the parameter): the
+                    // label path works everywhere.
+                    Err(kube::Error::Api(e)) if s.selection == ShardSelection::Auto => {
+                        tracing::warn!(error = %e, ring = %s.ring, "sharding by label (the API server refused the shardSelector probe)");
+                        break None;
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "sharding: cannot ask the API server for shardSelector; retrying")
                     }

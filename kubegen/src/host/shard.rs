@@ -491,7 +491,7 @@ pub(crate) async fn observe(api: Api<Lease>, s: Arc<Sharding>, observed: Observe
 pub(crate) enum Gate {
     /// This shard's: under server-side sharding, with the claim's guard to hold until
     /// the reconcile ends.
-    Work(Option<tokio::sync::OwnedRwLockReadGuard<()>>),
+    Work(Option<shard_server::InFlight>),
     /// Not this shard's (any more): leave it.
     Skip,
     /// A drained object whose release failed: try again after this.
@@ -567,7 +567,7 @@ impl ShardGate {
         let meta = obj.meta();
         if let Some(claim) = &self.claim {
             let uid = meta.uid.as_deref().unwrap_or_default();
-            return match claim.admit(uid).await {
+            return match claim.admit(uid) {
                 Some(guard) => Gate::Work(Some(guard)),
                 None => {
                     tracing::debug!(object = ?meta.name, shard = %self.sharding.identity, "shard: not in this shard's ranges");

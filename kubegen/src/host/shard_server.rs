@@ -23,7 +23,7 @@
 //! - **Owned objects.** Their uids hash elsewhere, so a shard watches every child (as an
 //!   unsharded controller does); an event for another shard's owner ends at the cache.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -31,12 +31,12 @@ use futures::StreamExt;
 use http_body_util::BodyExt;
 use hyper::body::{Bytes, Frame};
 use k8s_openapi::api::coordination::v1::Lease;
-use kube::api::{Api, Patch, PatchParams};
+use kube::api::{Api, ListParams, Patch, PatchParams};
 use kube::{Client, ResourceExt};
 
 use super::manager::Stop;
 use super::metrics::Metrics;
-use super::shard::{Observed, Ring, Sharding, version_after};
+use super::shard::{Observed, Ring, Sharding};
 
 /// The annotation a shard's lease carries its selection in: replicas of one ring must
 /// select alike, or a labelled object and a hashed one could meet on two shards.
@@ -209,9 +209,9 @@ impl Ranges {
     }
 }
 
-/// Ranges an annotation of a lease names (none when absent or unreadable).
-fn annotated(lease: &Lease, key: &str) -> Ranges {
-    lease.annotations().get(key).and_then(|v| Ranges::decode(v)).unwrap_or_default()
+/// Ranges an annotation of a lease names: none when absent, nothing when unreadable.
+fn annotated(lease: &Lease, key: &str) -> Option<Ranges> {
+    lease.annotations().get(key).map_or(Some(Ranges::default()), |v| Ranges::decode(v))
 }
 
 /// Whether the API server filters lists by `shardSelector`: it echoes the selector in
@@ -241,17 +241,11 @@ fn query_escape(value: &str) -> String {
 
 /// One replica's claim under server-side sharding, shared by its controllers (the
 /// ranges hold for every kind), its lease keeper and its narrowing loop.
+#[derive(Default)]
 pub(crate) struct Claim {
-    /// What a reconcile may start on now.
-    ranges: Mutex<Ranges>,
-    /// Held (read) by every reconcile from before its check of `ranges` to its end: a
-    /// narrowing takes it (write) to wait for those that started under the wider ranges.
-    in_flight: Arc<tokio::sync::RwLock<()>>,
-    /// What the lease says this replica works on: always at least `ranges` and whatever
-    /// a reconcile under way started on.
-    promised: Mutex<Ranges>,
-    /// The grant as last read from the lease (none before the first read).
-    granted: Mutex<Option<Ranges>>,
+    state: Mutex<ClaimState>,
+    /// Wakes a narrowing when a reconcile ends.
+    ended: tokio::sync::Notify,
     /// The ranges the watches select; a change makes them list again.
     selected: tokio::sync::watch::Sender<Ranges>,
     /// Wakes the narrowing loop and, once it has narrowed, the lease keeper.
@@ -259,22 +253,45 @@ pub(crate) struct Claim {
     pub(crate) narrowed: tokio::sync::Notify,
 }
 
-impl Default for Claim {
-    fn default() -> Self {
-        Claim {
-            ranges: Mutex::default(),
-            in_flight: Arc::new(tokio::sync::RwLock::new(())),
-            promised: Mutex::default(),
-            granted: Mutex::default(),
-            selected: tokio::sync::watch::Sender::new(Ranges::default()),
-            regranted: tokio::sync::Notify::new(),
-            narrowed: tokio::sync::Notify::new(),
-        }
-    }
+/// Kept under one lock: a check of `ranges` and the count of what it let in, a cut of
+/// `ranges` and the shrinking of `promised`, are each one step.
+#[derive(Default)]
+struct ClaimState {
+    /// What a reconcile may start on now.
+    ranges: Ranges,
+    /// What the lease says this replica works on: always at least `ranges` and the
+    /// hashes of the reconciles under way.
+    promised: Ranges,
+    /// The grant as last read from the lease (none before the first read).
+    granted: Option<Ranges>,
+    /// Reconciles under way, by the hash of their object's uid.
+    in_flight: HashMap<u64, usize>,
+    /// Bumped whenever `ranges` change (see [`Claim::epoch`]).
+    epoch: u64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A reconcile under way in a claim: counted until dropped.
+pub(crate) struct InFlight {
+    claim: Arc<Claim>,
+    hash: u64,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut state = lock(&self.claim.state);
+        if let Some(n) = state.in_flight.get_mut(&self.hash) {
+            *n -= 1;
+            if *n == 0 {
+                state.in_flight.remove(&self.hash);
+            }
+        }
+        drop(state);
+        self.claim.ended.notify_waiters();
+    }
 }
 
 impl Claim {
@@ -282,29 +299,28 @@ impl Claim {
     /// the lease read. The caller writes it with that read's resourceVersion and, once
     /// the server has it, calls [`Claim::renewed`].
     pub(crate) fn to_write(&self, granted: &Ranges) -> Ranges {
-        lock(&self.promised).union(granted)
+        lock(&self.state).promised.union(granted)
     }
 
     /// A renewal that wrote [`Claim::to_write`] for `granted` succeeded: the claim may now
     /// work on the grant (it was written as claimed first).
     pub(crate) fn renewed(&self, granted: Ranges) {
-        {
-            // Not the whole of what was written: a narrowing may have ended meanwhile, and
-            // what it let go must not be promised again (the next renewal writes it less).
-            let mut promised = lock(&self.promised);
-            *promised = promised.union(&granted);
-        }
-        let widened = {
-            let mut ranges = lock(&self.ranges);
-            let wider = ranges.union(&granted);
-            let widened = wider != *ranges;
-            *ranges = wider;
-            widened
-        };
-        let changed = lock(&self.granted).as_ref() != Some(&granted);
-        *lock(&self.granted) = Some(granted);
+        let mut state = lock(&self.state);
+        // Not the whole of what was written: a narrowing may have ended meanwhile, and
+        // what it let go must not be promised again (the next renewal writes it less).
+        state.promised = state.promised.union(&granted);
+        let wider = state.ranges.union(&granted);
+        let widened = wider != state.ranges;
         if widened {
-            self.selected.send_replace(lock(&self.ranges).clone());
+            state.ranges = wider;
+            state.epoch += 1;
+        }
+        let changed = state.granted.as_ref() != Some(&granted);
+        state.granted = Some(granted);
+        let ranges = state.ranges.clone();
+        drop(state);
+        if widened {
+            self.selected.send_replace(ranges);
         }
         if changed {
             self.regranted.notify_one();
@@ -313,7 +329,7 @@ impl Claim {
 
     /// A new process took its lease over: whatever the lease granted was for the last one.
     pub(crate) fn reset(&self) {
-        *lock(&self.granted) = None;
+        lock(&self.state).granted = None;
     }
 
     /// The ranges the watches select now, and their changes.
@@ -321,35 +337,67 @@ impl Claim {
         self.selected.subscribe()
     }
 
-    /// The claim as a reconcile of an object with `uid` may start on it: the guard to hold
-    /// until it ends, or nothing when the object is not this shard's.
-    pub(crate) async fn admit(&self, uid: &str) -> Option<tokio::sync::OwnedRwLockReadGuard<()>> {
-        let guard = self.in_flight.clone().read_owned().await;
-        lock(&self.ranges).contains(fnv1a(uid.as_bytes())).then_some(guard)
+    /// Changes whenever the ranges do: an object that comes back to this shard must pass
+    /// a controller's generation filter again.
+    pub(crate) fn epoch(&self) -> u64 {
+        lock(&self.state).epoch
+    }
+
+    /// A reconcile of the object with `uid` may start: counted until the returned guard is
+    /// dropped, or nothing when the object is not in this shard's ranges. Never waits.
+    pub(crate) fn admit(self: &Arc<Self>, uid: &str) -> Option<InFlight> {
+        let hash = fnv1a(uid.as_bytes());
+        let mut state = lock(&self.state);
+        if !state.ranges.contains(hash) {
+            return None;
+        }
+        *state.in_flight.entry(hash).or_default() += 1;
+        Some(InFlight { claim: self.clone(), hash })
     }
 
     /// Lets go of what the grant no longer holds: no reconcile starts there any more,
-    /// those under way end, and then the smaller claim is promised (written at the next
-    /// renewal, which is woken). Returns the share let go.
-    pub(crate) async fn narrow(&self) -> Option<Ranges> {
-        let granted = lock(&self.granted).clone()?;
+    /// those under way there end (others go on), and then the smaller claim is promised
+    /// (written at once: the lease keeper is woken). Returns the share let go.
+    pub(crate) async fn narrow(&self, identity: &str) -> Option<Ranges> {
         let removed = {
-            let mut ranges = lock(&self.ranges);
-            let removed = ranges.minus(&granted);
+            let mut state = lock(&self.state);
+            let granted = state.granted.clone()?;
+            let removed = state.ranges.minus(&granted);
             if removed.is_empty() {
                 return None;
             }
-            *ranges = ranges.intersect(&granted);
+            state.ranges = state.ranges.intersect(&granted);
+            state.epoch += 1;
             removed
         };
-        self.selected.send_replace(lock(&self.ranges).clone());
-        // Every reconcile that passed its check before the cut holds a read guard.
-        drop(self.in_flight.write().await);
-        // Only what was let go and not granted again meanwhile.
-        let now = lock(&self.ranges).clone();
-        {
-            let mut promised = lock(&self.promised);
-            *promised = promised.minus(&removed.minus(&now));
+        self.selected.send_replace(lock(&self.state).ranges.clone());
+        let started = std::time::Instant::now();
+        let mut warned = Duration::ZERO;
+        loop {
+            // Registered before the check, so an end between the two is not missed.
+            let ended = self.ended.notified();
+            let waiting = {
+                let mut state = lock(&self.state);
+                let ranges = state.ranges.clone();
+                let busy = state.in_flight.keys().filter(|h| removed.contains(**h) && !ranges.contains(**h)).count();
+                if busy == 0 {
+                    // What was let go and not granted again meanwhile, in the same step as
+                    // the check.
+                    state.promised = state.promised.minus(&removed.minus(&ranges));
+                    None
+                } else {
+                    Some(busy)
+                }
+            };
+            let Some(busy) = waiting else { break };
+            if started.elapsed() >= warned + Duration::from_secs(30) {
+                warned = started.elapsed();
+                tracing::warn!(
+                    shard = %identity, busy, waited = ?warned,
+                    "shard: ranges no longer granted wait for reconciles still under way there"
+                );
+            }
+            let _ = tokio::time::timeout(Duration::from_secs(1), ended).await;
         }
         self.narrowed.notify_one();
         Some(removed)
@@ -371,7 +419,7 @@ pub(crate) async fn follow(
             _ = stop.clone().wait() => return,
         }
         let started = std::time::Instant::now();
-        if let Some(removed) = claim.narrow().await {
+        if let Some(removed) = claim.narrow(&s.identity).await {
             for name in &controllers {
                 metrics.shard_released(name, &s.identity);
             }
@@ -383,20 +431,43 @@ pub(crate) async fn follow(
 
 /// A client whose list and watch requests of one collection (`all`, as
 /// `Api::all` names it, sent to `own`, the controller's own URL) carry the claim's
-/// `shardSelector`; a running watch of it ends with `410 Gone` when the selection
-/// changes, so kube-runtime's watcher lists again with the new one.
+/// `shardSelector`. A list's pages all carry the ranges of its first page, and a watch
+/// resumes from a list only with the ranges that list had: when the ranges have changed
+/// since, the watch answers `410 Gone` at once, and a running watch ends with it when
+/// they change, so kube-runtime's watcher lists again with the new ranges.
 pub(crate) fn selecting_client(inner: Client, all: String, own: String, claim: &Claim) -> Client {
     let selection = claim.selection();
+    let listed: Arc<Mutex<Option<Ranges>>> = Arc::default();
     let default_namespace = inner.default_namespace().to_string();
     let service = tower::service_fn(move |mut request: hyper::Request<kube::client::Body>| {
-        let (inner, mut selection) = (inner.clone(), selection.clone());
+        let (inner, mut selection, listed) = (inner.clone(), selection.clone(), listed.clone());
         let (all, own) = (all.clone(), own.clone());
         async move {
-            let mut watching = false;
+            let mut watching = None;
             if request.method() == hyper::Method::GET && request.uri().path() == all {
                 let query = request.uri().query().unwrap_or_default().to_string();
-                watching = query.split('&').any(|p| p == "watch=true" || p == "watch=1");
-                let selector = query_escape(&selection.borrow_and_update().selector());
+                let has = |param: &str| query.split('&').any(|p| p == param);
+                let is_watch = has("watch=true") || has("watch=1");
+                let lists = !is_watch || has("sendInitialEvents=true");
+                let current = selection.borrow_and_update().clone();
+                let ranges = if query.split('&').any(|p| p.starts_with("continue=")) {
+                    // The same selector as the list's first page (the server requires it).
+                    lock(&listed).clone().unwrap_or_else(|| current.clone())
+                } else if lists {
+                    *lock(&listed) = Some(current.clone());
+                    current
+                } else if lock(&listed).as_ref() == Some(&current) {
+                    current
+                } else {
+                    // Resuming from a list of other ranges would miss the objects of the
+                    // new ones: list again.
+                    let body = http_body_util::Full::new(Bytes::from_static(GONE.as_bytes()));
+                    return Ok(hyper::Response::new(body.map_err(|never| match never {}).boxed_unsync()));
+                };
+                if is_watch {
+                    watching = Some(ranges.clone());
+                }
+                let selector = query_escape(&ranges.selector());
                 let uri = if query.is_empty() {
                     format!("{own}?shardSelector={selector}")
                 } else {
@@ -408,10 +479,12 @@ pub(crate) fn selecting_client(inner: Client, all: String, own: String, claim: &
             let response = inner.send(request).await?;
             let (parts, body) = response.into_parts();
             let body = body.map_err(tower::BoxError::from);
-            if !watching || !parts.status.is_success() {
-                return Ok::<_, kube::Error>(hyper::Response::from_parts(parts, body.boxed_unsync()));
+            match watching {
+                Some(ranges) if parts.status.is_success() => {
+                    Ok(hyper::Response::from_parts(parts, until_reselected(body, selection, ranges).boxed_unsync()))
+                }
+                _ => Ok::<_, kube::Error>(hyper::Response::from_parts(parts, body.boxed_unsync())),
             }
-            Ok(hyper::Response::from_parts(parts, until_reselected(body, selection).boxed_unsync()))
         }
     });
     Client::new(service, default_namespace)
@@ -421,11 +494,12 @@ pub(crate) fn selecting_client(inner: Client, all: String, own: String, claim: &
 const GONE: &str = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\
                     \"message\":\"the shard's ranges changed: list again\",\"reason\":\"Expired\",\"code\":410}}\n";
 
-/// A watch body that ends with [`GONE`] once the selection changes (between events,
-/// never inside one).
+/// A watch body (of `ranges`) that ends with [`GONE`] once the selection is other
+/// ranges (between events, never inside one).
 fn until_reselected<B>(
     body: B,
     selection: tokio::sync::watch::Receiver<Ranges>,
+    ranges: Ranges,
 ) -> http_body_util::StreamBody<futures::stream::BoxStream<'static, Result<Frame<Bytes>, tower::BoxError>>>
 where
     B: hyper::body::Body<Data = Bytes, Error = tower::BoxError> + Send + 'static,
@@ -433,18 +507,24 @@ where
     struct State<S> {
         frames: S,
         selection: tokio::sync::watch::Receiver<Ranges>,
+        ranges: Ranges,
         /// The last byte sent ended an event (a line).
         at_boundary: bool,
         reselected: bool,
+        /// The claim is gone (the manager stopping): nothing changes any more.
+        closed: bool,
         done: bool,
     }
     let frames = StreamExt::boxed(http_body_util::BodyStream::new(body));
-    let state = State { frames, selection, at_boundary: true, reselected: false, done: false };
+    let state = State { frames, selection, ranges, at_boundary: true, reselected: false, closed: false, done: false };
     let stream = futures::stream::unfold(state, |mut st| async move {
         if st.done {
             return None;
         }
         loop {
+            if !st.reselected && !st.closed && *st.selection.borrow() != st.ranges {
+                st.reselected = true;
+            }
             if st.reselected && st.at_boundary {
                 st.done = true;
                 return Some((Ok(Frame::data(Bytes::from_static(GONE.as_bytes()))), st));
@@ -460,14 +540,8 @@ where
                     }
                     return Some((frame, st));
                 }
-                changed = st.selection.changed(), if !st.reselected => {
-                    // A sender gone (the manager stopping) changes nothing here.
-                    if changed.is_ok() {
-                        st.reselected = true;
-                    } else {
-                        st.reselected = false;
-                        std::future::pending::<()>().await;
-                    }
+                changed = st.selection.changed(), if !st.reselected && !st.closed => {
+                    st.closed = changed.is_err();
                 }
             }
         }
@@ -476,9 +550,12 @@ where
 }
 
 /// The sharder under server-side sharding, for the whole ring (ranges hold for every
-/// kind; `controllers` label its metrics): every retry period, from the leases as
-/// observed, narrows each live shard's grant to what the ring gives it and grants it
-/// what no other live shard holds in its grant or its claim.
+/// kind; `controllers` label its metrics): every retry period it lists the ring's leases
+/// afresh and, for the shards live as observed, narrows each grant to what the ring gives
+/// the shard and grants it what no other live shard holds in its grant or its claim, each
+/// write conditional on the copy just listed. (Under one sharder at a time — the sharder
+/// lease — no other grant can change between that list and the write; a shard's claim
+/// can only grow within its grant.)
 pub(crate) async fn grant(
     client: Client,
     sharding: Arc<Sharding>,
@@ -487,33 +564,32 @@ pub(crate) async fn grant(
     controllers: Vec<String>,
 ) {
     let api: Api<Lease> = Api::namespaced(client, &sharding.namespace);
+    let ring_leases = ListParams::default().labels(&format!("{}={}", super::shard::RING_LABEL, sharding.ring));
     for name in &controllers {
         metrics.sharder_started(name);
     }
-    // The newest copy of each lease seen: the observer's list, or this loop's own writes.
-    let mut newest: BTreeMap<String, Lease> = BTreeMap::new();
     // Since when a shard has waited for ranges another still holds.
     let mut waiting: BTreeMap<String, Instant> = BTreeMap::new();
     loop {
         tokio::time::sleep(sharding.retry_period).await;
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
-        let Some(live) = lock(&observed).live_leases(fresh) else {
+        let Some(live) = lock(&observed).live(fresh) else {
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
             continue;
         };
-        newest.retain(|identity, _| live.iter().any(|(i, _)| i == identity));
-        for (identity, lease) in live {
-            let newer = newest.get(&identity).is_none_or(|known| {
-                version_after(
-                    &known.resource_version().unwrap_or_default(),
-                    &lease.resource_version().unwrap_or_default(),
-                )
-            });
-            if newer {
-                newest.insert(identity, lease);
+        let listed = match api.list(&ring_leases).await {
+            Ok(list) => list.items,
+            Err(e) => {
+                tracing::debug!(error = %e, "sharder: cannot list the shard leases; retrying");
+                continue;
             }
-        }
-        let mixed: Vec<&String> = newest
+        };
+        let leases: BTreeMap<String, Lease> = listed
+            .into_iter()
+            .filter_map(|lease| Some((lease.spec.as_ref()?.holder_identity.clone()?, lease)))
+            .filter(|(holder, _)| live.contains(holder))
+            .collect();
+        let mixed: Vec<&String> = leases
             .iter()
             .filter(|(_, l)| selection_of(l) != ShardSelection::ShardSelector)
             .map(|(identity, _)| identity)
@@ -526,76 +602,60 @@ pub(crate) async fn grant(
             );
             continue;
         }
-        let ring = Ring::new(newest.keys().cloned(), sharding.virtual_nodes);
+        let ring = Ring::new(leases.keys().cloned(), sharding.virtual_nodes);
+        waiting.retain(|identity, _| leases.contains_key(identity));
         for name in &controllers {
             metrics.ring_shards(name, ring.shards().len());
         }
-        for identity in ring.shards() {
-            let mut others = Ranges::default();
-            for lease in newest.iter().filter(|(other, _)| *other != identity).map(|(_, lease)| lease) {
-                others =
-                    others.union(&annotated(lease, GRANTED_ANNOTATION)).union(&annotated(lease, CLAIMED_ANNOTATION));
-            }
+        for (identity, lease) in &leases {
+            // What every other live shard holds: its grant and its claim (an annotation
+            // that cannot be read holds everything).
+            let others = leases
+                .iter()
+                .filter(|(other, _)| *other != identity)
+                .fold(Ranges::default(), |held, (_, l)| held.union(&holding(l)));
             let desired = ring.ranges(identity);
-            let Some(known) = newest.get(identity) else { continue };
-            let next = |lease: &Lease| {
-                let granted = annotated(lease, GRANTED_ANNOTATION);
-                (granted.intersect(&desired).union(&desired.minus(&others)), granted)
-            };
-            let (grant, granted) = next(known);
-            let blocked = !desired.minus(&grant).is_empty();
+            let granted = annotated(lease, GRANTED_ANNOTATION).unwrap_or_default();
+            let grant = granted.intersect(&desired).union(&desired.minus(&others));
+            if !desired.is_subset(&grant) {
+                waiting.entry(identity.clone()).or_insert_with(Instant::now);
+            }
             if grant == granted {
-                if blocked {
-                    waiting.entry(identity.clone()).or_insert_with(Instant::now);
-                }
                 continue;
             }
-            // Read again just before writing, and conditional on that copy: the shard
-            // renews every retry period, and a copy as old as the last list would
-            // mostly conflict. A shard's newer claim, or another sharder's grant,
-            // still makes the write fail; the next round sees them.
-            let name = format!("{}-shard-{identity}", sharding.ring);
-            let current = match api.get(&name).await {
-                Ok(lease) => lease,
-                Err(e) => {
-                    tracing::debug!(lease = %name, error = %e, "sharder: cannot read a shard lease");
-                    continue;
-                }
-            };
-            let (grant, granted) = next(&current);
-            if grant == granted {
-                newest.insert(identity.clone(), current);
-                continue;
-            }
+            let name = lease.name_any();
             let patch = serde_json::json!({"metadata": {
-                "resourceVersion": current.resource_version(),
+                "resourceVersion": lease.resource_version(),
                 "annotations": {GRANTED_ANNOTATION: grant.encode()},
             }});
             match api.patch(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
-                Ok(after) => {
-                    let gained = !grant.is_subset(&granted);
-                    let since = if blocked { None } else { waiting.remove(identity) };
-                    if gained {
-                        for name in &controllers {
-                            metrics.sharder_assigned(
-                                name,
-                                !granted.is_empty(),
-                                since.map(|s| s.elapsed().as_secs_f64()),
-                            );
-                        }
-                    } else {
+                Ok(_) => {
+                    if grant.is_subset(&granted) {
                         for name in &controllers {
                             metrics.sharder_drained(name);
                         }
+                    } else {
+                        let since = desired.is_subset(&grant).then(|| waiting.remove(identity)).flatten();
+                        let handoff = since.map(|s| s.elapsed().as_secs_f64());
+                        for name in &controllers {
+                            metrics.sharder_assigned(name, !granted.is_empty(), handoff);
+                        }
                     }
                     tracing::debug!(shard = %identity, share = grant.share(), "sharder: granted");
-                    newest.insert(identity.clone(), after);
                 }
+                // The shard renewed since the list (or is gone): the next round.
                 Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => {}
                 Err(e) => tracing::warn!(lease = %name, error = %e, "sharder: cannot write a grant"),
             }
         }
     }
+}
+
+/// What a shard's lease holds: its grant and its claim; an annotation that is there but
+/// cannot be read holds everything (a newer replica's format must not free its ranges).
+fn holding(lease: &Lease) -> Ranges {
+    let read = |key| annotated(lease, key).unwrap_or_else(Ranges::all);
+    read(GRANTED_ANNOTATION).union(&read(CLAIMED_ANNOTATION))
 }
 
 /// How a shard's lease says it selects (a lease without the annotation is from a replica
@@ -686,7 +746,7 @@ mod tests {
         rt.block_on(async {
             let (tx, rx) = futures::channel::mpsc::unbounded::<Result<Frame<Bytes>, tower::BoxError>>();
             let selection = tokio::sync::watch::Sender::new(Ranges::all());
-            let mut body = until_reselected(http_body_util::StreamBody::new(rx), selection.subscribe());
+            let mut body = until_reselected(http_body_util::StreamBody::new(rx), selection.subscribe(), Ranges::all());
             let mut next = async || {
                 let frame = body.frame().await?.expect("a frame");
                 Some(String::from_utf8(frame.into_data().expect("data").to_vec()).unwrap())
@@ -706,7 +766,7 @@ mod tests {
     }
 
     #[test]
-    fn a_narrowed_claim_waits_for_reconciles_under_way_and_then_promises_less() {
+    fn a_narrowed_claim_waits_for_reconciles_under_way_there_and_then_promises_less() {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             let claim = Arc::new(Claim::default());
@@ -714,33 +774,117 @@ mod tests {
             // Granted everything: claimed first, then worked on.
             assert_eq!(claim.to_write(&everything), everything);
             claim.renewed(everything.clone());
-            let uid = "0b0c7e54-7d3c-4cf0-a1a8-3d7e0b7e7a11";
-            let h = fnv1a(uid.as_bytes());
-            let guard = claim.admit(uid).await.expect("granted");
-            // The grant shrinks to the half without this object.
-            let half = if h < 1 << 63 {
-                Ranges::new(vec![(1 << 63, u64::MAX)])
-            } else {
-                Ranges::new(vec![(0, (1 << 63) - 1)])
+            // Two objects, one in each half of the hash space.
+            let uid = |low: bool| {
+                let mut uids = (0u64..).map(|i| format!("{:x}-uid", i.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+                uids.find(|u| (fnv1a(u.as_bytes()) < 1 << 63) == low).unwrap()
             };
-            *lock(&claim.granted) = Some(half.clone());
+            let (low, high) = (&uid(true), &uid(false));
+            let guard = claim.admit(low).expect("granted");
+            let epoch = claim.epoch();
+            // The grant shrinks to the upper half: `low` is no longer this shard's.
+            let half = Ranges::new(vec![(1 << 63, u64::MAX)]);
+            lock(&claim.state).granted = Some(half.clone());
             let narrowing = tokio::spawn({
                 let claim = claim.clone();
-                async move { claim.narrow().await }
+                async move { claim.narrow("shard-a").await }
             });
             tokio::time::sleep(Duration::from_millis(50)).await;
-            // It still promises everything: the reconcile under way has not ended.
-            assert_eq!(*lock(&claim.promised), everything);
+            // It still promises everything: the reconcile under way has not ended; others
+            // start at once, and none in the half let go.
+            assert_eq!(lock(&claim.state).promised, everything);
             assert!(!narrowing.is_finished());
+            assert!(claim.admit(high).is_some(), "a reconcile in the kept half waits for nothing");
+            assert!(claim.admit(low).is_none(), "nothing starts in the half let go");
+            assert_ne!(claim.epoch(), epoch, "objects coming back must pass the generation filter");
             drop(guard);
             let removed = narrowing.await.unwrap().expect("narrowed");
             assert_eq!(removed, half.complement());
-            assert_eq!(*lock(&claim.promised), half);
+            assert_eq!(lock(&claim.state).promised, half);
             // A renewal that wrote the wider claim while it narrowed promises no more.
             claim.renewed(half.clone());
-            assert_eq!(*lock(&claim.promised), half);
-            assert!(claim.admit(uid).await.is_none(), "no longer this shard's");
+            assert_eq!(lock(&claim.state).promised, half);
             assert_eq!(*claim.selection().borrow(), half);
+        });
+    }
+
+    #[test]
+    fn lists_and_watches_carry_the_ranges_and_a_watch_never_resumes_a_list_of_others() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let sent: Arc<Mutex<Vec<String>>> = Arc::default();
+            let inner = {
+                let sent = sent.clone();
+                Client::new(
+                    tower::service_fn(move |request: hyper::Request<kube::client::Body>| {
+                        lock(&sent).push(request.uri().to_string());
+                        let body = http_body_util::Full::new(Bytes::from_static(b"{}"));
+                        async move { Ok::<_, std::convert::Infallible>(hyper::Response::new(body)) }
+                    }),
+                    "default",
+                )
+            };
+            let claim = Arc::new(Claim::default());
+            claim.renewed(Ranges::all());
+            let all = "/apis/example.com/v1/samples".to_string();
+            let own = "/apis/example.com/v1/namespaces/ns/samples".to_string();
+            let client = selecting_client(inner, all.clone(), own, &claim);
+            let get = async |query: &str| {
+                let request = hyper::Request::get(format!("{all}?{query}")).body(kube::client::Body::empty()).unwrap();
+                let response = client.send(request).await.unwrap();
+                String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap()
+            };
+            let selector = |r: &Ranges| format!("shardSelector={}", query_escape(&r.selector()));
+            get("limit=500").await;
+            let last = || lock(&sent).last().cloned().unwrap_or_default();
+            assert!(last().starts_with("/apis/example.com/v1/namespaces/ns/samples?limit=500&"), "{}", last());
+            assert!(last().ends_with(&selector(&Ranges::all())), "{}", last());
+            // The grant narrows while the list is paged: its pages keep the first one's ranges.
+            let half = Ranges::new(vec![(1 << 63, u64::MAX)]);
+            lock(&claim.state).granted = Some(half.clone());
+            claim.narrow("shard-a").await.expect("narrowed");
+            get("limit=500&continue=abc").await;
+            assert!(last().ends_with(&selector(&Ranges::all())), "a page changed selector: {}", last());
+            // The watch that would resume from that list: listed again instead.
+            let calls = lock(&sent).len();
+            let answer = get("watch=true&resourceVersion=7").await;
+            assert_eq!(lock(&sent).len(), calls, "the watch went to the server");
+            assert!(answer.contains("\"code\":410"), "{answer}");
+            // The new list and the watch after it carry the new ranges.
+            get("limit=500").await;
+            assert!(last().ends_with(&selector(&half)), "{}", last());
+            get("watch=true&resourceVersion=9").await;
+            assert!(last().contains("watch=true") && last().ends_with(&selector(&half)), "{}", last());
+            // Other paths are left alone.
+            let request = hyper::Request::get("/api/v1/namespaces").body(kube::client::Body::empty()).unwrap();
+            client.send(request).await.unwrap();
+            assert_eq!(last(), "/api/v1/namespaces");
+        });
+    }
+
+    #[test]
+    fn a_range_granted_again_while_narrowing_stays_promised() {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let claim = Arc::new(Claim::default());
+            claim.renewed(Ranges::all());
+            let uid = (0..).map(|i| format!("uid-{i}")).find(|u| fnv1a(u.as_bytes()) < 1 << 63).unwrap();
+            let guard = claim.admit(&uid).expect("granted");
+            let half = Ranges::new(vec![(1 << 63, u64::MAX)]);
+            lock(&claim.state).granted = Some(half);
+            let narrowing = tokio::spawn({
+                let claim = claim.clone();
+                async move { claim.narrow("shard-a").await }
+            });
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            // Granted everything again before the reconcile ends: what the narrowing let go
+            // is this shard's again, and must stay promised.
+            claim.renewed(Ranges::all());
+            drop(guard);
+            narrowing.await.unwrap();
+            let state = lock(&claim.state);
+            assert!(state.ranges.is_subset(&state.promised), "{:?} not within {:?}", state.ranges, state.promised);
+            assert_eq!(state.promised, Ranges::all());
         });
     }
 }

@@ -109,9 +109,20 @@ pub fn start_by(
     ledger: &Arc<Ledger>,
     selection: ShardSelection,
 ) -> (Stop, Run, Arc<kubegen::host::Metrics>) {
+    start_costing(client, ns, identity, ledger, selection, Duration::from_millis(40))
+}
+
+/// As [`start_by`], each reconcile taking `cost`.
+pub fn start_costing(
+    client: &kube::Client,
+    ns: &str,
+    identity: &str,
+    ledger: &Arc<Ledger>,
+    selection: ShardSelection,
+    cost: Duration,
+) -> (Stop, Run, Arc<kubegen::host::Metrics>) {
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), ns);
-    let replica =
-        Arc::new(Replica { identity: identity.into(), ledger: ledger.clone(), cost: Duration::from_millis(40) });
+    let replica = Arc::new(Replica { identity: identity.into(), ledger: ledger.clone(), cost });
     let manager = Manager::new(client.clone())
         .add(Controller::new(samples).concurrency(4), replica)
         .sharding(sharding_by(ns, identity, selection));
@@ -425,6 +436,9 @@ async fn caches_hold_their_share(metrics: &[(&str, &Arc<kubegen::host::Metrics>)
 async fn shards_selected_by_the_api_server_split_by_uid_and_hand_over_without_overlap() {
     let ns = namespace("e2e-shardsel");
     let client = cluster::client().await;
+    if refused_without_selector(&client, &ns).await {
+        return;
+    }
     for i in 0..OBJECTS {
         let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
         kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
@@ -484,37 +498,153 @@ async fn shards_selected_by_the_api_server_split_by_uid_and_hand_over_without_ov
     assert!(left.expect("list leases").items.is_empty(), "shard leases left behind");
 }
 
-/// A ring whose replicas select differently waits: the sharder of one selection assigns
-/// nothing while a replica of the other is live (its objects would meet on two shards),
-/// and resumes once it is gone.
+/// Whether the API server filters lists by `shardSelector` (KEP-5866's feature gate
+/// `ShardedListAndWatch`, on in the test server from 1.36).
+pub async fn selector_served(client: &kube::Client) -> bool {
+    let path = "/apis/coordination.k8s.io/v1/namespaces/default/leases?limit=1&shardSelector=shardRange%28object.\
+                metadata.uid%2C%20%270x0000000000000000%27%2C%20%270x10000000000000000%27%29";
+    let request = hyper::Request::get(path).body(Vec::new()).expect("a request");
+    let list: serde_json::Value = client.request(request).await.expect("list leases");
+    list.pointer("/metadata/shardInfo").is_some()
+}
+
+/// On an API server without `shardSelector`, a manager that asks for it refuses to start
+/// (the test of server-side sharding then has nothing more to run there). True when so.
+pub async fn refused_without_selector(client: &kube::Client, ns: &str) -> bool {
+    if selector_served(client).await {
+        return false;
+    }
+    let ledger = Arc::new(Ledger::default());
+    let (_, run, _) = start_by(client, ns, "shard-a", &ledger, ShardSelection::ShardSelector);
+    let ended = tokio::time::timeout(Duration::from_secs(30), run).await.expect("the manager did not refuse");
+    match ended.expect("the manager's task") {
+        Err(ManagerError::Sharding(e)) if e.contains("does not filter by shardSelector") => {}
+        other => panic!("expected the refusal of shard-selector on this server, got {other:?}"),
+    }
+    eprintln!("this API server does not serve shardSelector: the manager refused it (the rest needs 1.36+)");
+    true
+}
+
+/// Reconciles by `replica` that started after `since`, by object.
+fn reconciled_since(ledger: &Ledger, replica: &str, since: Instant) -> std::collections::BTreeSet<String> {
+    let done = ledger.done.lock().unwrap();
+    done.iter().filter(|(_, r, start, _)| r == replica && *start > since).map(|(o, _, _, _)| o.clone()).collect()
+}
+
+/// The grant the sharder wrote on a replica's shard lease, if any.
+async fn granted(client: &kube::Client, ns: &str, identity: &str) -> Option<String> {
+    let leases: Api<k8s_openapi::api::coordination::v1::Lease> = Api::namespaced(client.clone(), ns);
+    let lease = leases.get(&format!("{RING}-shard-{identity}")).await.expect("the shard lease");
+    lease.annotations().get("shard.kubegen.dev/granted").filter(|g| !g.is_empty()).cloned()
+}
+
+/// A ring whose replicas select differently waits: its sharder, of either selection,
+/// assigns, grants and drains nothing while a replica of the other is live (a labelled
+/// object and a hashed one could meet on two shards) — the replica already working keeps
+/// all its objects, the other gets none — and the ring resumes once it is gone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn replicas_that_select_differently_are_not_given_work_together() {
     let ns = namespace("e2e-shardmix");
     let client = cluster::client().await;
+    if refused_without_selector(&client, &ns).await {
+        return;
+    }
     for i in 0..OBJECTS {
         let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
         kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
     }
+    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    let all: std::collections::BTreeSet<String> = (0..OBJECTS).map(|i| format!("s{i}")).collect();
     let ledger = Arc::new(Ledger::default());
+    let mix = Duration::from_secs(5);
+
+    // The sharder selects by shardSelector; a replica selecting by label joins.
     let (stop_a, run_a, _) = start_by(&client, &ns, "shard-a", &ledger, ShardSelection::ShardSelector);
-    // shard-a alone: it is the sharder and grants itself everything.
     let alone = placed_by_uid(&client, &ns, &["shard-a"]).await;
     reconciled_by_their_shards(&ledger, &alone, Instant::now()).await;
     let (stop_b, run_b, _) = start_by(&client, &ns, "shard-b", &ledger, ShardSelection::Labels);
-    tokio::time::sleep(Duration::from_secs(5)).await;
-    // shard-b (by label) was given nothing: no object labelled, none reconciled by it.
-    let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let window = Instant::now();
+    tokio::time::sleep(mix).await;
+    assert_eq!(reconciled_since(&ledger, "shard-a", window), all, "shard-a lost objects in a mixed ring");
+    assert!(reconciled_since(&ledger, "shard-b", window).is_empty(), "shard-b worked in a mixed ring");
+    assert_eq!(granted(&client, &ns, "shard-b").await, None, "a label replica was granted ranges");
     let labelled = samples.list(&ListParams::default().labels(&format!("shard.kubegen.dev/{RING}"))).await;
     assert!(labelled.expect("list").items.is_empty(), "objects labelled in a mixed ring");
-    assert!(!ledger.done.lock().unwrap().iter().any(|(_, r, _, _)| r == "shard-b"), "shard-b worked in a mixed ring");
+
     // shard-a leaves: shard-b, alone and by label, gets everything.
     let left = Instant::now();
     stop_a.trigger();
     stopped("shard-a", run_a).await;
     let labels = assigned(&client, &ns, &["shard-b"], Duration::from_secs(30)).await;
     reconciled_by_their_shards(&ledger, &labels, left).await;
+
+    // Now the sharder selects by label; a replica selecting by shardSelector joins.
+    let (stop_c, run_c, _) = start_by(&client, &ns, "shard-c", &ledger, ShardSelection::ShardSelector);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let window = Instant::now();
+    tokio::time::sleep(mix).await;
+    assert_eq!(reconciled_since(&ledger, "shard-b", window), all, "shard-b lost objects in a mixed ring");
+    assert!(reconciled_since(&ledger, "shard-c", window).is_empty(), "shard-c worked in a mixed ring");
+    assert_eq!(granted(&client, &ns, "shard-c").await, None, "ranges granted in a mixed ring");
+    let list = samples.list(&ListParams::default()).await.expect("list").items;
+    let moved: Vec<String> = list
+        .iter()
+        .filter(|s| {
+            s.labels().get(&format!("shard.kubegen.dev/{RING}")).map(String::as_str) != Some("shard-b")
+                || s.labels().contains_key(&format!("drain.shard.kubegen.dev/{RING}"))
+        })
+        .map(|s| s.name_any())
+        .collect();
+    assert!(moved.is_empty(), "objects drained or moved in a mixed ring: {moved:?}");
+
+    // shard-b leaves: shard-c, alone and by shardSelector, gets everything.
+    let left = Instant::now();
     stop_b.trigger();
     stopped("shard-b", run_b).await;
+    let alone = placed_by_uid(&client, &ns, &["shard-c"]).await;
+    reconciled_by_their_shards(&ledger, &alone, left).await;
+    stop_c.trigger();
+    stopped("shard-c", run_c).await;
     assert!(overlaps(&ledger).is_empty(), "reconciled by two replicas at once");
+}
+
+/// Server-side sharding with reconciles that last longer than a handoff: the ranges a
+/// joining shard takes are granted only once their old shard's reconciles there have
+/// ended (each takes 1.5 s and comes back 0.3 s later), never while one runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn a_handoff_of_ranges_waits_for_the_reconciles_under_way_there() {
+    let ns = namespace("e2e-shardslow");
+    let client = cluster::client().await;
+    if refused_without_selector(&client, &ns).await {
+        return;
+    }
+    for i in 0..OBJECTS {
+        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
+        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    }
+    let ledger = Arc::new(Ledger::default());
+    let (by, cost) = (ShardSelection::ShardSelector, Duration::from_millis(1500));
+    let (stop_a, run_a, _) = start_costing(&client, &ns, "shard-a", &ledger, by, cost);
+    let (stop_b, run_b, _) = start_costing(&client, &ns, "shard-b", &ledger, by, cost);
+    let began = Instant::now();
+    let two = placed_by_uid(&client, &ns, &["shard-a", "shard-b"]).await;
+    reconciled_by_their_shards(&ledger, &two, began).await;
+    let joined = Instant::now();
+    let (stop_c, run_c, _) = start_costing(&client, &ns, "shard-c", &ledger, by, cost);
+    let three = placed_by_uid(&client, &ns, &["shard-a", "shard-b", "shard-c"]).await;
+    reconciled_by_their_shards(&ledger, &three, joined).await;
+    let moved = two.iter().filter(|(o, s)| three.get(*o) != Some(*s)).count();
+    eprintln!("slow reconciles: {moved} objects moved to shard-c in {:?}", joined.elapsed());
+    for (stop, run, identity) in [(stop_a, run_a, "shard-a"), (stop_b, run_b, "shard-b"), (stop_c, run_c, "shard-c")] {
+        stop.trigger();
+        stopped(identity, run).await;
+    }
+    let overlapping = overlaps(&ledger);
+    assert_eq!(ledger.overlaps.load(SeqCst), 0, "reconciled by two replicas at once: {overlapping:?}");
+    assert!(overlapping.is_empty(), "reconciled by two replicas at once: {overlapping:?}");
+    assert!(moved > 0, "the ring moved nothing to shard-c");
+    eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
 }
