@@ -58,7 +58,7 @@ pub struct ManagerArgs {
     /// Every replica reconciles its share of the objects (a shard Lease each, a consistent-hash ring, objects labelled with their shard) instead of one leader doing all; replaces --leader-elect. The ring is named like the leader-election Lease, in its namespace.
     #[arg(long, conflicts_with = "leader_elect")]
     pub sharding: bool,
-    /// How a shard's watches select its objects: `labels` (the sharder labels each object with its shard; every API server), `shard-selector` (the API server's shardSelector over the object's uid: feature gate ShardedListAndWatch, Kubernetes 1.36+; no label writes, each replica decodes only its share), or `auto` (shard-selector where the server serves it, else labels). Every replica of a ring must select alike.
+    /// How a shard's watches select its objects: `labels` (the sharder labels each object with its shard; every API server), `shard-selector` (the API server's shardSelector over the object's uid: feature gate ShardedListAndWatch, Kubernetes 1.36+; no label writes, each replica decodes only its share), or `auto` (shard-selector where the server serves it and no controller owns kinds, else labels). Every replica of a ring must select alike.
     #[arg(long, value_name = "HOW", default_value = "auto", requires = "sharding")]
     pub shard_selection: ShardSelection,
     /// Name of the Lease; the manager's name by default.

@@ -404,7 +404,7 @@ impl<K: Watched> Controller<K> {
                     watcher::Event::InitDone => {}
                 }
             })
-            .applied_objects();
+            .flat_map(listed_once_in_the_cache());
         let objects = if self.generation_changed {
             // A drain is a label: it must pass the generation filter; and so must an
             // object that comes back to a shard's ranges (the claim's epoch changes).
@@ -627,6 +627,37 @@ async fn reconcile<K: Watched, R: Reconciler<K>>(
     result
 }
 
+/// The objects a watch applies, for the controller's triggers: a change as it comes, and
+/// the objects of a (re)list once it is done. The cache swaps a relist in only at its end,
+/// so a reconcile of a listed object triggered before then finds the cache without it when
+/// the object is new to it (a relist after the watch fell behind, or a shard's new ranges)
+/// and the request was dropped; a paged list lost all but its last page that way.
+#[allow(clippy::type_complexity)]
+fn listed_once_in_the_cache<K: Send + 'static>() -> impl FnMut(
+    Result<watcher::Event<K>, watcher::Error>,
+) -> futures::stream::Iter<
+    std::vec::IntoIter<Result<K, watcher::Error>>,
+> {
+    let mut listing: Vec<K> = Vec::new();
+    move |event| {
+        let ready: Vec<Result<K, watcher::Error>> = match event {
+            Ok(watcher::Event::Apply(o)) => vec![Ok(o)],
+            Ok(watcher::Event::Init) => {
+                listing.clear();
+                Vec::new()
+            }
+            Ok(watcher::Event::InitApply(o)) => {
+                listing.push(o);
+                Vec::new()
+            }
+            Ok(watcher::Event::InitDone) => std::mem::take(&mut listing).into_iter().map(Ok).collect(),
+            Ok(watcher::Event::Delete(_)) => Vec::new(),
+            Err(e) => vec![Err(e)],
+        };
+        futures::stream::iter(ready)
+    }
+}
+
 /// A label selector and the shard's, both.
 fn with_selector(theirs: Option<String>, shard: &str) -> String {
     match theirs.filter(|s| !s.is_empty()) {
@@ -704,6 +735,34 @@ pub(crate) fn described(error: &(dyn std::error::Error + 'static)) -> String {
 #[cfg(test)]
 mod tests {
     use super::described;
+
+    /// A listed object reaches the triggers only once its list is done (the cache has it
+    /// then); a watched change at once; a relist starts over.
+    #[test]
+    fn listed_objects_are_triggered_when_their_list_is_done() {
+        use kube::runtime::watcher::Event;
+        let mut triggers = super::listed_once_in_the_cache::<u32>();
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mut run = |event| -> Vec<u32> {
+            let out: Vec<_> = rt.block_on(futures::StreamExt::collect::<Vec<_>>(triggers(Ok(event))));
+            out.into_iter().map(|r| r.unwrap()).collect()
+        };
+        let out: Vec<u32> = run(Event::Init);
+        assert!(out.is_empty());
+        for page in [1, 2, 3] {
+            let out: Vec<u32> = run(Event::InitApply(page));
+            assert!(out.is_empty(), "page {page} triggered before the list was done");
+        }
+        assert_eq!(run(Event::InitDone), vec![1, 2, 3]);
+        assert_eq!(run(Event::Apply(4)), vec![4]);
+        assert!(run(Event::Delete(4)).is_empty());
+        // A relist cut short by another drops what the first had buffered.
+        let _: Vec<u32> = run(Event::Init);
+        let _: Vec<u32> = run(Event::InitApply(5));
+        let _: Vec<u32> = run(Event::Init);
+        let _: Vec<u32> = run(Event::InitApply(6));
+        assert_eq!(run(Event::InitDone), vec![6]);
+    }
 
     fn api_error() -> kube::Error {
         let status =

@@ -283,7 +283,15 @@ impl Manager {
         let sharding = sharding.map(Arc::new);
         // How the shards select their objects: the API server's shardSelector where it
         // serves it (and it was not ruled out), else labels.
+        // A controller that owns kinds: the selector places a child by its own uid, not its
+        // owner's shard, so only labels let each shard watch only its children; auto
+        // keeps to them then.
+        let owns = kinds.iter().any(|(_, _, children)| !children.is_empty());
         let claim = match &sharding {
+            Some(s) if s.selection == ShardSelection::Auto && owns => {
+                tracing::info!(ring = %s.ring, "sharding by label (owned objects follow their owner's label)");
+                None
+            }
             Some(s) if s.selection != ShardSelection::Labels => loop {
                 match shard_server::served(&client, &s.namespace).await {
                     Ok(true) => {

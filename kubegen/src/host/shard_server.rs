@@ -52,7 +52,9 @@ const FIELD: &str = "object.metadata.uid";
 /// How a sharded manager's watches select each shard's objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ShardSelection {
-    /// The API server's `shardSelector` where it serves it (asked at start), else labels.
+    /// The API server's `shardSelector` where it serves it (asked at start) and no
+    /// controller of the manager owns kinds (only labels make children follow their
+    /// owner's shard), else labels.
     #[default]
     Auto,
     /// The shard label the sharder writes on each object: every API server.
