@@ -749,17 +749,7 @@ pub(crate) async fn assign(
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
             continue;
         };
-        let mixed: Vec<&String> = live
-            .iter()
-            .filter(|(_, l)| shard_server::selection_of(l) != ShardSelection::Labels)
-            .map(|(holder, _)| holder)
-            .collect();
-        if !mixed.is_empty() {
-            tracing::warn!(
-                ?mixed,
-                "sharder: replicas of the ring select by shardSelector, not by label; assigning nothing until every \
-                 replica selects alike (roll one selection out)"
-            );
+        if shard_server::mixed(live.iter().map(|(holder, lease)| (holder, lease)), ShardSelection::Labels) {
             continue;
         }
         let ring = Ring::new(live.into_iter().map(|(holder, _)| holder), sharding.virtual_nodes);

@@ -591,17 +591,7 @@ pub(crate) async fn grant(
             .filter_map(|lease| Some((lease.spec.as_ref()?.holder_identity.clone()?, lease)))
             .filter(|(holder, _)| live.contains(holder))
             .collect();
-        let mixed: Vec<&String> = leases
-            .iter()
-            .filter(|(_, l)| selection_of(l) != ShardSelection::ShardSelector)
-            .map(|(identity, _)| identity)
-            .collect();
-        if !mixed.is_empty() {
-            tracing::warn!(
-                ?mixed,
-                "sharder: replicas of the ring select by label, not by shardSelector; granting nothing until every \
-                 replica selects alike (roll one selection out)"
-            );
+        if mixed(&leases, ShardSelection::ShardSelector) {
             continue;
         }
         let ring = Ring::new(leases.keys().cloned(), sharding.virtual_nodes);
@@ -658,6 +648,23 @@ pub(crate) async fn grant(
 fn holding(lease: &Lease) -> Ranges {
     let read = |key| annotated(lease, key).unwrap_or_else(Ranges::all);
     read(GRANTED_ANNOTATION).union(&read(CLAIMED_ANNOTATION))
+}
+
+/// Whether a live replica of the ring selects otherwise than `mine` (named in a warning):
+/// a sharder then assigns, grants and drains nothing (a labelled object and a hashed one
+/// could meet on two shards).
+pub(crate) fn mixed<'a>(leases: impl IntoIterator<Item = (&'a String, &'a Lease)>, mine: ShardSelection) -> bool {
+    let others: Vec<&String> =
+        leases.into_iter().filter(|(_, lease)| selection_of(lease) != mine).map(|(identity, _)| identity).collect();
+    if !others.is_empty() {
+        tracing::warn!(
+            ?others,
+            sharder = mine.as_str(),
+            "sharder: replicas of the ring select otherwise; assigning nothing until every replica selects alike \
+             (roll one selection out)"
+        );
+    }
+    !others.is_empty()
 }
 
 /// How a shard's lease says it selects (a lease without the annotation is from a replica

@@ -18,15 +18,6 @@ const LEASE: Duration = Duration::from_secs(4);
 const RENEW_DEADLINE: Duration = Duration::from_secs(3);
 const RETRY: Duration = Duration::from_millis(500);
 
-fn samples(ns: &str, count: usize) {
-    let yaml: String = (0..count)
-        .map(|i| {
-            format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n---\n")
-        })
-        .collect();
-    kubectl_ok(&["apply", "-n", ns, "-f", "-"], Some(&yaml));
-}
-
 /// A manager of the namespace's Samples in the leader election of lease `samples-leader`.
 fn leader(
     client: kube::Client,
@@ -84,7 +75,7 @@ async fn cut_off(
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn a_partitioned_leader_stops_before_another_takes_over() {
     let ns = namespace("e2e-partition-leader");
-    samples(&ns, 10);
+    sharding::samples(&ns, 10);
     let client = cluster::client().await;
     let proxy = Proxy::start(Proxy::upstream()).await;
     let ledger = Arc::new(Ledger::default());
@@ -131,7 +122,7 @@ async fn a_partitioned_leader_stops_before_another_takes_over() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn a_stopping_leader_keeps_its_lease_until_its_reconciles_end() {
     let ns = namespace("e2e-leader-drain");
-    samples(&ns, 1);
+    sharding::samples(&ns, 1);
     let client = cluster::client().await;
     let ledger = Arc::new(Ledger::default());
     let began = Instant::now();
@@ -160,7 +151,7 @@ async fn a_stopping_leader_keeps_its_lease_until_its_reconciles_end() {
 #[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
 async fn a_partitioned_shard_stops_before_its_objects_move() {
     let ns = namespace("e2e-partition-shards");
-    samples(&ns, sharding::OBJECTS);
+    sharding::samples(&ns, sharding::OBJECTS);
     let client = cluster::client().await;
     let proxy = Proxy::start(Proxy::upstream()).await;
     let ledger = Arc::new(Ledger::default());
@@ -237,7 +228,7 @@ async fn a_partitioned_shard_selected_by_the_api_server_stops_before_its_ranges_
     if sharding::refused_without_selector(&client, &ns).await {
         return;
     }
-    samples(&ns, sharding::OBJECTS);
+    sharding::samples(&ns, sharding::OBJECTS);
     let proxy = Proxy::start(Proxy::upstream()).await;
     let ledger = Arc::new(Ledger::default());
     let by = kubegen::host::ShardSelection::ShardSelector;
@@ -337,7 +328,7 @@ fn busy(
 async fn an_overloaded_controller_serves_every_object_in_turn() {
     const COUNT: usize = 30;
     let ns = namespace("e2e-overload");
-    samples(&ns, COUNT);
+    sharding::samples(&ns, COUNT);
     let client = cluster::client().await;
     // 30 objects each due every 50 ms + 20 ms of work, 2 workers: about 430 reconciles a
     // second asked of a capacity of 100.
@@ -371,7 +362,7 @@ async fn an_overloaded_controller_serves_every_object_in_turn() {
 async fn a_live_change_goes_before_the_initial_list() {
     const COUNT: usize = 150;
     let ns = namespace("e2e-priority");
-    samples(&ns, COUNT);
+    sharding::samples(&ns, COUNT);
     let client = cluster::client().await;
     // One worker, 30 ms per object: the initial list takes about 4.5 s.
     let (busy, stop, run) = busy(&client, &ns, 1, Duration::from_millis(30), None);

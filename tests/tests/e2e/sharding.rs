@@ -19,6 +19,16 @@ use crate::cluster::{self, kubectl_ok, namespace};
 pub const RING: &str = "samples";
 pub const OBJECTS: usize = 40;
 
+/// `count` Samples named s0, s1, ... in the namespace.
+pub fn samples(ns: &str, count: usize) {
+    let yaml: String = (0..count)
+        .map(|i| {
+            format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n---\n")
+        })
+        .collect();
+    kubectl_ok(&["apply", "-n", ns, "-f", "-"], Some(&yaml));
+}
+
 /// Every reconcile of every replica: who ran it, on what, when.
 #[derive(Default)]
 pub struct Ledger {
@@ -215,10 +225,7 @@ pub fn overlaps(ledger: &Ledger) -> Vec<String> {
 async fn sharded_managers_split_the_objects_and_hand_them_over_without_overlap() {
     let ns = namespace("e2e-shards");
     let client = cluster::client().await;
-    for i in 0..OBJECTS {
-        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
-        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
-    }
+    samples(&ns, OBJECTS);
     let ledger = Arc::new(Ledger::default());
 
     // Two replicas: each works on its share.
@@ -438,10 +445,7 @@ async fn shards_selected_by_the_api_server_split_by_uid_and_hand_over_without_ov
     if refused_without_selector(&client, &ns).await {
         return;
     }
-    for i in 0..OBJECTS {
-        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
-        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
-    }
+    samples(&ns, OBJECTS);
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
     let versions = |list: &kube::core::ObjectList<sample::Sample>| -> BTreeMap<String, String> {
         list.items.iter().map(|s| (s.name_any(), s.resource_version().unwrap_or_default())).collect()
@@ -549,10 +553,7 @@ async fn replicas_that_select_differently_are_not_given_work_together() {
     if refused_without_selector(&client, &ns).await {
         return;
     }
-    for i in 0..OBJECTS {
-        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
-        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
-    }
+    samples(&ns, OBJECTS);
     let samples: Api<sample::Sample> = Api::namespaced(client.clone(), &ns);
     let all: std::collections::BTreeSet<String> = (0..OBJECTS).map(|i| format!("s{i}")).collect();
     let ledger = Arc::new(Ledger::default());
@@ -620,10 +621,7 @@ async fn a_handoff_of_ranges_waits_for_the_reconciles_under_way_there() {
     if refused_without_selector(&client, &ns).await {
         return;
     }
-    for i in 0..OBJECTS {
-        let yaml = format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n");
-        kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
-    }
+    samples(&ns, OBJECTS);
     let ledger = Arc::new(Ledger::default());
     let (by, cost) = (ShardSelection::ShardSelector, Duration::from_millis(1500));
     let (stop_a, run_a, _) = start_costing(&client, &ns, "shard-a", &ledger, by, cost);
@@ -662,12 +660,7 @@ async fn a_shard_reconciles_every_object_of_a_paged_list_of_its_new_ranges() {
         return;
     }
     let count = 1_100;
-    let yaml: String = (0..count)
-        .map(|i| {
-            format!("apiVersion: example.com/v1alpha1\nkind: Sample\nmetadata: {{name: s{i}}}\ntestString: x\n---\n")
-        })
-        .collect();
-    kubectl_ok(&["apply", "-n", &ns, "-f", "-"], Some(&yaml));
+    samples(&ns, count);
     let ledger = Arc::new(Ledger::default());
     let began = Instant::now();
     // Alone, it starts with no ranges and is then granted everything: a relist.
