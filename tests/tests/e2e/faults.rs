@@ -159,14 +159,7 @@ async fn a_partitioned_shard_stops_before_its_objects_move() {
     // shard-a (through the proxy) and shard-b share the objects; shard-a, started first,
     // is the sharder, so the partition takes the sharder too.
     let (_, run_a) = sharding::start(&proxy.client().await, &ns, "shard-a", &ledger);
-    let sharder_lease = format!("{}-sharder", sharding::RING);
-    let leases: Api<Lease> = Api::namespaced(client.clone(), &ns);
-    let holder = |lease: Option<Lease>| lease.and_then(|l| l.spec).and_then(|s| s.holder_identity);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while holder(leases.get_opt(&sharder_lease).await.ok().flatten()).as_deref() != Some("shard-a") {
-        assert!(Instant::now() < deadline, "shard-a never became the sharder");
-        tokio::time::sleep(RETRY).await;
-    }
+    sharder_is(&client, &ns, "shard-a").await;
     let (stop_b, run_b) = sharding::start(&client, &ns, "shard-b", &ledger);
     let began = Instant::now();
     let two = sharding::assigned(&client, &ns, &["shard-a", "shard-b"], Duration::from_secs(30)).await;
@@ -217,6 +210,18 @@ async fn a_partitioned_shard_stops_before_its_objects_move() {
     eprintln!("{} reconciles recorded, overlap 0", ledger.done.lock().unwrap().len());
 }
 
+/// Waits until `identity` holds the ring's sharder lease.
+async fn sharder_is(client: &kube::Client, ns: &str, identity: &str) {
+    let sharder_lease = format!("{}-sharder", sharding::RING);
+    let leases: Api<Lease> = Api::namespaced(client.clone(), ns);
+    let holder = |lease: Option<Lease>| lease.and_then(|l| l.spec).and_then(|s| s.holder_identity);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while holder(leases.get_opt(&sharder_lease).await.ok().flatten()).as_deref() != Some(identity) {
+        assert!(Instant::now() < deadline, "{identity} never became the sharder");
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
 /// The same partition under server-side sharding (the API server's shardSelector): the
 /// cut shard stops before its lease expires, and its ranges are granted to the other
 /// shard only then — its objects are never reconciled by both.
@@ -233,14 +238,7 @@ async fn a_partitioned_shard_selected_by_the_api_server_stops_before_its_ranges_
     let ledger = Arc::new(Ledger::default());
     let by = kubegen::host::ShardSelection::ShardSelector;
     let (_, run_a, _) = sharding::start_by(&proxy.client().await, &ns, "shard-a", &ledger, by);
-    let sharder_lease = format!("{}-sharder", sharding::RING);
-    let leases: Api<Lease> = Api::namespaced(client.clone(), &ns);
-    let holder = |lease: Option<Lease>| lease.and_then(|l| l.spec).and_then(|s| s.holder_identity);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while holder(leases.get_opt(&sharder_lease).await.ok().flatten()).as_deref() != Some("shard-a") {
-        assert!(Instant::now() < deadline, "shard-a never became the sharder");
-        tokio::time::sleep(RETRY).await;
-    }
+    sharder_is(&client, &ns, "shard-a").await;
     let (stop_b, run_b, _) = sharding::start_by(&client, &ns, "shard-b", &ledger, by);
     let began = Instant::now();
     let two = sharding::placed_by_uid(&client, &ns, &["shard-a", "shard-b"]).await;
