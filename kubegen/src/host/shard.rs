@@ -94,7 +94,7 @@ impl Sharding {
         format!("drain.shard.kubegen.dev/{}", self.ring)
     }
 
-    pub(crate) fn lease_name(&self) -> String {
+    fn lease_name(&self) -> String {
         format!("{}-shard-{}", self.ring, self.identity)
     }
 
@@ -878,7 +878,7 @@ pub(crate) async fn assign(
 
 /// Whether resourceVersion `b` is later than `a` (the watch may have reported a later
 /// change meanwhile); they are etcd revisions, compared as numbers when both are.
-pub(crate) fn version_after(a: &str, b: &str) -> bool {
+fn version_after(a: &str, b: &str) -> bool {
     match (a.parse::<u64>(), b.parse::<u64>()) {
         (Ok(a), Ok(b)) => b > a,
         _ => a != b,
