@@ -359,7 +359,7 @@ impl Manager {
             // knows from the start which stopped changing.
             let observed = shard::Observed::default();
             let leases = Api::<Lease>::namespaced(client.clone(), &s.namespace);
-            tokio::spawn(shard::observe(leases, s.clone(), observed.clone(), stop.clone()));
+            tokio::spawn(shard::observe(leases, s.clone(), observed.clone(), claim.clone(), stop.clone()));
             // The sharder: whichever replica holds its lease assigns the objects.
             if let Some(claim) = &claim {
                 let follow = shard_server::follow(

@@ -359,23 +359,33 @@ pub(crate) async fn renew(api: &Api<Lease>, s: &Sharding, claim: Option<&Claim>)
     }
 }
 
+/// How soon a renewal that met a conflict is tried again.
+const CONFLICT_RETRY: Duration = Duration::from_millis(100);
+
 /// Keeps the shard lease; returns when no renewal succeeded for the renew deadline. A
 /// renewal counts from when it was sent, and one still unanswered at the deadline is
 /// given up: a hung connection cannot keep a replica working past its lease.
 pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding, claim: Option<&Claim>) {
     let mut last_success = Instant::now();
+    // A conflict means the sharder wrote the lease (a grant) since it was read: read it
+    // again at once rather than a retry period later, so a replica whose grants change
+    // often (one joining a busy ring) cannot lose its lease to a run of conflicts.
+    let mut retry_now = false;
     loop {
         // The last try falls at the deadline, not up to a retry period after it.
         let left = s.renew_deadline.saturating_sub(last_success.elapsed());
         let narrowed = async {
             match claim {
-                // A smaller claim is written at once: it is what frees the ranges.
-                Some(claim) => claim.narrowed.notified().await,
+                // A smaller claim is written at once (it is what frees the ranges), and so
+                // is a new grant (it is claimed by the renewal).
+                Some(claim) => claim.renew_now.notified().await,
                 None => std::future::pending().await,
             }
         };
+        let wait = if retry_now { CONFLICT_RETRY } else { s.retry_period };
+        retry_now = false;
         tokio::select! {
-            _ = tokio::time::sleep(s.retry_period.min(left)) => {}
+            _ = tokio::time::sleep(wait.min(left)) => {}
             _ = narrowed => {}
         }
         let sent = Instant::now();
@@ -389,6 +399,10 @@ pub(crate) async fn keep(api: &Api<Lease>, s: &Sharding, claim: Option<&Claim>) 
             Ok(Err(RenewError::Taken(lease))) => {
                 tracing::warn!(%lease, "shard lease taken by another replica with this identity");
                 return;
+            }
+            Ok(Err(RenewError::Api(kube::Error::Api(e)))) if e.code == 409 => {
+                tracing::debug!(lease = %s.lease_name(), "shard lease: written since it was read; renewing again");
+                retry_now = true;
             }
             Ok(Err(e)) => tracing::warn!(error = %e, lease = %s.lease_name(), "shard lease: renewal failed"),
             Err(_) => tracing::warn!(lease = %s.lease_name(), "shard lease: renewal unanswered"),
@@ -425,27 +439,49 @@ pub(crate) struct Liveness {
 }
 
 impl Liveness {
-    /// Records a list of the ring's leases.
+    /// Records a list of the ring's leases (the whole ring: leases not in it are gone).
     fn update(&mut self, leases: Vec<Lease>) {
         let mut present = HashMap::new();
         for lease in leases {
-            let Some(spec) = &lease.spec else { continue };
-            let term = term(spec, 0);
-            let (Some(holder), Some(renewed)) = (spec.holder_identity.clone(), spec.renew_time.clone()) else {
-                continue;
-            };
-            present.insert(holder.clone(), (renewed.0.to_string(), term));
-            self.leases.insert(holder, lease);
+            let Some(holder) = self.seen_lease(lease) else { continue };
+            present.insert(holder, ());
         }
         self.seen.retain(|holder, _| present.contains_key(holder));
         self.leases.retain(|holder, _| present.contains_key(holder));
-        for (holder, (renewed, term)) in present {
-            let entry = self.seen.entry(holder).or_insert_with(|| (renewed.clone(), Instant::now(), term));
-            if entry.0 != renewed {
-                *entry = (renewed, Instant::now(), term);
-            }
-        }
         self.listed = Some(Instant::now());
+    }
+
+    /// Records one lease as seen (by the list, or by the watch between two lists); its
+    /// holder, if it has one.
+    fn seen_lease(&mut self, lease: Lease) -> Option<String> {
+        let spec = lease.spec.as_ref()?;
+        let term = term(spec, 0);
+        let (holder, renewed) = (spec.holder_identity.clone()?, spec.renew_time.as_ref()?.0.to_string());
+        let entry = self.seen.entry(holder.clone()).or_insert_with(|| (renewed.clone(), Instant::now(), term));
+        if entry.0 != renewed {
+            *entry = (renewed, Instant::now(), term);
+        }
+        self.leases.insert(holder.clone(), lease);
+        Some(holder)
+    }
+
+    /// What a sharder acts on, as one number: the holders and each one's selection, grant
+    /// and claim (not the renewals, which change every retry period).
+    fn shape(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut holders: Vec<(&String, &Lease)> = self.leases.iter().collect();
+        holders.sort_by_key(|(holder, _)| *holder);
+        for (holder, lease) in holders {
+            let annotations = lease.annotations();
+            let keys = [
+                shard_server::SELECTION_ANNOTATION,
+                shard_server::GRANTED_ANNOTATION,
+                shard_server::CLAIMED_ANNOTATION,
+            ];
+            (holder, keys.map(|k| annotations.get(k))).hash(&mut hasher);
+        }
+        hasher.finish()
     }
 
     /// The live shards, or nothing when the leases have not been listed within `fresh`
@@ -465,25 +501,94 @@ impl Liveness {
     }
 }
 
-/// The shard leases as this replica has seen them: its observer writes, its sharder reads.
-pub(crate) type Observed = Arc<Mutex<Liveness>>;
+/// The shard leases as this replica has seen them: its observer writes, its sharder reads
+/// and wakes on [`ObservedLeases::changes`].
+#[derive(Default)]
+pub(crate) struct ObservedLeases {
+    liveness: Mutex<Liveness>,
+    /// [`Liveness::shape`] after each update.
+    shape: tokio::sync::watch::Sender<u64>,
+}
 
-/// Lists the shard leases every retry period, whether or not this replica is the sharder;
-/// returns when the manager stops.
-pub(crate) async fn observe(api: Api<Lease>, s: Arc<Sharding>, observed: Observed, stop: super::manager::Stop) {
-    let params = ListParams::default().labels(&format!("{RING_LABEL}={}", s.ring));
-    loop {
-        tokio::select! {
-            listed = api.list(&params) => match listed {
-                Ok(list) => observed.lock().unwrap_or_else(|e| e.into_inner()).update(list.items),
+pub(crate) type Observed = Arc<ObservedLeases>;
+
+impl ObservedLeases {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, Liveness> {
+        self.liveness.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Changes when a shard joins or leaves, or a selection, grant or claim changes: the
+    /// sharder's next round need not wait for its retry period.
+    pub(crate) fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.shape.subscribe()
+    }
+
+    fn record(&self, record: impl FnOnce(&mut Liveness)) {
+        let shape = {
+            let mut liveness = self.lock();
+            record(&mut liveness);
+            liveness.shape()
+        };
+        self.shape.send_if_modified(|old| std::mem::replace(old, shape) != shape);
+    }
+}
+
+/// Observes the shard leases whether or not this replica is the sharder: lists them every
+/// retry period (what judges liveness: a replica that cannot list them judges nothing),
+/// and watches them in between, so a new shard, a grant or a claim is seen at once. With
+/// a claim (server-side sharding), a grant of this replica's that differs from the one it
+/// last claimed renews its lease at once, which claims it. Returns when the manager stops.
+pub(crate) async fn observe(
+    api: Api<Lease>,
+    s: Arc<Sharding>,
+    observed: Observed,
+    claim: Option<Arc<Claim>>,
+    stop: super::manager::Stop,
+) {
+    let ring = format!("{RING_LABEL}={}", s.ring);
+    let regranted = |observed: &ObservedLeases| {
+        let Some(claim) = &claim else { return };
+        let liveness = observed.lock();
+        let granted = liveness.leases.get(&s.identity).map(|l| l.annotations().get(shard_server::GRANTED_ANNOTATION));
+        if let Some(granted) = granted
+            && claim.granted() != granted.and_then(|g| Ranges::decode(g))
+        {
+            claim.renew_now.notify_one();
+        }
+    };
+    let params = ListParams::default().labels(&ring);
+    let listing = async {
+        loop {
+            match api.list(&params).await {
+                Ok(list) => {
+                    observed.record(|l| l.update(list.items));
+                    regranted(&observed);
+                }
                 Err(e) => tracing::debug!(error = %e, "shard leases: cannot list them; retrying"),
-            },
-            _ = stop.clone().wait() => return,
+            }
+            tokio::time::sleep(s.retry_period).await;
         }
-        tokio::select! {
-            _ = tokio::time::sleep(s.retry_period) => {}
-            _ = stop.clone().wait() => return,
+    };
+    let watching = async {
+        let mut leases = watcher(api.clone(), watcher::Config::default().labels(&ring)).default_backoff().boxed();
+        while let Some(event) = leases.next().await {
+            match event {
+                Ok(watcher::Event::Apply(lease) | watcher::Event::InitApply(lease)) => {
+                    observed.record(|l| {
+                        l.seen_lease(lease);
+                    });
+                    regranted(&observed);
+                }
+                // A deleted lease is a shard gone: the next list says so for the ring.
+                Ok(_) => {}
+                Err(e) => tracing::debug!(error = %e, "shard leases: watch failed; retrying"),
+            }
         }
+    };
+    tokio::select! {
+        _ = listing => {}
+        _ = watching => {}
+        _ = stop.clone().wait() => {}
     }
 }
 
@@ -696,6 +801,7 @@ pub(crate) async fn assign(
     let mut listing: Option<HashMap<ObjectId, Seen>> = None;
     let draining: Arc<Mutex<HashMap<ObjectId, Instant>>> = Arc::default();
     let mut tick = tokio::time::interval(sharding.retry_period);
+    let mut changes = observed.changes();
     let (shard_key, drain_key) = (sharding.shard_label(), sharding.drain_label());
     loop {
         tokio::select! {
@@ -742,10 +848,12 @@ pub(crate) async fn assign(
                 continue;
             }
             _ = tick.tick() => {}
+            // A shard joined or left: assign without waiting for the tick.
+            Ok(()) = changes.changed() => {}
         }
         // As the observer last listed them: within two retry periods, or no decision.
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
-        let Some(live) = observed.lock().unwrap_or_else(|e| e.into_inner()).live_leases(fresh) else {
+        let Some(live) = observed.lock().live_leases(fresh) else {
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
             continue;
         };

@@ -250,9 +250,11 @@ pub(crate) struct Claim {
     ended: tokio::sync::Notify,
     /// The ranges the watches select; a change makes them list again.
     selected: tokio::sync::watch::Sender<Ranges>,
-    /// Wakes the narrowing loop and, once it has narrowed, the lease keeper.
+    /// Wakes the narrowing loop.
     pub(crate) regranted: tokio::sync::Notify,
-    pub(crate) narrowed: tokio::sync::Notify,
+    /// Wakes the lease keeper: a narrowing has ended, or the lease holds a grant other
+    /// than the one last claimed.
+    pub(crate) renew_now: tokio::sync::Notify,
 }
 
 /// Kept under one lock: a check of `ranges` and the count of what it let in, a cut of
@@ -329,6 +331,11 @@ impl Claim {
         }
     }
 
+    /// The grant as last claimed (none before the first renewal).
+    pub(crate) fn granted(&self) -> Option<Ranges> {
+        lock(&self.state).granted.clone()
+    }
+
     /// A new process took its lease over: whatever the lease granted was for the last one.
     pub(crate) fn reset(&self) {
         lock(&self.state).granted = None;
@@ -401,7 +408,7 @@ impl Claim {
             }
             let _ = tokio::time::timeout(Duration::from_secs(1), ended).await;
         }
-        self.narrowed.notify_one();
+        self.renew_now.notify_one();
         Some(removed)
     }
 }
@@ -572,10 +579,16 @@ pub(crate) async fn grant(
     }
     // Since when a shard has waited for ranges another still holds.
     let mut waiting: BTreeMap<String, Instant> = BTreeMap::new();
+    let mut changes = observed.changes();
     loop {
-        tokio::time::sleep(sharding.retry_period).await;
+        // Every retry period, and at once when a shard joins or a grant or claim changes
+        // (a joining shard then waits a few round trips, not a few retry periods).
+        tokio::select! {
+            _ = tokio::time::sleep(sharding.retry_period) => {}
+            Ok(()) = changes.changed() => {}
+        }
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
-        let Some(live) = lock(&observed).live(fresh) else {
+        let Some(live) = observed.lock().live(fresh) else {
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
             continue;
         };

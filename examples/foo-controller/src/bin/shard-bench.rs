@@ -200,6 +200,12 @@ async fn replica(client: kube::Client, ns: &str, identity: &str, args: &Args) ->
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    // The host's warnings (a failed lease renewal, a refused grant) go to stderr: a run that
+    // fails says why. RUST_LOG overrides the level.
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
     let kc = Kubeconfig::read_from(&args.kubeconfig)?;
     let client =
         kube::Client::try_from(kube::Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default()).await?)?;
@@ -286,11 +292,11 @@ async fn main() -> anyhow::Result<()> {
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 if !by_label {
                     let window = 2 * args.requeue_ms * 1_000_000;
-                    let (held, m, j) = ledger_moves(&ledgers, &dead, killed_at, window)?;
+                    let (held, m, j, share) = ledger_moves(&ledgers, &dead, killed_at, window)?;
                     orphaned = held;
                     (moved, joined) = (m.map(Duration::from_nanos), j.map(Duration::from_nanos));
                     if let (Some(m), Some(_)) = (moved, joined) {
-                        settled = Some((m, 0));
+                        settled = Some((m, share));
                     }
                     anyhow::ensure!(killed.elapsed() < Duration::from_secs(300), "no reassignment within 5 min");
                     continue;
@@ -367,9 +373,13 @@ fn ledger_moves(
     dead: &str,
     killed_at: u64,
     window: u64,
-) -> anyhow::Result<(usize, Option<u64>, Option<u64>)> {
+) -> anyhow::Result<(usize, Option<u64>, Option<u64>, usize)> {
     use std::collections::{HashMap, HashSet};
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_nanos() as u64;
     let mut held: HashSet<String> = HashSet::new();
+    // The new replica's Foos now: those it started within the last window (every Foo is
+    // requeued more often than that).
+    let mut share: HashSet<String> = HashSet::new();
     // Object -> first start by a live replica after the kill.
     let mut taken: HashMap<String, u64> = HashMap::new();
     let mut joined: Option<u64> = None;
@@ -389,13 +399,16 @@ fn ledger_moves(
                 *first = (*first).min(at);
                 if replica == "shard-new" {
                     joined = Some(joined.map_or(at, |j| j.min(at)));
+                    if at + window >= now {
+                        share.insert(object.to_string());
+                    }
                 }
             }
         }
     }
     let moved = held.iter().map(|o| taken.get(o).copied()).collect::<Option<Vec<u64>>>();
     let moved = moved.and_then(|times| times.into_iter().max()).map(|t| t - killed_at);
-    Ok((held.len(), moved.filter(|_| !held.is_empty()), joined.map(|j| j - killed_at)))
+    Ok((held.len(), moved.filter(|_| !held.is_empty()), joined.map(|j| j - killed_at), share.len()))
 }
 
 /// Reads every replica's ledger: reconciles, and how many overlapped another replica's
