@@ -558,6 +558,9 @@ where
     http_body_util::StreamBody::new(StreamExt::boxed(stream))
 }
 
+/// How long the sharder waits after a change of the shard leases for others close behind.
+const SETTLE: Duration = Duration::from_millis(250);
+
 /// The sharder under server-side sharding, for the whole ring (ranges hold for every
 /// kind; `controllers` label its metrics): every retry period it lists the ring's leases
 /// afresh and, for the shards live as observed, narrows each grant to what the ring gives
@@ -580,13 +583,28 @@ pub(crate) async fn grant(
     // Since when a shard has waited for ranges another still holds.
     let mut waiting: BTreeMap<String, Instant> = BTreeMap::new();
     let mut changes = observed.changes();
+    // The first round a retry period after the start: replicas started together (a
+    // rollout, a scale-up) have all joined by then and are granted their share at once,
+    // rather than one taking the whole ring and handing most of it on.
+    tokio::time::sleep(sharding.retry_period).await;
+    let mut first = true;
+    // A grant met a conflict (its shard renewed between the list and the write): the
+    // next round comes soon, not a retry period later.
+    let mut soon = false;
     loop {
-        // Every retry period, and at once when a shard joins or a grant or claim changes
-        // (a joining shard then waits a few round trips, not a few retry periods).
-        tokio::select! {
-            _ = tokio::time::sleep(sharding.retry_period) => {}
-            Ok(()) = changes.changed() => {}
+        // Then every retry period, and soon after a shard joins or a grant or claim
+        // changes (a joining shard waits a few round trips, not a few retry periods);
+        // changes close together make one round.
+        if soon {
+            tokio::time::sleep(SETTLE).await;
+        } else if !first {
+            tokio::select! {
+                _ = tokio::time::sleep(sharding.retry_period) => {}
+                Ok(()) = changes.changed() => tokio::time::sleep(SETTLE).await,
+            }
         }
+        (first, soon) = (false, false);
+        changes.mark_unchanged();
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
         let Some(live) = observed.lock().live(fresh) else {
             tracing::warn!("sharder: the shard leases have not been listed lately; waiting");
@@ -599,6 +617,7 @@ pub(crate) async fn grant(
                 continue;
             }
         };
+        tracing::debug!(live = live.len(), leases = listed.len(), "sharder: a round");
         let leases: BTreeMap<String, Lease> = listed
             .into_iter()
             .filter_map(|lease| Some((lease.spec.as_ref()?.holder_identity.clone()?, lease)))
@@ -629,11 +648,7 @@ pub(crate) async fn grant(
                 continue;
             }
             let name = lease.name_any();
-            let patch = serde_json::json!({"metadata": {
-                "resourceVersion": lease.resource_version(),
-                "annotations": {GRANTED_ANNOTATION: grant.encode()},
-            }});
-            match api.patch(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+            match write_grant(&api, lease, &grant).await {
                 Ok(_) => {
                     if grant.is_subset(&granted) {
                         for name in &controllers {
@@ -648,10 +663,39 @@ pub(crate) async fn grant(
                     }
                     tracing::debug!(shard = %identity, share = grant.share(), "sharder: granted");
                 }
-                // The shard renewed since the list (or is gone): the next round.
-                Err(kube::Error::Api(s)) if s.code == 409 || s.code == 404 => {}
+                // The shard renewed since the list: the next round, soon (or it is gone).
+                Err(kube::Error::Api(s)) if s.code == 409 => soon = true,
+                Err(kube::Error::Api(s)) if s.code == 404 => {}
                 Err(e) => tracing::warn!(lease = %name, error = %e, "sharder: cannot write a grant"),
             }
+        }
+    }
+}
+
+/// Writes `grant` into a shard's lease, conditionally on the copy `listed`. A conflict
+/// from the shard's renewal alone (its grant and claim as listed) is written again on the
+/// copy read then: a renewal must not cost the grant a round. Any other change is a
+/// conflict for the next round to decide on.
+async fn write_grant(api: &Api<Lease>, listed: &Lease, grant: &Ranges) -> Result<Lease, kube::Error> {
+    let name = listed.name_any();
+    let held = |lease: &Lease| [GRANTED_ANNOTATION, CLAIMED_ANNOTATION].map(|k| lease.annotations().get(k).cloned());
+    let mut version = listed.resource_version();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let patch = serde_json::json!({"metadata": {
+            "resourceVersion": version,
+            "annotations": {GRANTED_ANNOTATION: grant.encode()},
+        }});
+        match api.patch(&name, &PatchParams::default(), &Patch::Merge(&patch)).await {
+            Err(kube::Error::Api(s)) if s.code == 409 && attempt <= 3 => {
+                let now = api.get(&name).await?;
+                if held(&now) != held(listed) {
+                    return Err(kube::Error::Api(s));
+                }
+                version = now.resource_version();
+            }
+            result => return result,
         }
     }
 }

@@ -243,7 +243,7 @@ async fn main() -> anyhow::Result<()> {
             .args(["--namespace", &ns, "--replica", identity])
             .args(["--cost-ms", &args.cost_ms.to_string(), "--concurrency", &args.concurrency.to_string()])
             .args(["--selection", args.selection.as_str()])
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()))
             .stdout(std::process::Stdio::piped());
         if args.churn {
             command.args(["--churn", "--requeue-ms", &args.requeue_ms.to_string()]);
