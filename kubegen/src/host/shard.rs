@@ -533,6 +533,16 @@ impl ObservedLeases {
     }
 }
 
+/// Whether this replica's lease, as observed, grants other than what its claim last
+/// claimed. As a renewal reads it: no grant, or one it cannot read, grants nothing, and
+/// before the first renewal the claim has read no grant either. So a lease that grants
+/// nothing yet does not renew on the event of its own renewal.
+fn regranted(claim: &Claim, lease: &Lease) -> bool {
+    let granted =
+        lease.annotations().get(shard_server::GRANTED_ANNOTATION).and_then(|g| Ranges::decode(g)).unwrap_or_default();
+    claim.granted().unwrap_or_default() != granted
+}
+
 /// Observes the shard leases whether or not this replica is the sharder: lists them every
 /// retry period (what judges liveness: a replica that cannot list them judges nothing),
 /// and watches them in between, so a new shard, a grant or a claim is seen at once. With
@@ -549,10 +559,7 @@ pub(crate) async fn observe(
     let regranted = |observed: &ObservedLeases| {
         let Some(claim) = &claim else { return };
         let liveness = observed.lock();
-        let granted = liveness.leases.get(&s.identity).map(|l| l.annotations().get(shard_server::GRANTED_ANNOTATION));
-        if let Some(granted) = granted
-            && claim.granted() != granted.and_then(|g| Ranges::decode(g))
-        {
+        if liveness.leases.get(&s.identity).is_some_and(|lease| regranted(claim, lease)) {
             claim.renew_now.notify_one();
         }
     };
@@ -848,8 +855,9 @@ pub(crate) async fn assign(
                 continue;
             }
             _ = tick.tick() => {}
-            // A shard joined or left: assign without waiting for the tick.
-            Ok(()) = changes.changed() => {}
+            // A shard joined (or a list found one gone): assign without waiting for the
+            // tick, once replicas joining together have (a scale-up moves objects once).
+            Ok(()) = changes.changed() => tokio::time::sleep(shard_server::SETTLE).await,
         }
         // As the observer last listed them: within two retry periods, or no decision.
         let fresh = sharding.retry_period * 2 + Duration::from_secs(1);
@@ -1011,6 +1019,31 @@ mod tests {
             *out.entry(ring.shard_for(key).unwrap().to_string()).or_insert(0) += 1;
         }
         out
+    }
+
+    /// A review found a joining shard renewing in a loop on the events of its own
+    /// renewals: a lease that grants nothing is no new grant, before or after a renewal.
+    #[test]
+    fn only_a_grant_of_something_else_renews_at_once() {
+        let lease = |granted: Option<&str>| Lease {
+            metadata: ObjectMeta {
+                annotations: granted
+                    .map(|g| BTreeMap::from([(shard_server::GRANTED_ANNOTATION.to_string(), g.to_string())])),
+                ..Default::default()
+            },
+            spec: None,
+        };
+        let claim = Claim::default();
+        assert!(!regranted(&claim, &lease(None)), "no grant, nothing read yet");
+        claim.renewed(Ranges::default());
+        assert!(!regranted(&claim, &lease(None)), "no grant, none claimed");
+        assert!(!regranted(&claim, &lease(Some(""))), "an empty grant");
+        assert!(!regranted(&claim, &lease(Some("zz-1"))), "a grant it cannot read grants nothing");
+        let half = Ranges::new(vec![(0, u64::MAX / 2)]);
+        assert!(regranted(&claim, &lease(Some(&half.encode()))), "a new grant");
+        claim.renewed(half.clone());
+        assert!(!regranted(&claim, &lease(Some(&half.encode()))), "the grant claimed");
+        assert!(regranted(&claim, &lease(None)), "a grant taken back");
     }
 
     #[test]

@@ -559,7 +559,7 @@ where
 }
 
 /// How long the sharder waits after a change of the shard leases for others close behind.
-const SETTLE: Duration = Duration::from_millis(250);
+pub(crate) const SETTLE: Duration = Duration::from_millis(250);
 
 /// The sharder under server-side sharding, for the whole ring (ranges hold for every
 /// kind; `controllers` label its metrics): every retry period it lists the ring's leases
