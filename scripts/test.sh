@@ -42,10 +42,11 @@ export KUBEGEN_SEED=${KUBEGEN_SEED:-7}
 printf 'generated tiers: seed %s (KUBEGEN_SEED=%s repeats them)\n' "$KUBEGEN_SEED" "$KUBEGEN_SEED"
 trap 'step; printf "\nstage times:\n%s%6ss  total\n" "$times" $(( $(date +%s) - started )); disk' EXIT
 
-# The apiserver builds (Go, ~4 min each on 2 cores) run beside the Rust build.
-step "kube-apiserver $newest and $floor from the Go module proxy (cached under target/)"
+# The apiserver builds (Go, ~4 min each on 2 cores) run beside the Rust build, and then
+# Helm's (the user flow lints, renders and verifies the scaffold's chart with it).
+step "kube-apiserver $newest and $floor, and Helm, from the Go module proxy (cached under target/)"
 mkdir -p target
-(scripts/kube-apiserver.sh build && KUBE_VERSION=$floor scripts/kube-apiserver.sh build) \
+(scripts/kube-apiserver.sh build && KUBE_VERSION=$floor scripts/kube-apiserver.sh build && scripts/helm.sh) \
   > target/kube-apiserver-build.log 2>&1 &
 apiserver_build=$!
 
@@ -110,7 +111,7 @@ scripts/browser-test.sh
 step "controller-gen as the oracle (scripts/oracle.sh)"
 scripts/oracle.sh
 
-step "waiting for the kube-apiserver builds"
+step "waiting for the kube-apiserver and Helm builds"
 if ! wait "$apiserver_build"; then
   cat target/kube-apiserver-build.log >&2
   exit 1

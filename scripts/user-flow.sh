@@ -351,6 +351,114 @@ kubectl apply --server-side --dry-run=server -f dist/install.yaml >/dev/null || 
 [ "$(make -n docker-build IMG=$image)" = "docker build -t $image ." ] || fail "make -n docker-build: $(make -n docker-build IMG=$image)"
 [ "$(make -n docker-push IMG=$image CONTAINER_TOOL=podman)" = "podman push $image" ] || fail "make -n docker-push"
 
+stage "make helm-lint: a Helm chart from dist/install.yaml, linted, its default values rendering dist/install.yaml's objects one by one"
+HELM=$("$ROOT/scripts/helm.sh")
+# Text that looks like a template, in an object (an annotation) and in a value (an arg,
+# which the chart passes through tpl), is Helm's to print, not to run: put back after.
+cp config/rbac/leader_election_role.yaml "$WORK/leader_election_role.yaml"
+cp config/manager/manager.yaml "$WORK/manager.yaml"
+sed -i 's|^  name: leader-election-role$|  name: leader-election-role\n  annotations:\n    example.com/note: "{{ .Name }} stays literal"|' \
+  config/rbac/leader_election_role.yaml
+sed -i 's|^        - --leader-elect$|        - --leader-elect\n        - "--log-level={{ not-a-template }}"|' config/manager/manager.yaml
+grep -q 'example.com/note' config/rbac/leader_election_role.yaml || fail "config/rbac/leader_election_role.yaml has no name line to edit"
+grep -q 'not-a-template' config/manager/manager.yaml || fail "config/manager/manager.yaml has no --leader-elect line to edit"
+make -s helm-lint IMG=$image HELM="$HELM" > "$WORK/helm.log" 2>&1 || { cat "$WORK/helm.log" >&2; fail "make helm-lint failed"; }
+grep -q "the chart renders the [0-9]* objects of dist/install.yaml, object by object" "$WORK/helm.log" \
+  || { cat "$WORK/helm.log" >&2; fail "make helm-lint did not verify the chart against dist/install.yaml"; }
+for f in Chart.yaml values.yaml .helmignore templates/_helpers.tpl templates/NOTES.txt templates/manager/controller-manager.yaml \
+  templates/crd/memcacheds.cache.example.com.yaml templates/webhook/validating-webhook-configuration.yaml \
+  templates/cert-manager/serving-cert.yaml templates/rbac/manager-role.yaml; do
+  test -f "dist/chart/$f" || fail "codegen-cli helm wrote no dist/chart/$f"
+done
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system > "$WORK/chart-default.yaml"
+# What --verify compares, checked the other way too: a changed object is caught.
+sed 's/cpu: 500m/cpu: 501m/' "$WORK/chart-default.yaml" > "$WORK/chart-changed.yaml"
+if cargo run -q -p codegen-cli -- helm --verify "$WORK/chart-changed.yaml" > "$WORK/verify.log" 2>&1; then fail "helm --verify took a changed limit"; fi
+grep -q 'Deployment.apps memcached-operator-system/memcached-operator-controller-manager: .spec.template.spec.containers\[0\].resources.limits.cpu: "500m" in the install, "501m" in the chart' \
+  "$WORK/verify.log" || { cat "$WORK/verify.log" >&2; fail "helm --verify did not name the changed field"; }
+grep -qF 'example.com/note: '"'"'{{ .Name }} stays literal'"'"'' "$WORK/chart-default.yaml" \
+  || grep -qF 'example.com/note: "{{ .Name }} stays literal"' "$WORK/chart-default.yaml" \
+  || fail "the chart did not print an annotation's {{ literally"
+grep -qF -- '--log-level={{ not-a-template }}' "$WORK/chart-default.yaml" || fail "the chart did not print an arg's {{ literally"
+# The release's namespace exists (make deploy made it): the API server takes the rendering.
+kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-default.yaml" >/dev/null \
+  || fail "the server refuses the chart's default rendering"
+
+stage "the chart with other values: another release and namespace, two replicas, another image, env overrides, no webhooks, no cert-manager"
+cat > "$WORK/values-other.yaml" <<'VALUES'
+manager:
+  replicas: 2
+  image: {repository: registry.example.com/other, tag: v9, pullPolicy: IfNotPresent}
+  envOverrides: {POD_NAME: fixed, EXTRA: "on"}
+  resources: {limits: {memory: 256Mi}, requests: {memory: 64Mi}}
+  tolerations: [{key: dedicated, operator: Exists, effect: NoSchedule}]
+  healthProbe: {port: 8091}
+  pod: {annotations: {team: platform}}
+metrics: {port: 9090}
+webhook: {enabled: false}
+certManager: {enabled: false}
+crd: {keep: false}
+rbac: {helpers: {enabled: false}}
+serviceAccount: {annotations: {example.com/role: operator}}
+VALUES
+"$HELM" lint --strict dist/chart -f "$WORK/values-other.yaml" >/dev/null || fail "helm lint refuses the other values"
+"$HELM" template other dist/chart -n other-ns -f "$WORK/values-other.yaml" > "$WORK/chart-other.yaml"
+for want in "replicas: 2" "image: registry.example.com/other:v9" "imagePullPolicy: IfNotPresent" \
+  '- "--metrics-bind-address=:9090"' "containerPort: 9090" '- "--health-probe-bind-address=:8091"' "port: 8091" \
+  "value: \"fixed\"" "name: EXTRA" "memory: 256Mi" "key: dedicated" "team: platform" "example.com/role: operator" \
+  "name: other-memcached-operator-controller-manager" "namespace: other-ns"; do
+  grep -qF -- "$want" "$WORK/chart-other.yaml" || fail "the chart with other values has no '$want'"
+done
+for unwanted in "kind: ValidatingWebhookConfiguration" "kind: MutatingWebhookConfiguration" "kind: Certificate" \
+  "kind: Issuer" "-editor-role" "helm.sh/resource-policy" "webhook-server-cert" "memcached-operator-system" \
+  "containerPort: 9443" "cert-manager.io/inject-ca-from"; do
+  ! grep -qF -- "$unwanted" "$WORK/chart-other.yaml" || fail "the chart with other values still has '$unwanted'"
+done
+# Webhooks without cert-manager would have no serving certificate: refused, saying why.
+if "$HELM" template memcached-operator dist/chart --set certManager.enabled=false > /dev/null 2> "$WORK/helm-refused.log"; then
+  fail "the chart rendered webhooks without cert-manager"
+fi
+grep -q "webhook.enabled needs certManager.enabled" "$WORK/helm-refused.log" || { cat "$WORK/helm-refused.log" >&2; fail "the chart did not say why"; }
+grep -q '^    strategy: None$' "$WORK/chart-other.yaml" || fail "without webhooks the CRD still converts through one"
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system --set webhook.port=9444 > "$WORK/chart-port.yaml"
+for want in '- "--webhook-bind-address=:9444"' "containerPort: 9444" "targetPort: 9444"; do
+  grep -qF -- "$want" "$WORK/chart-port.yaml" || fail "webhook.port=9444 gave no '$want'"
+done
+kubectl create namespace other-ns >/dev/null
+kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-other.yaml" >/dev/null \
+  || fail "the server refuses the chart with other values"
+kubectl delete namespace other-ns --wait=false >/dev/null
+
+stage "make helm again after your edits: your values and your template stay, a new image follows"
+sed -i 's/^  replicas: 1$/  replicas: 3/' dist/chart/values.yaml
+grep -q '^  replicas: 3$' dist/chart/values.yaml || fail "values.yaml has no '  replicas: 1' line to edit"
+printf '# mine\n' >> dist/chart/templates/rbac/manager-role.yaml
+printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n' > dist/chart/templates/mine.yaml
+make -s helm IMG=registry.example.com/memcached-operator:v0.2.0 > "$WORK/helm2.log" 2>&1 \
+  || { cat "$WORK/helm2.log" >&2; fail "make helm after edits failed"; }
+grep -q '^  replicas: 3$' dist/chart/values.yaml || fail "make helm lost your replicas"
+grep -q '^    tag: v0.2.0$' dist/chart/values.yaml || fail "make helm did not follow the new image"
+grep -q '^# mine$' dist/chart/templates/rbac/manager-role.yaml || fail "make helm lost your edit to a template"
+grep -q 'name: mine' dist/chart/templates/mine.yaml || fail "make helm touched your own template"
+grep -q 'kept dist/chart/templates/rbac/manager-role.yaml: you edited it' "$WORK/helm2.log" \
+  || { cat "$WORK/helm2.log" >&2; fail "make helm did not name the template it kept"; }
+# Your values change your installs, not what helm-lint verifies (the defaults it wrote);
+# your own template's objects are yours to add.
+make -s helm-lint IMG=registry.example.com/memcached-operator:v0.2.0 HELM="$HELM" > "$WORK/helm3.log" 2>&1 \
+  || { cat "$WORK/helm3.log" >&2; fail "make helm-lint failed after your edits"; }
+grep -q "not compared: the objects of your own template templates/mine.yaml" "$WORK/helm3.log" \
+  || { cat "$WORK/helm3.log" >&2; fail "make helm-lint did not say it left your template's objects aside"; }
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system | grep -q '^  replicas: 3$' \
+  || fail "the chart does not render your replicas"
+[ "$(make -n helm-deploy HELM=helm HELM_ARGS='--set manager.replicas=2')" = \
+  "helm upgrade --install memcached-operator dist/chart -n memcached-operator-system --create-namespace --set manager.replicas=2" ] \
+  || fail "make -n helm-deploy: $(make -n helm-deploy HELM=helm)"
+[ "$(make -n helm-uninstall HELM=helm)" = "helm uninstall memcached-operator -n memcached-operator-system" ] \
+  || fail "make -n helm-uninstall: $(make -n helm-uninstall HELM=helm)"
+cp "$WORK/leader_election_role.yaml" config/rbac/leader_election_role.yaml
+cp "$WORK/manager.yaml" config/manager/manager.yaml
+make -s build-installer IMG=$image
+
 stage "a kubeconfig for the ServiceAccount config/ deploys"
 token=$(kubectl create token memcached-operator-controller-manager -n memcached-operator-system)
 server=$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.server}')

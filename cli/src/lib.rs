@@ -14,6 +14,7 @@ mod fingerprint;
 #[doc(hidden)]
 pub mod fuzzing;
 mod generate;
+mod helm;
 mod install_source;
 mod layout;
 mod local_webhooks;
@@ -138,6 +139,20 @@ enum Command {
     /// Add to the project: `create api` a kind and its controller, `create webhook` its webhooks
     #[command(subcommand)]
     Create(Create),
+    /// Write a Helm chart of the operator under dist/chart (kubebuilder's helm/v2-alpha plugin)
+    ///
+    /// From the objects config/default deploys, as `make build-installer` renders them into
+    /// dist/install.yaml: the CRDs (templates kept on uninstall while `crd.keep`), RBAC,
+    /// the manager's Deployment, the metrics Service, the webhooks and cert-manager's
+    /// Issuer and Certificate, named after the release and placed in its namespace, with
+    /// values for the manager's image, replicas, args, env and envOverrides, resources,
+    /// security contexts, scheduling and ports, and switches for the CRDs, RBAC helpers,
+    /// metrics, webhooks and cert-manager. With the default values the chart renders the
+    /// install's objects, but for Helm's labels, the CRDs' keep policy and the Namespace
+    /// (`--verify` checks it against `helm template`). Chart.yaml,
+    /// NOTES.txt and .helmignore are written once; values.yaml is merged, keeping each
+    /// value you changed; a template you edited is kept (and named) unless --force.
+    Helm(helm::HelmArgs),
     /// Change a choice `init` made (kubebuilder's `edit`): `--namespaced`
     ///
     /// `--namespaced` (or `--namespaced=false`) records in the root Cargo.toml's
@@ -588,6 +603,7 @@ pub fn main() -> ExitCode {
         Command::Create(Create::Webhook(args)) => create_webhook(args),
         Command::Create(Create::Dashboards(args)) => create_dashboards(args),
         Command::Edit(args) => edit(args),
+        Command::Helm(args) => helm::run(args),
     };
     match result {
         Ok(code) => code,

@@ -62,9 +62,11 @@ struct Dockerfile<'a> {
 
 #[derive(Template)]
 #[template(path = "scaffold/Makefile", escape = "none")]
-struct Makefile {
+struct Makefile<'a> {
     /// `1.37`: the Kubernetes release this codegen-cli was built for.
     k8s_version: String,
+    /// The Helm release's default name (and `<project>-system` its namespace).
+    project: &'a str,
 }
 
 #[derive(Template)]
@@ -426,7 +428,7 @@ pub fn init(
         file("src/controller/mod.rs", render(&ControllerMod, "src/controller/mod.rs")?),
         file("src/main.rs", render(&Main { project: p }, "src/main.rs")?),
         file("Dockerfile", render(&Dockerfile { project: p }, "Dockerfile")?),
-        file("Makefile", render(&Makefile { k8s_version: k8s_minor()? }, "Makefile")?),
+        file("Makefile", render(&Makefile { k8s_version: k8s_minor()?, project: p }, "Makefile")?),
         file(".dockerignore", render(&DockerIgnore, ".dockerignore")?),
         file(".gitignore", render(&GitIgnore, ".gitignore")?),
         file(".github/workflows/test.yml", render(&TestWorkflow, ".github/workflows/test.yml")?),
