@@ -66,13 +66,7 @@ pub struct HelmArgs {
 
 pub fn run(args: HelmArgs) -> Result<ExitCode> {
     let ws = crate::workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
-    let settings = ws.settings()?;
-    let project = settings.project.clone().or_else(|| ws.root_crate.clone()).with_context(|| {
-        format!(
-            "{}: no project name: set `project` in [workspace.metadata.kubegen] (`codegen-cli init` writes it)",
-            ws.root.join("Cargo.toml").display()
-        )
-    })?;
+    let project = ws.project()?;
     let from = ws.root.join(&args.from);
     let text = std::fs::read_to_string(&from).with_context(|| {
         format!("reading {}: run `make build-installer` first (it renders config/default there)", from.display())
@@ -882,15 +876,13 @@ fn manager_values(
         .filter(|v| v.pointer("/secret/secretName").and_then(Value::as_str).is_some_and(|s| cert_secrets.contains(s)))
         .filter_map(|v| v.get("name").and_then(Value::as_str).map(String::from))
         .collect();
+    // A volume and its mounts are the webhooks' when they are the certificate's.
+    let of_webhooks = |items: Vec<Value>| -> Vec<(Option<&str>, Value)> {
+        let webhooks = |v: &Value| v.get("name").and_then(Value::as_str).is_some_and(|n| cert_volumes.contains(n));
+        items.into_iter().map(|v| (webhooks(&v).then_some(WEBHOOKS_ON), v)).collect()
+    };
     if let Some(Value::Array(volumes)) = pod.remove("volumes") {
-        let items = volumes
-            .into_iter()
-            .map(|v| {
-                let webhook = v.get("name").and_then(Value::as_str).is_some_and(|n| cert_volumes.contains(n));
-                (webhook.then_some(WEBHOOKS_ON), v)
-            })
-            .collect();
-        pod.insert(holes.block(conditional_list("volumes", items)?), Value::Null);
+        pod.insert(holes.block(conditional_list("volumes", of_webhooks(volumes))?), Value::Null);
     }
     let containers = pod.get_mut("containers").and_then(Value::as_array_mut).context("the pod's containers")?;
     let at =
@@ -988,14 +980,7 @@ fn manager_values(
         container.insert(holes.block(conditional_list("ports", items)?), Value::Null);
     }
     if let Some(Value::Array(mounts)) = container.remove("volumeMounts") {
-        let items = mounts
-            .into_iter()
-            .map(|m| {
-                let webhook = m.get("name").and_then(Value::as_str).is_some_and(|n| cert_volumes.contains(n));
-                (webhook.then_some(WEBHOOKS_ON), m)
-            })
-            .collect();
-        container.insert(holes.block(conditional_list("volumeMounts", items)?), Value::Null);
+        container.insert(holes.block(conditional_list("volumeMounts", of_webhooks(mounts))?), Value::Null);
     }
     for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
         if let Some(p) = container.get_mut(probe) {
@@ -1510,6 +1495,13 @@ mod tests {
         run_plan(&Chart::build("memcached-operator", &newer, "dist/install.yaml").unwrap(), &out, true);
         assert!(!read(role).contains("# mine"));
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    #[test]
+    fn text_that_looks_like_a_template_is_printed_not_run() {
+        let mut v = json!({"a": "{{ .Name }} and }}", "b": ["x{{y"], "c": 1});
+        escape_actions(&mut v);
+        assert_eq!(v, json!({"a": "{{ `{{` }} .Name }} and }}", "b": ["x{{ `{{` }}y"], "c": 1}));
     }
 
     #[test]

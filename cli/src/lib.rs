@@ -248,13 +248,7 @@ struct CreateDashboardsArgs {
 
 fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
-    let settings = ws.settings()?;
-    let project = settings.project.clone().or_else(|| ws.root_crate.clone()).with_context(|| {
-        format!(
-            "{}: no project name: set `project` in [workspace.metadata.kubegen] (`codegen-cli init` writes it)",
-            ws.root.join("Cargo.toml").display()
-        )
-    })?;
+    let project = ws.project()?;
     let outputs = dashboards::outputs(&ws.root, &project, args.force)?;
     let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
     let kept: Vec<String> = outputs

@@ -198,6 +198,17 @@ impl Workspace {
         Settings::from_metadata(self.kubegen_metadata.as_ref())
     }
 
+    /// The project's name (`project` in `[workspace.metadata.kubegen]`, else the root
+    /// package's): config/default's `<project>-system` and `<project>-` prefix.
+    pub fn project(&self) -> Result<String> {
+        self.settings()?.project.or_else(|| self.root_crate.clone()).with_context(|| {
+            format!(
+                "{}: no project name: set `project` in [workspace.metadata.kubegen] (`codegen-cli init` writes it)",
+                self.root.join("Cargo.toml").display()
+            )
+        })
+    }
+
     /// Builds and runs the helper program; returns every kind, ordered by type path.
     pub fn kinds(&self, options: Options) -> Result<Vec<Kind>> {
         if self.packages.is_empty() {
