@@ -363,7 +363,7 @@ sed -i 's|^        - --leader-elect$|        - --leader-elect\n        - "--log-
 grep -q 'example.com/note' config/rbac/leader_election_role.yaml || fail "config/rbac/leader_election_role.yaml has no name line to edit"
 grep -q 'not-a-template' config/manager/manager.yaml || fail "config/manager/manager.yaml has no --leader-elect line to edit"
 make -s helm-lint IMG=$image HELM="$HELM" > "$WORK/helm.log" 2>&1 || { cat "$WORK/helm.log" >&2; fail "make helm-lint failed"; }
-grep -q "the chart renders the [0-9]* objects of dist/install.yaml, object by object" "$WORK/helm.log" \
+grep -q "the chart renders the [1-9][0-9]* objects of dist/install.yaml, object by object" "$WORK/helm.log" \
   || { cat "$WORK/helm.log" >&2; fail "make helm-lint did not verify the chart against dist/install.yaml"; }
 for f in Chart.yaml values.yaml .helmignore templates/_helpers.tpl templates/NOTES.txt templates/manager/controller-manager.yaml \
   templates/crd/memcacheds.cache.example.com.yaml templates/webhook/validating-webhook-configuration.yaml \
@@ -404,7 +404,7 @@ VALUES
 "$HELM" lint --strict dist/chart -f "$WORK/values-other.yaml" >/dev/null || fail "helm lint refuses the other values"
 "$HELM" template other dist/chart -n other-ns -f "$WORK/values-other.yaml" > "$WORK/chart-other.yaml"
 for want in "replicas: 2" "image: registry.example.com/other:v9" "imagePullPolicy: IfNotPresent" \
-  '- "--metrics-bind-address=:9090"' "containerPort: 9090" '- "--health-probe-bind-address=:8091"' "port: 8091" \
+  '- "--metrics-bind-address=:9090"' "containerPort: 9090" '- "--health-probe-bind-address=:8091"' "            port: 8091" \
   "value: \"fixed\"" "name: EXTRA" "memory: 256Mi" "key: dedicated" "team: platform" "example.com/role: operator" \
   "name: other-memcached-operator-controller-manager" "namespace: other-ns"; do
   grep -qF -- "$want" "$WORK/chart-other.yaml" || fail "the chart with other values has no '$want'"
@@ -420,6 +420,12 @@ if "$HELM" template memcached-operator dist/chart --set certManager.enabled=fals
 fi
 grep -q "webhook.enabled needs certManager.enabled" "$WORK/helm-refused.log" || { cat "$WORK/helm-refused.log" >&2; fail "the chart did not say why"; }
 grep -q '^    strategy: None$' "$WORK/chart-other.yaml" || fail "without webhooks the CRD still converts through one"
+# Webhooks off, cert-manager on: no CA injection asked for a Certificate that is not there.
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system --set webhook.enabled=false > "$WORK/chart-nowebhooks.yaml"
+for unwanted in "cert-manager.io/inject-ca-from" "kind: Certificate" "strategy: Webhook"; do
+  ! grep -qF -- "$unwanted" "$WORK/chart-nowebhooks.yaml" || fail "with webhooks off the chart still has '$unwanted'"
+done
+grep -qF "kind: Issuer" "$WORK/chart-nowebhooks.yaml" || fail "with cert-manager on the chart has no Issuer"
 "$HELM" template memcached-operator dist/chart -n memcached-operator-system --set webhook.port=9444 > "$WORK/chart-port.yaml"
 for want in '- "--webhook-bind-address=:9444"' "containerPort: 9444" "targetPort: 9444"; do
   grep -qF -- "$want" "$WORK/chart-port.yaml" || fail "webhook.port=9444 gave no '$want'"
@@ -430,13 +436,15 @@ kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-o
 kubectl delete namespace other-ns --wait=false >/dev/null
 
 stage "make helm again after your edits: your values and your template stay, a new image follows"
-sed -i 's/^  replicas: 1$/  replicas: 3/' dist/chart/values.yaml
+sed -i 's/^  replicas: 1$/  replicas: 3/; s/^  nodeSelector: {}$/  nodeSelector:\n    disktype: ssd/' dist/chart/values.yaml
 grep -q '^  replicas: 3$' dist/chart/values.yaml || fail "values.yaml has no '  replicas: 1' line to edit"
+grep -q '^    disktype: ssd$' dist/chart/values.yaml || fail "values.yaml has no '  nodeSelector: {}' line to edit"
 printf '# mine\n' >> dist/chart/templates/rbac/manager-role.yaml
 printf 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n' > dist/chart/templates/mine.yaml
 make -s helm IMG=registry.example.com/memcached-operator:v0.2.0 > "$WORK/helm2.log" 2>&1 \
   || { cat "$WORK/helm2.log" >&2; fail "make helm after edits failed"; }
 grep -q '^  replicas: 3$' dist/chart/values.yaml || fail "make helm lost your replicas"
+grep -q '^    disktype: ssd$' dist/chart/values.yaml || fail "make helm lost your nodeSelector"
 grep -q '^    tag: v0.2.0$' dist/chart/values.yaml || fail "make helm did not follow the new image"
 grep -q '^# mine$' dist/chart/templates/rbac/manager-role.yaml || fail "make helm lost your edit to a template"
 grep -q 'name: mine' dist/chart/templates/mine.yaml || fail "make helm touched your own template"
@@ -446,7 +454,7 @@ grep -q 'kept dist/chart/templates/rbac/manager-role.yaml: you edited it' "$WORK
 # your own template's objects are yours to add.
 make -s helm-lint IMG=registry.example.com/memcached-operator:v0.2.0 HELM="$HELM" > "$WORK/helm3.log" 2>&1 \
   || { cat "$WORK/helm3.log" >&2; fail "make helm-lint failed after your edits"; }
-grep -q "not compared: the objects of your own template templates/mine.yaml" "$WORK/helm3.log" \
+grep -q "not compared: what your own template templates/mine.yaml adds to the install" "$WORK/helm3.log" \
   || { cat "$WORK/helm3.log" >&2; fail "make helm-lint did not say it left your template's objects aside"; }
 "$HELM" template memcached-operator dist/chart -n memcached-operator-system | grep -q '^  replicas: 3$' \
   || fail "the chart does not render your replicas"

@@ -52,11 +52,12 @@ pub struct HelmArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Instead of writing: check that FILE (`helm template <project> <chart> -n
-    /// <project>-system -f <chart>/.kubegen/values.yaml`, the defaults this command wrote;
+    /// <project>-system` of a copy of the chart whose values.yaml is
+    /// <chart>/.kubegen/values.yaml, the defaults this command wrote;
     /// `-` reads stdin) holds every object of the install and nothing else, object by
     /// object, besides Helm's own labels, the keep policy and the Namespace (`helm install
-    /// --create-namespace` makes it); the objects of your own templates (files without
-    /// this command's mark, by helm's `# Source:` lines) are left aside.
+    /// --create-namespace` makes it); what your own templates (files without this
+    /// command's mark, by helm's `# Source:` lines) add to the install is left aside.
     #[arg(long, value_name = "FILE")]
     pub verify: Option<PathBuf>,
     /// Path to the workspace's Cargo.toml.
@@ -80,11 +81,22 @@ pub fn run(args: HelmArgs) -> Result<ExitCode> {
         };
         // Objects of your own templates (no mark of this command) are yours to add.
         let out = ws.root.join(&args.out);
-        let (rendered_objects, yours) = rendered_documents(&text, &out)?;
+        let (mut rendered_objects, yours) = rendered_documents(&text, &out)?;
+        // An object of the install that a template of yours renders (one you took over by
+        // removing its mark) is compared; the others your templates add are yours.
+        let installed: BTreeSet<String> = objects.iter().map(object_key).collect();
+        let mut adding = BTreeSet::new();
+        for (source, object) in yours {
+            if installed.contains(&object_key(&object)) {
+                rendered_objects.push(object);
+            } else {
+                adding.insert(source);
+            }
+        }
         let differences = compare(&objects, &rendered_objects);
         let shown = args.from.display();
-        for source in &yours {
-            eprintln!("not compared: the objects of your own template {source}");
+        for source in &adding {
+            eprintln!("not compared: what your own template {source} adds to the install");
         }
         if differences.is_empty() {
             let n = objects.iter().filter(|o| kind_of(o) != "Namespace").count();
@@ -151,11 +163,14 @@ fn parse_documents(text: &str) -> Result<Vec<Value>> {
 }
 
 /// The objects of `helm template`'s output (each document after its `# Source:
-/// <chart>/<path>` line) that templates of this command rendered, and the sources of the
-/// others (files under `chart` without its mark).
-fn rendered_documents(text: &str, chart: &Path) -> Result<(Vec<Value>, BTreeSet<String>)> {
+/// <chart>/<path>` line) that templates of this command rendered, and the others with
+/// their sources (files under `chart` without its mark, or not there).
+/// A rendered document's objects from a template not written by this command, with its path.
+type Yours = Vec<(String, Value)>;
+
+fn rendered_documents(text: &str, chart: &Path) -> Result<(Vec<Value>, Yours)> {
     let mut ours = Vec::new();
-    let mut yours = BTreeSet::new();
+    let mut yours = Vec::new();
     let mut documents = vec![String::new()];
     for line in text.lines() {
         if line == "---" {
@@ -168,14 +183,15 @@ fn rendered_documents(text: &str, chart: &Path) -> Result<(Vec<Value>, BTreeSet<
     for doc in documents {
         let source = doc.lines().find_map(|l| l.strip_prefix("# Source: ")).map(|s| s.trim().to_string());
         let path = source.as_deref().and_then(|s| s.split_once('/')).map(|(_, path)| path);
-        if let Some(path) = path {
-            let text = std::fs::read_to_string(chart.join(path)).unwrap_or_default();
-            if !text.is_empty() && !has_mark(&text) {
-                yours.insert(path.to_string());
-                continue;
+        let objects = parse_documents(&doc).context("reading the rendered chart")?;
+        // This command's only where the file is there with its mark (not a subchart's,
+        // not one you own).
+        match path {
+            Some(path) if !std::fs::read_to_string(chart.join(path)).is_ok_and(|text| has_mark(&text)) => {
+                yours.extend(objects.into_iter().map(|o| (path.to_string(), o)));
             }
+            _ => ours.extend(objects),
         }
-        ours.extend(parse_documents(&doc).context("reading the rendered chart")?);
     }
     Ok((ours, yours))
 }
@@ -286,26 +302,24 @@ struct Naming {
 }
 
 impl Naming {
-    /// `text` with the namespace and each object's name, where they stand between `/`
-    /// and `.` (a `namespace/name` annotation, a `service.namespace.svc` DNS name), as
-    /// the release's.
-    fn rewrite(&self, text: &str, holes: &mut Holes) -> Option<String> {
+    /// `text` with the namespace and each object's name, where they stand whole between
+    /// `/`, `.` and `=` (a `namespace/name` annotation, a `service.namespace.svc` DNS name,
+    /// a `--flag=name`), as `expression` writes them: `None` for the namespace, else the
+    /// name's suffix after the prefix.
+    fn rewrite_with(&self, text: &str, mut expression: impl FnMut(Option<&str>) -> String) -> Option<String> {
+        const SEPARATORS: [char; 3] = ['/', '.', '='];
         let mut out = String::new();
         let mut changed = false;
-        for part in text.split_inclusive(['/', '.']) {
-            let (word, sep) = match part.strip_suffix(['/', '.']) {
+        for part in text.split_inclusive(SEPARATORS) {
+            let (word, sep) = match part.strip_suffix(SEPARATORS) {
                 Some(word) => (word, &part[word.len()..]),
                 None => (part, ""),
             };
             if word == self.namespace {
-                out.push_str(&holes.inline("{{ $.Release.Namespace }}".into()));
+                out.push_str(&expression(None));
                 changed = true;
             } else if let Some(suffix) = self.names.contains(word).then(|| word.strip_prefix(&self.prefix)).flatten() {
-                // Within a DNS label's 63 characters, as Helm charts cut names (raw
-                // strings: the expression may stand inside a quoted scalar).
-                out.push_str(
-                    &holes.inline(format!("{{{{ print $fullname `-{suffix}` | trunc 63 | trimSuffix `-` }}}}")),
-                );
+                out.push_str(&expression(Some(suffix)));
                 changed = true;
             } else {
                 out.push_str(word);
@@ -313,6 +327,29 @@ impl Naming {
             out.push_str(sep);
         }
         changed.then_some(out)
+    }
+
+    /// [`Naming::rewrite_with`] in a template's text: holes for the release's namespace
+    /// and names, within a DNS label's 63 characters as Helm charts cut names (raw strings:
+    /// the expression may stand inside a quoted scalar).
+    fn rewrite(&self, text: &str, holes: &mut Holes) -> Option<String> {
+        self.rewrite_with(text, |part| {
+            holes.inline(match part {
+                None => "{{ $.Release.Namespace }}".into(),
+                Some(suffix) => format!("{{{{ print $fullname `-{suffix}` | trunc 63 | trimSuffix `-` }}}}"),
+            })
+        })
+    }
+
+    /// [`Naming::rewrite_with`] in a value that goes through `tpl` (the manager's args),
+    /// where the template's `$fullname` is not in scope.
+    fn rewrite_for_tpl(&self, text: &str, project: &str) -> Option<String> {
+        self.rewrite_with(text, |part| match part {
+            None => "{{ .Release.Namespace }}".into(),
+            Some(suffix) => {
+                format!("{{{{ print (include `{project}.fullname` .) `-{suffix}` | trunc 63 | trimSuffix `-` }}}}")
+            }
+        })
     }
 
     /// Every string in `value` rewritten (see [`Naming::rewrite`]).
@@ -426,10 +463,18 @@ fn lift(map: &mut Map<String, Value>, key: &str, values: &mut Value, path: &str,
     map.insert(holes.block(with_block(key, path, scalar)), Value::Null);
 }
 
-/// A list whose items each render only under their condition (`None`: always).
-fn conditional_list(key: &str, items: Vec<(Option<&str>, Value)>) -> Result<Vec<String>> {
+/// A list whose items each render only under their condition (`None`: always), each
+/// item's text as a template's (see [`escape_actions`], [`Naming::rewrite_all`]).
+fn conditional_list(
+    key: &str,
+    items: Vec<(Option<&str>, Value)>,
+    naming: &Naming,
+    holes: &mut Holes,
+) -> Result<Vec<String>> {
     let mut lines = vec![format!("{key}:")];
-    for (condition, item) in items {
+    for (condition, mut item) in items {
+        escape_actions(&mut item);
+        naming.rewrite_all(&mut item, holes);
         let yaml = kubegen::to_yaml(&Value::Array(vec![item])).context("rendering a list item")?;
         let body = yaml.strip_prefix("---\n").unwrap_or(&yaml);
         if let Some(c) = condition {
@@ -486,6 +531,8 @@ impl Chart {
             .filter(|s| cert_secrets.contains(*s))
             .map(String::from)
             .collect();
+        // The manager's ServiceAccount: serviceAccount.annotations are its.
+        let manager_account = deployment.pointer("/spec/template/spec/serviceAccountName").and_then(Value::as_str);
         let has = |kind: &str| objects.iter().any(|o| kind_of(o) == kind);
         let webhooks = has("MutatingWebhookConfiguration") || has("ValidatingWebhookConfiguration");
         let cert_manager = objects.iter().any(|o| api_group(o) == "cert-manager.io");
@@ -573,7 +620,7 @@ impl Chart {
             };
             // First what becomes values, as the install has it (values are data: never
             // rendered as template text, but for the args, which go through tpl).
-            if kind == "ServiceAccount" {
+            if kind == "ServiceAccount" && Some(name.as_str()) == manager_account {
                 let meta = o["metadata"].as_object_mut().context("metadata")?;
                 let annotations = meta.remove("annotations").unwrap_or_else(|| json!({}));
                 set(&mut values, "serviceAccount.annotations", annotations);
@@ -583,7 +630,7 @@ impl Chart {
                 ports.fill(&mut o, &mut holes);
             }
             if dir == "manager" {
-                app_version = manager_values(&mut o, &mut values, &ports, &cert_secrets, &mut holes)?;
+                app_version = manager_values(&mut o, &mut values, &ports, &cert_secrets, &naming, project, &mut holes)?;
             }
             // Then the text left is the template's: a `{{` in it (a description, an
             // annotation) is written so that Helm prints it rather than runs it.
@@ -610,7 +657,7 @@ impl Chart {
                 // A conversion webhook calls the webhooks' Service: without the webhooks,
                 // the versions convert as `None` does.
                 let spec = o.get_mut("spec").and_then(Value::as_object_mut);
-                if let Some(spec) = spec.filter(|s| converts_by_webhook(s)) {
+                if let Some(spec) = spec.filter(|s| kind == "CustomResourceDefinition" && converts_by_webhook(s)) {
                     let conversion = spec.remove("conversion").unwrap_or_default();
                     let yaml = kubegen::to_yaml(&conversion).context("rendering a CRD's conversion")?;
                     let mut lines = vec![format!("{{{{- if {WEBHOOKS_ON} }}}}"), "conversion:".to_string()];
@@ -623,8 +670,10 @@ impl Chart {
                 if let Some(mut inject) = inject {
                     naming.rewrite_all(&mut inject, &mut holes);
                     let inject = inject.as_str().unwrap_or_default().to_string();
+                    // The Certificate it names is the webhooks' (and without them a CRD
+                    // converts as None, where the API server takes no CA).
                     let lines = vec![
-                        "{{- if $.Values.certManager.enabled }}".into(),
+                        format!("{{{{- if and $.Values.certManager.enabled {WEBHOOKS_ON} }}}}"),
                         format!("cert-manager.io/inject-ca-from: {inject}"),
                         "{{- end }}".into(),
                     ];
@@ -828,6 +877,8 @@ fn manager_values(
     values: &mut Value,
     ports: &Ports,
     cert_secrets: &BTreeSet<String>,
+    naming: &Naming,
+    project: &str,
     holes: &mut Holes,
 ) -> Result<String> {
     let spec = o["spec"].as_object_mut().context("the Deployment's spec")?;
@@ -882,7 +933,8 @@ fn manager_values(
         items.into_iter().map(|v| (webhooks(&v).then_some(WEBHOOKS_ON), v)).collect()
     };
     if let Some(Value::Array(volumes)) = pod.remove("volumes") {
-        pod.insert(holes.block(conditional_list("volumes", of_webhooks(volumes))?), Value::Null);
+        let block = conditional_list("volumes", of_webhooks(volumes), naming, holes)?;
+        pod.insert(holes.block(block), Value::Null);
     }
     let containers = pod.get_mut("containers").and_then(Value::as_array_mut).context("the pod's containers")?;
     let at =
@@ -915,13 +967,21 @@ fn manager_values(
                     port.parse::<u64>().ok()?;
                     Some(format!("{flag}={host}:{{{{ .Values.{path} }}}}"))
                 });
-                // An arg goes through tpl: a `{{` of its own is printed, not run.
-                json!(templated.unwrap_or_else(|| s.replace("{{", "{{ `{{` }}")))
+                // An arg goes through tpl: a `{{` of its own is printed, not run, and the
+                // release's names and namespace stand for the install's.
+                json!(templated.unwrap_or_else(|| {
+                    let escaped = s.replace("{{", "{{ `{{` }}");
+                    naming.rewrite_for_tpl(&escaped, project).unwrap_or(escaped)
+                }))
             }
             None => a,
         })
         .collect();
-    let webhook_flag = args.iter().filter_map(Value::as_str).any(|a| a.starts_with("--webhook-bind-address"));
+    // Only a flag whose port the values set (`--webhook-bind-address=HOST:PORT`) counts.
+    let webhook_flag = args
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|a| a.starts_with("--webhook-bind-address=") && a.contains("{{ .Values."));
     set(values, "manager.args", Value::Array(args));
     let mut block = vec!["args:".into(), "{{- range $.Values.manager.args }}".into(), "- {{ tpl . $ | quote }}".into()];
     block.push("{{- end }}".into());
@@ -977,10 +1037,12 @@ fn manager_values(
         for (_, p) in &mut items {
             ports.fill(p, holes);
         }
-        container.insert(holes.block(conditional_list("ports", items)?), Value::Null);
+        let block = conditional_list("ports", items, naming, holes)?;
+        container.insert(holes.block(block), Value::Null);
     }
     if let Some(Value::Array(mounts)) = container.remove("volumeMounts") {
-        container.insert(holes.block(conditional_list("volumeMounts", of_webhooks(mounts))?), Value::Null);
+        let block = conditional_list("volumeMounts", of_webhooks(mounts), naming, holes)?;
+        container.insert(holes.block(block), Value::Null);
     }
     for probe in ["livenessProbe", "readinessProbe", "startupProbe"] {
         if let Some(p) = container.get_mut(probe) {
@@ -1208,17 +1270,20 @@ fn yaml_key(key: &str) -> String {
     yaml.strip_prefix("---\n").unwrap_or(&yaml).trim_end().to_string()
 }
 
+/// An object's identity: `Kind.group namespace/name`.
+fn object_key(o: &Value) -> String {
+    let group = api_group(o);
+    let kind = if group.is_empty() { kind_of(o).to_string() } else { format!("{}.{group}", kind_of(o)) };
+    format!("{kind} {}{}", namespace_of(o).map(|n| format!("{n}/")).unwrap_or_default(), name_of(o))
+}
+
 /// The labels and annotations Helm's objects carry that an install's do not.
 const HELM_LABELS: [&str; 3] = ["app.kubernetes.io/managed-by", "app.kubernetes.io/instance", "helm.sh/chart"];
 
 /// Every difference between the install's objects and the chart's rendering of them,
 /// object by object (see `--verify`).
 pub fn compare(install: &[Value], rendered: &[Value]) -> Vec<String> {
-    let key = |o: &Value| {
-        let group = api_group(o);
-        let kind = if group.is_empty() { kind_of(o).to_string() } else { format!("{}.{group}", kind_of(o)) };
-        format!("{kind} {}{}", namespace_of(o).map(|n| format!("{n}/")).unwrap_or_default(), name_of(o))
-    };
+    let key = object_key;
     let normal = |o: &Value| {
         let mut o = o.clone();
         if let Some(meta) = o.get_mut("metadata").and_then(Value::as_object_mut) {
@@ -1495,6 +1560,42 @@ mod tests {
         run_plan(&Chart::build("memcached-operator", &newer, "dist/install.yaml").unwrap(), &out, true);
         assert!(!read(role).contains("# mine"));
         std::fs::remove_dir_all(&out).unwrap();
+    }
+
+    /// A review found lists of the manager's pod (volumes, mounts, ports) written before
+    /// names were made the release's, and args that kept the install's namespace.
+    #[test]
+    fn the_managers_volumes_and_args_name_the_releases_objects() {
+        let objects: Vec<Value> = fixture()
+            .iter()
+            .map(|o| {
+                if kind_of(o) != "Deployment" {
+                    return o.clone();
+                }
+                let text = o
+                    .to_string()
+                    .replace(
+                        r#""secretName":"webhook-server-cert"}}"#,
+                        r#""secretName":"webhook-server-cert"}},{"name":"extra","configMap":{"name":"memcached-operator-webhook-service"}}"#,
+                    )
+                    .replace(r#""--leader-elect","#, r#""--leader-elect","--leader-election-namespace=memcached-operator-system","#);
+                serde_json::from_str(&text).unwrap()
+            })
+            .collect();
+        let chart = Chart::build("memcached-operator", &objects, "dist/install.yaml").unwrap();
+        let manager =
+            &chart.templates.iter().find(|t| t.path == "templates/manager/controller-manager.yaml").unwrap().yaml;
+        assert!(
+            manager.contains("name: {{ print $fullname `-webhook-service` | trunc 63 | trimSuffix `-` }}"),
+            "{manager}"
+        );
+        assert!(!manager.contains("memcached-operator-"), "{manager}");
+        assert!(
+            chart.values["manager"]["args"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("--leader-election-namespace={{ .Release.Namespace }}"))
+        );
     }
 
     #[test]
