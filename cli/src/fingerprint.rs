@@ -356,7 +356,7 @@ fn walk(dir: &Path, skipped: &[PathBuf], found: &mut dyn FnMut(&Path)) -> std::i
 }
 
 /// Every file below `dir` but for `.git`, `node_modules` and target directories.
-fn walk_all(dir: &Path, found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
+pub(crate) fn walk_all(dir: &Path, found: &mut dyn FnMut(&Path)) -> std::io::Result<()> {
     walk_from(dir, &[], false, found)
 }
 

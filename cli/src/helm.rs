@@ -475,8 +475,7 @@ fn conditional_list(
     for (condition, mut item) in items {
         escape_actions(&mut item);
         naming.rewrite_all(&mut item, holes);
-        let yaml = kubegen::to_yaml(&Value::Array(vec![item])).context("rendering a list item")?;
-        let body = yaml.strip_prefix("---\n").unwrap_or(&yaml);
+        let body = yaml_body(&Value::Array(vec![item])).context("rendering a list item")?;
         if let Some(c) = condition {
             lines.push(format!("{{{{- if {c} }}}}"));
         }
@@ -659,9 +658,9 @@ impl Chart {
                 let spec = o.get_mut("spec").and_then(Value::as_object_mut);
                 if let Some(spec) = spec.filter(|s| kind == "CustomResourceDefinition" && converts_by_webhook(s)) {
                     let conversion = spec.remove("conversion").unwrap_or_default();
-                    let yaml = kubegen::to_yaml(&conversion).context("rendering a CRD's conversion")?;
+                    let yaml = yaml_body(&conversion).context("rendering a CRD's conversion")?;
                     let mut lines = vec![format!("{{{{- if {WEBHOOKS_ON} }}}}"), "conversion:".to_string()];
-                    lines.extend(yaml.strip_prefix("---\n").unwrap_or(&yaml).lines().map(|l| format!("  {l}")));
+                    lines.extend(yaml.lines().map(|l| format!("  {l}")));
                     lines.extend(["{{- else }}", "conversion:", "  strategy: None", "{{- end }}"].map(String::from));
                     spec.insert(holes.block(lines), Value::Null);
                 }
@@ -784,7 +783,11 @@ helm.sh/chart: {{{{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" 
             }
         }
         // Templates this command wrote that the install no longer has.
-        for file in walk(&out.join("templates"))? {
+        let mut files = Vec::new();
+        let templates = out.join("templates");
+        crate::fingerprint::walk_all(&templates, &mut |p| files.push(p.to_path_buf()))
+            .with_context(|| format!("reading {}", templates.display()))?;
+        for file in files {
             let rel = file.strip_prefix(out).unwrap_or(&file).to_string_lossy().replace('\\', "/");
             if generated.contains_key(&rel) {
                 continue;
@@ -1103,25 +1106,6 @@ fn ours_unedited(path: &str, text: &str) -> bool {
     })
 }
 
-fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(files),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
-    };
-    for entry in entries {
-        let path = entry.with_context(|| format!("reading {}", dir.display()))?.path();
-        if path.is_dir() {
-            files.extend(walk(&path)?);
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 const HELMIGNORE: &str = "# Written once by codegen-cli helm; yours from now on. Left out of the packaged chart:\n\
 .kubegen/\n\
 .git/\n\
@@ -1251,23 +1235,26 @@ fn render_map(map: Map<String, Value>, path: &str, indent: usize, out: &mut Stri
             }
             Value::Array(items) if !items.is_empty() => {
                 out.push_str(&format!("{pad}{}:\n", yaml_key(key)));
-                let yaml = kubegen::to_yaml(value).unwrap_or_default();
-                for line in yaml.strip_prefix("---\n").unwrap_or(&yaml).lines() {
+                for line in yaml_body(value).unwrap_or_default().lines() {
                     out.push_str(&format!("{pad}{line}\n"));
                 }
             }
             _ => {
-                let yaml = kubegen::to_yaml(value).unwrap_or_default();
-                let scalar = yaml.strip_prefix("---\n").unwrap_or(&yaml).trim_end();
-                out.push_str(&format!("{pad}{}: {scalar}\n", yaml_key(key)));
+                let scalar = yaml_body(value).unwrap_or_default();
+                out.push_str(&format!("{pad}{}: {}\n", yaml_key(key), scalar.trim_end()));
             }
         }
     }
 }
 
 fn yaml_key(key: &str) -> String {
-    let yaml = kubegen::to_yaml(&Value::String(key.into())).unwrap_or_default();
-    yaml.strip_prefix("---\n").unwrap_or(&yaml).trim_end().to_string()
+    yaml_body(&Value::String(key.into())).unwrap_or_default().trim_end().to_string()
+}
+
+/// `value` as YAML (kubegen's form), without the document's leading `---`.
+fn yaml_body(value: &Value) -> Result<String, kubegen::crd::YamlError> {
+    let yaml = kubegen::to_yaml(value)?;
+    Ok(yaml.strip_prefix("---\n").map(String::from).unwrap_or(yaml))
 }
 
 /// An object's identity: `Kind.group namespace/name`.

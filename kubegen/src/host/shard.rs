@@ -441,13 +441,10 @@ pub(crate) struct Liveness {
 impl Liveness {
     /// Records a list of the ring's leases (the whole ring: leases not in it are gone).
     fn update(&mut self, leases: Vec<Lease>) {
-        let mut present = HashMap::new();
-        for lease in leases {
-            let Some(holder) = self.seen_lease(lease) else { continue };
-            present.insert(holder, ());
-        }
-        self.seen.retain(|holder, _| present.contains_key(holder));
-        self.leases.retain(|holder, _| present.contains_key(holder));
+        let present: std::collections::HashSet<String> =
+            leases.into_iter().filter_map(|lease| self.seen_lease(lease)).collect();
+        self.seen.retain(|holder, _| present.contains(holder));
+        self.leases.retain(|holder, _| present.contains(holder));
         self.listed = Some(Instant::now());
     }
 
