@@ -678,6 +678,52 @@ grep -q '`nodes` is cluster-scoped' "$WORK/refused.log" || { cat "$WORK/refused.
 sed -i '/+kubebuilder:rbac:groups=core,resources=nodes,verbs=list/d' src/controller/memcached.rs
 codegen-cli edit --namespaced=false 2>/dev/null
 
+stage "codegen-cli upgrade: this project's record (PROJECT) replays to its own scaffold; the operator as kubegen's scaffold at 9286da8 wrote it (cli/testdata/upgrade), edited as a user would, upgraded: a conflict is listed and nothing written, then settled; make test"
+codegen-cli upgrade --dry-run > "$WORK/upgrade-self.log" 2>&1 || { cat "$WORK/upgrade-self.log" >&2; fail "upgrade --dry-run failed on the project scaffolded by this version"; }
+grep -q "nothing to upgrade" "$WORK/upgrade-self.log" || { cat "$WORK/upgrade-self.log" >&2; fail "the record of create api, create webhook, create dashboards and edit did not replay to the scaffold as written"; }
+up=$WORK/upgraded/memcached-operator
+mkdir -p "$up"
+cp -r "$ROOT/cli/testdata/upgrade/9286da8/." "$up"
+grep -rlF @KUBEGEN@ "$up" | xargs sed -i "s|@KUBEGEN@|$ROOT|g"
+cd "$up"
+# Your edits: controller logic, a target of your own, a manager flag; and the leader flag
+# right under where the new scaffold adds a comment (a conflict).
+sed -i 's/Ok(Action::await_change())/Ok(Action::requeue(std::time::Duration::from_secs(600)))/' src/controller/memcached.rs
+printf '\n.PHONY: coverage\ncoverage: ## Test coverage (a target of our own).\n\t$(CARGO) llvm-cov --workspace\n' >> Makefile
+sed -i 's/--metrics-bind-address=:8080/--metrics-bind-address=:8443/' config/manager/manager.yaml
+sed -i 's/- --leader-elect$/- --leader-elect=false/' config/manager/manager.yaml
+sums() { find . -path ./target -prune -o -type f -print0 | sort -z | xargs -0 sha256sum; }
+before=$(sums)
+if codegen-cli upgrade > "$WORK/upgrade-conflict.log" 2>&1; then fail "upgrade passed over a conflict"; fi
+grep -q "conflict in config/manager/manager.yaml at your line 34" "$WORK/upgrade-conflict.log" \
+  && grep -qF -- "|         - --leader-elect=false" "$WORK/upgrade-conflict.log" \
+  || { cat "$WORK/upgrade-conflict.log" >&2; fail "upgrade did not list the conflict with its lines"; }
+[ "$(sums)" = "$before" ] || fail "an upgrade with a conflict wrote files"
+# Settled by hand: the new scaffold's file with your two flags, kept as it now is.
+cp target/kubegen/upgrade/new/config/manager/manager.yaml config/manager/manager.yaml
+sed -i -e 's/- --leader-elect$/- --leader-elect=false/' -e 's/--metrics-bind-address=:8080/--metrics-bind-address=:8443/' config/manager/manager.yaml
+settled=$(sums)
+codegen-cli upgrade --dry-run --keep config/manager/manager.yaml > "$WORK/upgrade-plan.log" 2>&1 \
+  || { cat "$WORK/upgrade-plan.log" >&2; fail "upgrade --dry-run failed once the conflict was settled"; }
+for line in "merge     Makefile" "update    Cargo.toml" "kept      config/manager/manager.yaml" "dry run: nothing was written"; do
+  grep -qF -- "$line" "$WORK/upgrade-plan.log" || { cat "$WORK/upgrade-plan.log" >&2; fail "the plan does not say: $line"; }
+done
+[ "$(sums)" = "$settled" ] || fail "upgrade --dry-run wrote files"
+codegen-cli upgrade --keep config/manager/manager.yaml > "$WORK/upgrade.log" 2>&1 || { cat "$WORK/upgrade.log" >&2; fail "upgrade failed"; }
+grep -qF 'Action::requeue(std::time::Duration::from_secs(600))' src/controller/memcached.rs || fail "the upgrade lost the controller's logic"
+grep -q '^coverage: ##' Makefile || fail "the upgrade lost the Makefile target of your own"
+grep -q '^helm-lint: helm ##' Makefile || fail "the upgrade did not bring the helm targets"
+grep -qF -- '- --leader-elect=false' config/manager/manager.yaml && grep -qF -- '--metrics-bind-address=:8443' config/manager/manager.yaml \
+  || fail "the upgrade lost the manager's flags"
+grep -qF "path = \"$ROOT/kubegen\"" Cargo.toml || fail "the upgrade did not move kubegen's path to its crate's new place"
+! grep -rlE '^(<<<<<<<|>>>>>>>)' --exclude-dir=target . || fail "the upgrade left conflict markers"
+codegen-cli upgrade --dry-run > "$WORK/upgrade-again.log" 2>&1 || fail "a second upgrade --dry-run failed"
+grep -q "nothing to upgrade" "$WORK/upgrade-again.log" || { cat "$WORK/upgrade-again.log" >&2; fail "a second upgrade still has work"; }
+make test ENVTEST_K8S_VERSION="${KUBE_VERSION#v}" > "$WORK/upgraded-test.log" 2>&1 \
+  || { tail -40 "$WORK/upgraded-test.log" >&2; fail "make test failed on the upgraded operator"; }
+grep -q "test a_new_memcached_becomes_available ... ok" "$WORK/upgraded-test.log" || fail "make test ran no test on the upgraded operator"
+cd "$WORK/memcached-operator"
+
 stage "this checkout is as it was (the flow wrote nothing outside its workspace and target/)"
 [ "$(git -C "$ROOT" status --porcelain --untracked-files=no)" = "$checkout_state" ] \
   || { git -C "$ROOT" status --short >&2; fail "the user flow changed files of this checkout"; }

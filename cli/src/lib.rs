@@ -27,6 +27,7 @@ mod roles;
 mod scaffold;
 mod settings;
 mod source_markers;
+mod upgrade;
 mod webhook_configurations;
 mod workspace;
 
@@ -153,6 +154,21 @@ enum Command {
     /// NOTES.txt and .helmignore are written once; values.yaml is merged, keeping each
     /// value you changed; a template you edited is kept (and named) unless --force.
     Helm(helm::HelmArgs),
+    /// Take a newer scaffold into the project, keeping your edits (kubebuilder's `alpha update`)
+    ///
+    /// `init` records how the project was scaffolded (`PROJECT`: its settings and each
+    /// `create` and `edit` after it) and keeps each scaffolded file as written under
+    /// `.kubegen/scaffold/`. `upgrade` replays the record with this codegen-cli (into
+    /// target/kubegen/upgrade/new) and merges each file three ways: the scaffold as last
+    /// written, yours, the new scaffold's. A file you did not change takes the new one; a
+    /// file the new scaffold did not change stays yours; where both changed, the two are
+    /// merged line by line. Where both changed the same lines differently, nothing at all
+    /// is written and each conflict is listed with the three versions of its lines: merge
+    /// the new scaffold's lines into your file by hand and pass --keep FILE (yours as it
+    /// now is), or pass --take FILE (the new scaffold's); then run it again. Files
+    /// `manifests` writes are not merged: run it after. Run it with the codegen-cli of the
+    /// newer kubegen: bump the `kubegen-cli` dependency in codegen-cli/Cargo.toml first.
+    Upgrade(UpgradeArgs),
     /// Change a choice `init` made (kubebuilder's `edit`): `--namespaced`
     ///
     /// `--namespaced` (or `--namespaced=false`) records in the root Cargo.toml's
@@ -164,6 +180,66 @@ enum Command {
     /// Then `cargo run -p codegen-cli -- manifests` writes the RBAC markers' rules as a
     /// Role in that namespace, and the webhook configurations for its objects only.
     Edit(EditArgs),
+}
+
+#[derive(Args)]
+struct UpgradeArgs {
+    /// Print what would change, and each conflict; write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// This file stays as it is: you merged the new scaffold's changes into it by hand, or
+    /// want none of them (repeatable; a path relative to the workspace root).
+    #[arg(long, value_name = "FILE")]
+    keep: Vec<String>,
+    /// This file becomes the new scaffold's, your changes to it dropped (repeatable).
+    #[arg(long, value_name = "FILE")]
+    take: Vec<String>,
+    /// Path to the workspace's Cargo.toml (by default, the nearest directory up with a
+    /// `PROJECT` file).
+    #[arg(long, value_name = "PATH")]
+    manifest_path: Option<PathBuf>,
+}
+
+fn upgrade(args: UpgradeArgs) -> Result<ExitCode> {
+    let root = match &args.manifest_path {
+        Some(m) => m.parent().map(Path::to_path_buf).unwrap_or_default(),
+        None => {
+            let here = std::env::current_dir().context("reading the current directory")?;
+            here.ancestors().find(|d| d.join(upgrade::RECORD).is_file()).map(Path::to_path_buf).with_context(|| {
+                format!(
+                    "no {} in {} or above: `upgrade` replays the record `codegen-cli init` writes; a project scaffolded before codegen-cli kept one has none",
+                    upgrade::RECORD,
+                    here.display()
+                )
+            })?
+        }
+    };
+    let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
+    let plan = upgrade::plan(&root, &replay_command, &args.keep, &args.take)?;
+    eprint!("{}", upgrade::describe(&plan));
+    let conflicts = plan.conflicts();
+    if !conflicts.is_empty() {
+        let files: Vec<&str> = conflicts.iter().map(|(p, _)| *p).collect();
+        eprintln!(
+            "\n{} conflicting file(s): {}. Nothing was written. Settle each file, then run `upgrade` again: merge the new scaffold's lines into yours by hand (its files are in {}/) and pass --keep FILE (yours as it now is), or pass --take FILE (the new scaffold's, your changes to it dropped).",
+            files.len(),
+            files.join(", "),
+            upgrade::NEW
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    if args.dry_run {
+        eprintln!("dry run: nothing was written");
+        return Ok(ExitCode::SUCCESS);
+    }
+    upgrade::apply_plan(&root, &plan)?;
+    if !plan.actions.is_empty() {
+        eprintln!(
+            "upgraded to the scaffold of {}; next: `cargo run -p codegen-cli -- manifests`, then `make test`",
+            plan.record.scaffolded_by
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -186,6 +262,16 @@ fn edit(args: EditArgs) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
     let namespaced = args.namespaced.unwrap_or(true);
     let edited = edit::namespaced(&ws.root, &ws.root.join(&args.out), &args.role_name, namespaced)?;
+    let mut command = format!("edit --namespaced={namespaced}");
+    if args.out != Path::new("config") {
+        command.push_str(&format!(" --out {}", args.out.display()));
+    }
+    if args.role_name != "manager-role" {
+        command.push_str(&format!(" --role-name {}", args.role_name));
+    }
+    upgrade::record(&ws.root, &command, &|tree| {
+        edit::namespaced(tree, &tree.join(&args.out), &args.role_name, namespaced).map(|_| ())
+    })?;
     let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
     if edited.written.is_empty() && edited.by_hand.is_empty() {
         eprintln!("the project is already {}", if namespaced { "namespace-scoped" } else { "cluster-wide" });
@@ -257,6 +343,9 @@ fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
         .map(|o| shown(&o.path))
         .collect();
     output::write(&outputs)?;
+    upgrade::record(&ws.root, "create dashboards", &|tree| {
+        output::write(&dashboards::outputs(tree, &project, false)?).map(|_| ())
+    })?;
     for o in &outputs {
         eprintln!("  {}", shown(&o.path));
     }
@@ -297,7 +386,16 @@ fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
         conversion: args.conversion,
         spokes: args.spoke,
     };
-    scaffold_in(args.manifest_path.as_deref(), "create webhook", "fill in the webhooks", |root, crate_name, domain| {
+    let mut command = format!("create webhook {}", args.kind.words());
+    for (on, flag) in [(hooks.defaulting, " --defaulting"), (hooks.validation, " --programmatic-validation")] {
+        if on {
+            command.push_str(flag);
+        }
+    }
+    if hooks.conversion {
+        command.push_str(&format!(" --conversion --spoke {}", hooks.spokes.join(",")));
+    }
+    scaffold_in(args.manifest_path.as_deref(), &command, "fill in the webhooks", |root, crate_name, domain| {
         scaffold::create_webhook(
             root,
             crate_name,
@@ -310,13 +408,14 @@ fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
     })
 }
 
-/// Runs a `create` scaffold in the workspace `init` wrote: its root package and domain
-/// in; the files written listed, then what to do next.
+/// Runs a `create` scaffold (`command`, as the record replays it) in the workspace
+/// `init` wrote: its root package and domain in; the files written listed, then what to
+/// do next. The same scaffold then runs on the record's base, and the record gains it.
 fn scaffold_in(
     manifest_path: Option<&Path>,
     command: &str,
     next: &str,
-    scaffold: impl FnOnce(&Path, &str, Option<&str>) -> Result<Vec<PathBuf>>,
+    scaffold: impl Fn(&Path, &str, Option<&str>) -> Result<Vec<PathBuf>>,
 ) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(manifest_path, &[])?;
     let settings = ws.settings()?;
@@ -324,6 +423,7 @@ fn scaffold_in(
         format!("the workspace at {} has no library package at its root: `{command}` adds to the layout `codegen-cli init` writes", ws.root.display())
     })?;
     let written = scaffold(&ws.root, root_crate, settings.domain.as_deref())?;
+    upgrade::record(&ws.root, command, &|tree| scaffold(tree, root_crate, settings.domain.as_deref()).map(|_| ()))?;
     for path in &written {
         eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
     }
@@ -371,6 +471,46 @@ struct KindArgs {
     /// The kind, in UpperCamelCase: `Memcached`.
     #[arg(long)]
     kind: String,
+}
+
+impl KindArgs {
+    /// The flags as the record writes them.
+    fn words(&self) -> String {
+        format!("--group {} --version {} --kind {}", self.group, self.version, self.kind)
+    }
+}
+
+/// Runs one recorded command (`create ...`, `edit ...`) of `record` in `tree`, as
+/// `upgrade` replays it: the scaffold alone, without the checks of the project the
+/// command made when it first ran.
+fn replay_command(tree: &Path, record: &upgrade::Record, command: &str) -> Result<()> {
+    let words = std::iter::once("codegen-cli").chain(command.split_whitespace());
+    let cli = Cli::try_parse_from(words).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
+    let (crate_name, domain) = (record.crate_name.as_str(), Some(record.domain.as_str()));
+    match cli.command {
+        Command::Create(Create::Api(a)) => {
+            let k = &a.kind;
+            scaffold::create_api(tree, crate_name, domain, &k.group, &k.version, &k.kind, !a.cluster)?;
+        }
+        Command::Create(Create::Webhook(a)) => {
+            let hooks = scaffold::Hooks {
+                defaulting: a.defaulting,
+                validation: a.programmatic_validation,
+                conversion: a.conversion,
+                spokes: a.spoke,
+            };
+            let k = &a.kind;
+            scaffold::create_webhook(tree, crate_name, domain, &k.group, &k.version, &k.kind, &hooks)?;
+        }
+        Command::Create(Create::Dashboards(_)) => {
+            output::write(&dashboards::outputs(tree, &record.project_name, false)?)?;
+        }
+        Command::Edit(a) => {
+            edit::namespaced(tree, &tree.join(&a.out), &a.role_name, a.namespaced.unwrap_or(true))?;
+        }
+        _ => anyhow::bail!("not a command the scaffold records"),
+    }
+    Ok(())
 }
 
 #[derive(Args)]
@@ -456,7 +596,8 @@ fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
             );
         }
     }
-    scaffold_in(args.manifest_path.as_deref(), "create api", "edit the types", |root, crate_name, domain| {
+    let command = format!("create api {}{}", args.kind.words(), if args.cluster { " --cluster" } else { "" });
+    scaffold_in(args.manifest_path.as_deref(), &command, "edit the types", |root, crate_name, domain| {
         let k = &args.kind;
         scaffold::create_api(root, crate_name, domain, &k.group, &k.version, &k.kind, !args.cluster)
     })
@@ -598,6 +739,7 @@ pub fn main() -> ExitCode {
         Command::Create(Create::Dashboards(args)) => create_dashboards(args),
         Command::Edit(args) => edit(args),
         Command::Helm(args) => helm::run(args),
+        Command::Upgrade(args) => upgrade(args),
     };
     match result {
         Ok(code) => code,

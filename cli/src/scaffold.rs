@@ -448,8 +448,12 @@ pub fn init(
         config.join("rbac/role.yaml"),
         layout::role_yaml(&[], "manager-role", "", namespaced)?,
     ));
+    // The record `upgrade` replays, and the scaffold as written: the base of its merge.
+    let record = crate::upgrade::Record::new(p, domain, namespaced, source);
+    let written: Vec<PathBuf> = outputs.iter().map(|o| o.path.clone()).collect();
+    outputs.extend(crate::upgrade::init_outputs(&outputs, dir, &record));
     write_formatted(&outputs)?;
-    Ok(outputs.into_iter().map(|o| o.path).collect())
+    Ok(written)
 }
 
 /// `1.37` from the Kubernetes API modules' `v0.37.2` this binary was built against.
