@@ -49,8 +49,12 @@ done
   printf 'layout: "kubegen/v1"\nprojectName: "memcached-operator"\ncrateName: "memcached_operator"\n'
   printf 'domain: "example.com"\nnamespaced: false\nkubegen:\n  path: "%s"\n' "$ROOT"
   printf 'scaffoldedBy: "kubegen-cli 0.1.0 (%s)"\ncommands:\n' "$rev"
-  for c in "${commands[@]}"; do printf -- '- "%s"\n' "$c"; done
+  for c in "${commands[@]}"; do
+    # shellcheck disable=SC2086
+    printf -- '- args: [%s]\n' "$(printf '"%s", ' $c | sed 's/, $//')"
+  done
 } > PROJECT
+cp PROJECT .kubegen/scaffold/PROJECT
 rm -rf target
 grep -rlF -e "$ROOT" -e "$work.tree" . | while read -r f; do
   sed -i -e "s|$work.tree|@KUBEGEN@|g" -e "s|$ROOT|@KUBEGEN@|g" "$f"

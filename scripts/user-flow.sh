@@ -414,11 +414,6 @@ for unwanted in "kind: ValidatingWebhookConfiguration" "kind: MutatingWebhookCon
   "containerPort: 9443" "cert-manager.io/inject-ca-from"; do
   ! grep -qF -- "$unwanted" "$WORK/chart-other.yaml" || fail "the chart with other values still has '$unwanted'"
 done
-# Webhooks without cert-manager would have no serving certificate: refused, saying why.
-if "$HELM" template memcached-operator dist/chart --set certManager.enabled=false > /dev/null 2> "$WORK/helm-refused.log"; then
-  fail "the chart rendered webhooks without cert-manager"
-fi
-grep -q "webhook.enabled needs certManager.enabled" "$WORK/helm-refused.log" || { cat "$WORK/helm-refused.log" >&2; fail "the chart did not say why"; }
 grep -q '^    strategy: None$' "$WORK/chart-other.yaml" || fail "without webhooks the CRD still converts through one"
 # Webhooks off, cert-manager on: no CA injection asked for a Certificate that is not there.
 "$HELM" template memcached-operator dist/chart -n memcached-operator-system --set webhook.enabled=false > "$WORK/chart-nowebhooks.yaml"
@@ -466,6 +461,85 @@ grep -q "not compared: what your own template templates/mine.yaml adds to the in
 cp "$WORK/leader_election_role.yaml" config/rbac/leader_election_role.yaml
 cp "$WORK/manager.yaml" config/manager/manager.yaml
 make -s build-installer IMG=$image
+
+stage "the chart without cert-manager: the manager keeps the webhooks' certificates itself; installed by helm in a namespace of its own, its manager run here with the chart's args as the chart's ServiceAccount makes the Secret and sets the caBundle, RBAC allowing"
+codegen-cli helm > "$WORK/helm4.log" 2>&1 || { cat "$WORK/helm4.log" >&2; fail "codegen-cli helm failed"; }
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system --set certManager.enabled=false > "$WORK/chart-own-certs.yaml" \
+  || fail "the chart does not render without cert-manager"
+for want in '- "--webhook-cert-secret=memcached-operator-system/memcached-operator-webhook-own-certs"' \
+  '- "--webhook-cert-name=memcached-operator-webhook-service.memcached-operator-system.svc,memcached-operator-webhook-service.memcached-operator-system.svc.cluster.local"' \
+  '- "--webhook-ca-inject=mutating=memcached-operator-mutating-webhook-configuration"' \
+  '- "--webhook-ca-inject=validating=memcached-operator-validating-webhook-configuration"' \
+  '- "--webhook-ca-inject=crd=memcacheds.cache.example.com"' "name: memcached-operator-webhook-certs" "resourceNames: [memcached-operator-webhook-own-certs]" \
+  "kind: ValidatingWebhookConfiguration" "strategy: Webhook"; do
+  grep -qF -- "$want" "$WORK/chart-own-certs.yaml" || fail "the chart without cert-manager has no '$want'"
+done
+for unwanted in "kind: Certificate" "kind: Issuer" "cert-manager.io/inject-ca-from" "secretName: webhook-server-cert"; do
+  ! grep -qF -- "$unwanted" "$WORK/chart-own-certs.yaml" || fail "the chart without cert-manager still has '$unwanted'"
+done
+kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-own-certs.yaml" >/dev/null \
+  || fail "the server refuses the chart without cert-manager"
+rel=own-certs rns=own-certs-ns
+"$HELM" install "$rel" dist/chart -n "$rns" --create-namespace --set certManager.enabled=false --set crd.enabled=false \
+  > "$WORK/helm-install.log" 2>&1 || { cat "$WORK/helm-install.log" >&2; fail "helm install without cert-manager failed"; }
+own_sa=$rel-memcached-operator-controller-manager
+kubectl get deployment -n "$rns" "$rel-memcached-operator-controller-manager" \
+  -o go-template='{{range (index .spec.template.spec.containers 0).args}}{{.}}{{"\n"}}{{end}}' > "$WORK/own-args" \
+  || fail "helm install made no manager Deployment"
+own_secret=$rel-memcached-operator-webhook-own-certs
+grep -qx -- "--webhook-cert-secret=$rns/$own_secret" "$WORK/own-args" || { cat "$WORK/own-args" >&2; fail "the installed manager has no --webhook-cert-secret"; }
+# The CRDs are not this release's (crd.enabled=false): their caBundle is not its to set.
+! grep -q -- "--webhook-ca-inject=crd=" "$WORK/own-args" || fail "the manager of a release without CRDs sets a CRD's caBundle"
+cat > "$WORK/own.kubeconfig" <<KCFG
+apiVersion: v1
+kind: Config
+clusters: [{name: e2e, cluster: {server: "$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.server}')", certificate-authority: "$(kubectl config view --minify --raw -o jsonpath='{.clusters[0].cluster.certificate-authority}')"}}]
+users: [{name: sa, user: {token: "$(kubectl create token "$own_sa" -n "$rns")"}}]
+contexts: [{name: sa, context: {cluster: e2e, user: sa}}]
+current-context: sa
+KCFG
+# The chart's args, but the addresses: this host runs the manager, not a pod.
+mapfile -t own_args < <(grep -v -e '^--health-probe-bind-address' -e '^--metrics-bind-address' -e '^--webhook-bind-address' "$WORK/own-args")
+KUBECONFIG=$WORK/own.kubeconfig "$CARGO_TARGET_DIR/debug/memcached-operator" "${own_args[@]}" --kubeconfig "$WORK/own.kubeconfig" \
+  --leader-election-namespace "$rns" --health-probe-bind-address=127.0.0.1:0 --metrics-bind-address=0 \
+  --webhook-bind-address=127.0.0.1:0 > "$WORK/own-manager.log" 2>&1 &
+MANAGER_PID=$!
+ca_b64=
+for _ in $(seq 1 60); do
+  ca_b64=$(kubectl get secret "$own_secret" -n "$rns" -o jsonpath='{.data.ca\.crt}' 2>/dev/null || true)
+  [ -n "$ca_b64" ] && break
+  sleep 0.5
+done
+[ -n "$ca_b64" ] || { tail -20 "$WORK/own-manager.log" >&2; fail "the manager made no Secret $own_secret"; }
+injected=
+for _ in $(seq 1 60); do
+  bundle=$(kubectl get validatingwebhookconfiguration "$rel-memcached-operator-validating-webhook-configuration" -o jsonpath='{.webhooks[0].clientConfig.caBundle}')
+  mbundle=$(kubectl get mutatingwebhookconfiguration "$rel-memcached-operator-mutating-webhook-configuration" -o jsonpath='{.webhooks[0].clientConfig.caBundle}')
+  [ "$bundle" = "$ca_b64" ] && [ "$mbundle" = "$ca_b64" ] && { injected=1; break; }
+  sleep 0.5
+done
+[ -n "$injected" ] || { tail -20 "$WORK/own-manager.log" >&2; fail "the manager did not set its CA as the webhook configurations' caBundle"; }
+! grep -qi forbidden "$WORK/own-manager.log" || { grep -i forbidden "$WORK/own-manager.log" | head -5 >&2; fail "the chart's RBAC refused the manager something"; }
+# What the chart's RBAC grants for the certificates, and no more.
+as_sa="--as=system:serviceaccount:$rns:$own_sa"
+for grant in "create secrets -n $rns" "update secrets/$own_secret -n $rns" "get secrets/$own_secret -n $rns" \
+  "update validatingwebhookconfigurations/$rel-memcached-operator-validating-webhook-configuration" \
+  "update mutatingwebhookconfigurations/$rel-memcached-operator-mutating-webhook-configuration"; do
+  # shellcheck disable=SC2086
+  [ "$(kubectl auth can-i $grant "$as_sa")" = yes ] || fail "the chart does not let its manager $grant"
+done
+for refused in "update secrets/webhook-server-cert -n $rns" "get secrets -n default" \
+  "update customresourcedefinitions/memcacheds.cache.example.com" \
+  "update validatingwebhookconfigurations/validating-webhook-configuration"; do
+  # shellcheck disable=SC2086
+  [ "$(kubectl auth can-i $refused "$as_sa" 2>/dev/null)" = no ] || fail "the chart lets its manager $refused"
+done
+kill -TERM "$MANAGER_PID"; wait "$MANAGER_PID" 2>/dev/null || true
+MANAGER_PID=
+"$HELM" uninstall "$rel" -n "$rns" > /dev/null || fail "helm uninstall failed"
+! kubectl get validatingwebhookconfiguration "$rel-memcached-operator-validating-webhook-configuration" >/dev/null 2>&1 \
+  || fail "helm uninstall left the webhook configuration"
+kubectl delete namespace "$rns" --wait=false >/dev/null
 
 stage "a kubeconfig for the ServiceAccount config/ deploys"
 token=$(kubectl create token memcached-operator-controller-manager -n memcached-operator-system)
@@ -686,41 +760,42 @@ mkdir -p "$up"
 cp -r "$ROOT/cli/testdata/upgrade/9286da8/." "$up"
 grep -rlF @KUBEGEN@ "$up" | xargs sed -i "s|@KUBEGEN@|$ROOT|g"
 cd "$up"
-# Your edits: controller logic, a target of your own, a manager flag; and the leader flag
-# right under where the new scaffold adds a comment (a conflict).
+# Your edits: controller logic, a target of your own, a manager flag; and a line at the
+# end of .dockerignore, where the new scaffold adds one too (a conflict).
 sed -i 's/Ok(Action::await_change())/Ok(Action::requeue(std::time::Duration::from_secs(600)))/' src/controller/memcached.rs
 printf '\n.PHONY: coverage\ncoverage: ## Test coverage (a target of our own).\n\t$(CARGO) llvm-cov --workspace\n' >> Makefile
 sed -i 's/--metrics-bind-address=:8080/--metrics-bind-address=:8443/' config/manager/manager.yaml
-sed -i 's/- --leader-elect$/- --leader-elect=false/' config/manager/manager.yaml
+printf '.env\n' >> .dockerignore
 sums() { find . -path ./target -prune -o -type f -print0 | sort -z | xargs -0 sha256sum; }
 before=$(sums)
 if codegen-cli upgrade > "$WORK/upgrade-conflict.log" 2>&1; then fail "upgrade passed over a conflict"; fi
-grep -q "conflict in config/manager/manager.yaml at your line 34" "$WORK/upgrade-conflict.log" \
-  && grep -qF -- "|         - --leader-elect=false" "$WORK/upgrade-conflict.log" \
+grep -q "conflict in .dockerignore at your line 3" "$WORK/upgrade-conflict.log" \
+  && grep -qF -- "| .env" "$WORK/upgrade-conflict.log" && grep -qF -- "| .kubegen/" "$WORK/upgrade-conflict.log" \
   || { cat "$WORK/upgrade-conflict.log" >&2; fail "upgrade did not list the conflict with its lines"; }
 [ "$(sums)" = "$before" ] || fail "an upgrade with a conflict wrote files"
-# Settled by hand: the new scaffold's file with your two flags, kept as it now is.
-cp target/kubegen/upgrade/new/config/manager/manager.yaml config/manager/manager.yaml
-sed -i -e 's/- --leader-elect$/- --leader-elect=false/' -e 's/--metrics-bind-address=:8080/--metrics-bind-address=:8443/' config/manager/manager.yaml
+# Settled by hand: the new scaffold's lines and yours, kept as they now are.
+cp target/kubegen/upgrade/new/.dockerignore .dockerignore
+printf '.env\n' >> .dockerignore
 settled=$(sums)
-codegen-cli upgrade --dry-run --keep config/manager/manager.yaml > "$WORK/upgrade-plan.log" 2>&1 \
+codegen-cli upgrade --dry-run --keep .dockerignore > "$WORK/upgrade-plan.log" 2>&1 \
   || { cat "$WORK/upgrade-plan.log" >&2; fail "upgrade --dry-run failed once the conflict was settled"; }
-for line in "merge     Makefile" "update    Cargo.toml" "kept      config/manager/manager.yaml" "dry run: nothing was written"; do
+for line in "merge     Makefile" "merge     config/manager/manager.yaml" "update    Cargo.toml" "kept      .dockerignore" \
+  "dry run: nothing was written"; do
   grep -qF -- "$line" "$WORK/upgrade-plan.log" || { cat "$WORK/upgrade-plan.log" >&2; fail "the plan does not say: $line"; }
 done
 [ "$(sums)" = "$settled" ] || fail "upgrade --dry-run wrote files"
-codegen-cli upgrade --keep config/manager/manager.yaml > "$WORK/upgrade.log" 2>&1 || { cat "$WORK/upgrade.log" >&2; fail "upgrade failed"; }
+codegen-cli upgrade --keep .dockerignore > "$WORK/upgrade.log" 2>&1 || { cat "$WORK/upgrade.log" >&2; fail "upgrade failed"; }
 grep -qF 'Action::requeue(std::time::Duration::from_secs(600))' src/controller/memcached.rs || fail "the upgrade lost the controller's logic"
 grep -q '^coverage: ##' Makefile || fail "the upgrade lost the Makefile target of your own"
 grep -q '^helm-lint: helm ##' Makefile || fail "the upgrade did not bring the helm targets"
-grep -qF -- '- --leader-elect=false' config/manager/manager.yaml && grep -qF -- '--metrics-bind-address=:8443' config/manager/manager.yaml \
-  || fail "the upgrade lost the manager's flags"
+grep -qF -- '--metrics-bind-address=:8443' config/manager/manager.yaml || fail "the upgrade lost the manager's flag"
+grep -qF -- '--sharding instead' config/manager/manager.yaml || fail "the upgrade did not bring the manager's new comment"
 grep -qF "path = \"$ROOT/kubegen\"" Cargo.toml || fail "the upgrade did not move kubegen's path to its crate's new place"
-! grep -rlE '^(<<<<<<<|>>>>>>>)' --exclude-dir=target . || fail "the upgrade left conflict markers"
+[ "$(tail -2 .dockerignore)" = "$(printf '.kubegen/\n.env')" ] || fail "the settled .dockerignore changed"
 codegen-cli upgrade --dry-run > "$WORK/upgrade-again.log" 2>&1 || fail "a second upgrade --dry-run failed"
 grep -q "nothing to upgrade" "$WORK/upgrade-again.log" || { cat "$WORK/upgrade-again.log" >&2; fail "a second upgrade still has work"; }
 make test ENVTEST_K8S_VERSION="${KUBE_VERSION#v}" > "$WORK/upgraded-test.log" 2>&1 \
-  || { tail -40 "$WORK/upgraded-test.log" >&2; fail "make test failed on the upgraded operator"; }
+  || { grep -v '^ *[0-9]*: \|^ *at ' "$WORK/upgraded-test.log" | tail -60 >&2; fail "make test failed on the upgraded operator"; }
 grep -q "test a_new_memcached_becomes_available ... ok" "$WORK/upgraded-test.log" || fail "make test ran no test on the upgraded operator"
 cd "$WORK/memcached-operator"
 

@@ -382,9 +382,9 @@ pub struct Chart {
     templates: Vec<Template>,
     values: Value,
     app_version: String,
-    /// The install has webhook configurations, and cert-manager's objects.
-    webhooks: bool,
-    cert_manager: bool,
+    /// The webhooks' certificate can only come from cert-manager: the chart refuses
+    /// `certManager.enabled=false` with the webhooks on.
+    needs_cert_manager: bool,
 }
 
 /// The manager's ports the chart sets from values: the number in the install, and the
@@ -488,6 +488,118 @@ fn conditional_list(
 }
 
 const WEBHOOKS_ON: &str = "$.Values.webhook.enabled";
+/// The webhooks with cert-manager's certificate.
+const CERT_MANAGER_WEBHOOKS: &str = "and $.Values.webhook.enabled $.Values.certManager.enabled";
+/// The webhooks with certificates the manager keeps itself (`--webhook-cert-secret`).
+const OWN_CERTS: &str = "and $.Values.webhook.enabled (not $.Values.certManager.enabled)";
+
+/// What the manager needs to keep the webhooks' certificates itself, without
+/// cert-manager: the Secret cert-manager would have filled, and the objects whose
+/// `caBundle` it sets (each name but the CRDs' as a suffix of the release's prefix).
+struct OwnCerts {
+    service: String,
+    account: String,
+    mutating: Vec<String>,
+    validating: Vec<String>,
+    crds: Vec<String>,
+}
+
+/// The Secrets of the webhooks' certificates in the install, and what the manager needs
+/// to keep them itself.
+struct WebhookCerts<'a> {
+    secrets: &'a BTreeSet<String>,
+    own: Option<&'a OwnCerts>,
+}
+
+/// The Secret the manager keeps its own certificates in: the release's, never
+/// cert-manager's (a Secret cert-manager leaves holds no CA key).
+const OWN_SECRET: &str = "webhook-own-certs";
+
+/// A name of the release in template text: `suffix` after its prefix.
+fn release_name(suffix: &str) -> String {
+    format!("(print $fullname `-{suffix}` | trunc 63 | trimSuffix `-`)")
+}
+
+impl OwnCerts {
+    /// The manager's flags: where the certificate is kept, its names, where its CA goes.
+    fn args(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("{{{{- if {OWN_CERTS} }}}}"),
+            format!(
+                "- {{{{ printf \"--webhook-cert-secret=%s/%s\" $.Release.Namespace {} | quote }}}}",
+                release_name(OWN_SECRET)
+            ),
+            format!(
+                "- {{{{ printf \"--webhook-cert-name=%s.%s.svc,%s.%s.svc.cluster.local\" {s} $.Release.Namespace {s} $.Release.Namespace | quote }}}}",
+                s = release_name(&self.service)
+            ),
+        ];
+        for (kind, names) in [("mutating", &self.mutating), ("validating", &self.validating)] {
+            for n in names {
+                lines.push(format!("- {{{{ printf \"--webhook-ca-inject={kind}=%s\" {} | quote }}}}", release_name(n)));
+            }
+        }
+        // The CRDs' conversion only where they are the release's.
+        if !self.crds.is_empty() {
+            lines.push("{{- if $.Values.crd.enabled }}".into());
+            for crd in &self.crds {
+                lines.push(format!("- \"--webhook-ca-inject=crd={crd}\""));
+            }
+            lines.push("{{- end }}".into());
+        }
+        lines.push("{{- end }}".into());
+        lines
+    }
+
+    /// The Role (the Secret) and ClusterRole (the `caBundle`s) that lets the manager's
+    /// ServiceAccount keep the certificates, bound to it.
+    fn rbac(&self, project: &str) -> String {
+        let name = release_name("webhook-certs");
+        let account = release_name(&self.account);
+        let labels = format!("    {{{{- include \"{project}.labels\" $ | nindent 4 }}}}");
+        let mut cluster_rules = String::new();
+        for (resource, names) in
+            [("mutatingwebhookconfigurations", &self.mutating), ("validatingwebhookconfigurations", &self.validating)]
+        {
+            if !names.is_empty() {
+                let names: Vec<String> = names.iter().map(|n| format!("{{{{ {} }}}}", release_name(n))).collect();
+                cluster_rules.push_str(&format!(
+                    "- apiGroups: [admissionregistration.k8s.io]\n  resources: [{resource}]\n  resourceNames: [{}]\n  verbs: [get, update]\n",
+                    names.join(", ")
+                ));
+            }
+        }
+        if !self.crds.is_empty() {
+            cluster_rules.push_str(&format!(
+                "{{{{- if $.Values.crd.enabled }}}}\n- apiGroups: [apiextensions.k8s.io]\n  resources: [customresourcedefinitions]\n  resourceNames: [{}]\n  verbs: [get, update]\n{{{{- end }}}}\n",
+                self.crds.join(", ")
+            ));
+        }
+        let binding = |kind: &str, role: &str, namespaced: bool| {
+            let namespace = if namespaced { "  namespace: {{ $.Release.Namespace }}\n" } else { "" };
+            format!(
+                "apiVersion: rbac.authorization.k8s.io/v1\nkind: {kind}Binding\nmetadata:\n  name: {{{{ {name} }}}}\n{namespace}  labels:\n{labels}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: {role}\n  name: {{{{ {name} }}}}\nsubjects:\n- kind: ServiceAccount\n  name: {{{{ {account} }}}}\n  namespace: {{{{ $.Release.Namespace }}}}\n"
+            )
+        };
+        let mut out = format!(
+            "# The manager keeps the webhooks' certificates itself (certManager.enabled=false): it\n\
+             # creates and renews the Secret <release>-{OWN_SECRET}, and sets the CA as caBundle where the API\n\
+             # server calls the webhooks.\n\
+             apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: {{{{ {name} }}}}\n  namespace: {{{{ $.Release.Namespace }}}}\n  labels:\n{labels}\nrules:\n\
+             - apiGroups: [\"\"]\n  resources: [secrets]\n  verbs: [create]\n\
+             - apiGroups: [\"\"]\n  resources: [secrets]\n  resourceNames: [{{{{ {secret} }}}}]\n  verbs: [get, update]\n---\n",
+            secret = release_name(OWN_SECRET)
+        );
+        out.push_str(&binding("Role", "Role", true));
+        if !cluster_rules.is_empty() {
+            out.push_str(&format!(
+                "---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: {{{{ {name} }}}}\n  labels:\n{labels}\nrules:\n{cluster_rules}---\n"
+            ));
+            out.push_str(&binding("ClusterRole", "ClusterRole", false));
+        }
+        out
+    }
+}
 
 impl Chart {
     /// The chart of `objects` (an install of `project`, read from `from`).
@@ -535,6 +647,37 @@ impl Chart {
         let has = |kind: &str| objects.iter().any(|o| kind_of(o) == kind);
         let webhooks = has("MutatingWebhookConfiguration") || has("ValidatingWebhookConfiguration");
         let cert_manager = objects.iter().any(|o| api_group(o) == "cert-manager.io");
+        // Without cert-manager (certManager.enabled=false), the manager keeps the
+        // webhooks' certificates itself in the Secret cert-manager would fill.
+        let suffix = |o: &Value| name_of(o).strip_prefix(&naming.prefix).map(String::from);
+        let own_certs = match (webhooks && cert_manager && !webhook_secrets.is_empty(), manager_account) {
+            (true, Some(account)) => {
+                let named = |kind: &str| -> Vec<String> {
+                    objects.iter().filter(|o| kind_of(o) == kind).filter_map(suffix).collect()
+                };
+                let service = objects
+                    .iter()
+                    .filter(|o| kind_of(o) == "Service" && name_of(o).ends_with("webhook-service"))
+                    .find_map(suffix);
+                let crds = objects
+                    .iter()
+                    .filter(|o| kind_of(o) == "CustomResourceDefinition")
+                    .filter(|o| o.get("spec").and_then(Value::as_object).is_some_and(converts_by_webhook))
+                    .map(|o| name_of(o).to_string())
+                    .collect();
+                match (service, account.strip_prefix(&naming.prefix)) {
+                    (Some(service), Some(account)) => Some(OwnCerts {
+                        service,
+                        account: account.to_string(),
+                        mutating: named("MutatingWebhookConfiguration"),
+                        validating: named("ValidatingWebhookConfiguration"),
+                        crds,
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
 
         let mut values = json!({});
         let mut templates = Vec::new();
@@ -629,7 +772,15 @@ impl Chart {
                 ports.fill(&mut o, &mut holes);
             }
             if dir == "manager" {
-                app_version = manager_values(&mut o, &mut values, &ports, &cert_secrets, &naming, project, &mut holes)?;
+                app_version = manager_values(
+                    &mut o,
+                    &mut values,
+                    &ports,
+                    WebhookCerts { secrets: &cert_secrets, own: own_certs.as_ref() },
+                    &naming,
+                    project,
+                    &mut holes,
+                )?;
             }
             // Then the text left is the template's: a `{{` in it (a description, an
             // annotation) is written so that Helm prints it rather than runs it.
@@ -706,7 +857,15 @@ impl Chart {
             }
             templates.push(Template { path, condition, yaml: holes.fill(&yaml) });
         }
-        Ok(Chart { project: project.into(), from: from.into(), templates, values, app_version, webhooks, cert_manager })
+        if let Some(own) = &own_certs {
+            templates.push(Template {
+                path: "templates/webhook/own-certs-rbac.yaml".into(),
+                condition: Some(OWN_CERTS.into()),
+                yaml: own.rbac(project),
+            });
+        }
+        let needs_cert_manager = webhooks && cert_manager && own_certs.is_none();
+        Ok(Chart { project: project.into(), from: from.into(), templates, values, app_version, needs_cert_manager })
     }
 
     /// `_helpers.tpl`: the release's name prefix and Helm's labels.
@@ -740,8 +899,9 @@ helm.sh/chart: {{{{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" 
 
     fn template_text(&self, t: &Template) -> String {
         let mut body = format!("{{{{- $fullname := include \"{}.fullname\" . }}}}\n", self.project);
-        if t.path.starts_with("templates/manager/") && self.webhooks && self.cert_manager {
-            // The webhooks' serving certificate comes from cert-manager's Certificate.
+        if t.path.starts_with("templates/manager/") && self.needs_cert_manager {
+            // The manager cannot keep the certificate itself here (no webhook Service or
+            // ServiceAccount of the release's to name): cert-manager issues it.
             body.push_str(
                 "{{- if and $.Values.webhook.enabled (not $.Values.certManager.enabled) }}\n\
                  {{- fail \"webhook.enabled needs certManager.enabled: cert-manager issues the webhooks' serving certificate (set webhook.enabled=false to install without the webhooks)\" }}\n\
@@ -879,11 +1039,12 @@ fn manager_values(
     o: &mut Value,
     values: &mut Value,
     ports: &Ports,
-    cert_secrets: &BTreeSet<String>,
+    certs: WebhookCerts,
     naming: &Naming,
     project: &str,
     holes: &mut Holes,
 ) -> Result<String> {
+    let WebhookCerts { secrets: cert_secrets, own: own_certs } = certs;
     let spec = o["spec"].as_object_mut().context("the Deployment's spec")?;
     let replicas = spec.get("replicas").cloned().unwrap_or(json!(1));
     set(values, "manager.replicas", replicas);
@@ -921,7 +1082,8 @@ fn manager_values(
             Value::String(holes.inline("{{ $.Values.manager.terminationGracePeriodSeconds }}".into())),
         );
     }
-    // The webhooks' certificate volume: only with the webhooks.
+    // The webhooks' certificate volume: only with the webhooks (and cert-manager, when
+    // the manager can keep them itself).
     let cert_volumes: BTreeSet<String> = pod
         .get("volumes")
         .and_then(Value::as_array)
@@ -933,7 +1095,8 @@ fn manager_values(
     // A volume and its mounts are the webhooks' when they are the certificate's.
     let of_webhooks = |items: Vec<Value>| -> Vec<(Option<&str>, Value)> {
         let webhooks = |v: &Value| v.get("name").and_then(Value::as_str).is_some_and(|n| cert_volumes.contains(n));
-        items.into_iter().map(|v| (webhooks(&v).then_some(WEBHOOKS_ON), v)).collect()
+        let condition = if own_certs.is_some() { CERT_MANAGER_WEBHOOKS } else { WEBHOOKS_ON };
+        items.into_iter().map(|v| (webhooks(&v).then_some(condition), v)).collect()
     };
     if let Some(Value::Array(volumes)) = pod.remove("volumes") {
         let block = conditional_list("volumes", of_webhooks(volumes), naming, holes)?;
@@ -995,6 +1158,9 @@ fn manager_values(
         block.push(format!("{{{{- if and {WEBHOOKS_ON} (ne (int $.Values.webhook.port) {port}) }}}}"));
         block.push("- {{ printf \"--webhook-bind-address=:%v\" $.Values.webhook.port | quote }}".into());
         block.push("{{- end }}".into());
+    }
+    if let Some(own) = own_certs {
+        block.extend(own.args());
     }
     container.insert(holes.block(block), Value::Null);
     // Env: the list, each name's value replaced by envOverrides, then the overrides no
@@ -1197,7 +1363,7 @@ const COMMENTS: &[(&str, &str)] = &[
     ("webhook", "The admission and conversion webhooks: their configurations, Service and port."),
     (
         "certManager",
-        "cert-manager issues the webhooks' serving certificate and injects its CA (the webhooks need it on).",
+        "cert-manager issues the webhooks' serving certificate and injects its CA; off, the manager keeps them itself (--webhook-cert-secret, a Role for its Secret and a ClusterRole for the caBundles).",
     ),
 ];
 
@@ -1438,7 +1604,10 @@ mod tests {
         let objects = fixture();
         let chart = Chart::build("memcached-operator", &objects, "dist/install.yaml").unwrap();
         let paths: Vec<&str> = chart.templates.iter().map(|t| t.path.as_str()).collect();
-        assert_eq!(paths.len(), objects.len() - 1, "one template per object but the Namespace: {paths:?}");
+        // One template per object but the Namespace, and the RBAC of certificates the
+        // manager keeps itself (without cert-manager).
+        assert_eq!(paths.len(), objects.len(), "one template per object but the Namespace: {paths:?}");
+        assert!(paths.contains(&"templates/webhook/own-certs-rbac.yaml"), "{paths:?}");
         for want in [
             "templates/crd/memcacheds.cache.example.com.yaml",
             "templates/manager/controller-manager.yaml",

@@ -194,28 +194,44 @@ struct UpgradeArgs {
     /// This file becomes the new scaffold's, your changes to it dropped (repeatable).
     #[arg(long, value_name = "FILE")]
     take: Vec<String>,
-    /// Path to the workspace's Cargo.toml (by default, the nearest directory up with a
-    /// `PROJECT` file).
+    /// A project scaffolded before codegen-cli kept a record: with a PROJECT you wrote
+    /// (init's settings and the commands you ran), record this codegen-cli's scaffold of
+    /// it as the base (.kubegen/scaffold); your files are not touched.
+    #[arg(long, conflicts_with_all = ["dry_run", "keep", "take"])]
+    adopt: bool,
+    /// Path to the workspace's Cargo.toml, or a directory in it (by default, the nearest
+    /// directory up from here with a `PROJECT` file).
     #[arg(long, value_name = "PATH")]
     manifest_path: Option<PathBuf>,
 }
 
 fn upgrade(args: UpgradeArgs) -> Result<ExitCode> {
-    let root = match &args.manifest_path {
-        Some(m) => m.parent().map(Path::to_path_buf).unwrap_or_default(),
-        None => {
-            let here = std::env::current_dir().context("reading the current directory")?;
-            here.ancestors().find(|d| d.join(upgrade::RECORD).is_file()).map(Path::to_path_buf).with_context(|| {
-                format!(
-                    "no {} in {} or above: `upgrade` replays the record `codegen-cli init` writes; a project scaffolded before codegen-cli kept one has none",
-                    upgrade::RECORD,
-                    here.display()
-                )
-            })?
-        }
+    let (start, up) = match &args.manifest_path {
+        Some(m) if m.is_dir() => (m.clone(), false),
+        Some(m) => (m.parent().map(Path::to_path_buf).unwrap_or_default(), false),
+        None => (std::env::current_dir().context("reading the current directory")?, true),
     };
-    let root = if root.as_os_str().is_empty() { PathBuf::from(".") } else { root };
-    let plan = upgrade::plan(&root, &replay_command, &args.keep, &args.take)?;
+    let start = if start.as_os_str().is_empty() { PathBuf::from(".") } else { start };
+    let start = start.canonicalize().with_context(|| format!("{}", start.display()))?;
+    // --manifest-path names the workspace; from here, the nearest directory up with one.
+    let root = start.ancestors().take(if up { usize::MAX } else { 1 }).find(|d| d.join(upgrade::RECORD).is_file()).map(Path::to_path_buf).with_context(|| {
+        format!(
+            "no {} in {} or above: `upgrade` replays the record `codegen-cli init` writes (a project scaffolded before codegen-cli kept one has none: write it as the README's \"Upgrading the scaffold\" shows, then `codegen-cli upgrade --adopt`)",
+            upgrade::RECORD,
+            start.display()
+        )
+    })?;
+    let now = default_source();
+    if args.adopt {
+        let count = upgrade::adopt(&root, &replay_command, Some(&now))?;
+        eprintln!(
+            "recorded the scaffold of {} ({count} files) in {}: your files are as they were; where they differ from it, the next `upgrade` takes them as your edits",
+            upgrade::RECORD,
+            upgrade::BASE
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan = upgrade::plan(&root, &replay_command, Some(&now), &args.keep, &args.take)?;
     eprint!("{}", upgrade::describe(&plan));
     let conflicts = plan.conflicts();
     if !conflicts.is_empty() {
@@ -242,6 +258,28 @@ fn upgrade(args: UpgradeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The names a scaffold step in `ws` uses: its root crate, domain and project.
+fn names_of(ws: &workspace::Workspace) -> Result<(String, Option<String>, String)> {
+    let settings = ws.settings()?;
+    let project = ws.project().unwrap_or_else(|_| "controller".into());
+    let crate_name = ws.root_crate.clone().unwrap_or_else(|| project.replace('-', "_"));
+    Ok((crate_name, settings.domain, project))
+}
+
+impl EditArgs {
+    /// The command as the record keeps it.
+    fn recorded(&self) -> Vec<String> {
+        let mut args = vec!["edit".to_string(), format!("--namespaced={}", self.namespaced.unwrap_or(true))];
+        if self.out != Path::new("config") {
+            args.extend(["--out".to_string(), self.out.display().to_string()]);
+        }
+        if self.role_name != "manager-role" {
+            args.extend(["--role-name".to_string(), self.role_name.clone()]);
+        }
+        args
+    }
+}
+
 #[derive(Args)]
 struct EditArgs {
     /// A namespace-scoped manager (`--namespaced`), or a cluster-wide one (`--namespaced=false`).
@@ -259,18 +297,15 @@ struct EditArgs {
 }
 
 fn edit(args: EditArgs) -> Result<ExitCode> {
+    upgrade::check_inside(&args.out)?;
     let ws = workspace::Workspace::load(args.manifest_path.as_deref(), &[])?;
     let namespaced = args.namespaced.unwrap_or(true);
-    let edited = edit::namespaced(&ws.root, &ws.root.join(&args.out), &args.role_name, namespaced)?;
-    let mut command = format!("edit --namespaced={namespaced}");
-    if args.out != Path::new("config") {
-        command.push_str(&format!(" --out {}", args.out.display()));
-    }
-    if args.role_name != "manager-role" {
-        command.push_str(&format!(" --role-name {}", args.role_name));
-    }
-    upgrade::record(&ws.root, &command, &|tree| {
-        edit::namespaced(tree, &tree.join(&args.out), &args.role_name, namespaced).map(|_| ())
+    let (crate_name, domain, project) = names_of(&ws)?;
+    let names = upgrade::Names { crate_name: &crate_name, domain: domain.as_deref(), project_name: &project };
+    let recorded = args.recorded();
+    let words: Vec<&str> = recorded.iter().map(String::as_str).collect();
+    let edited = upgrade::recorded(&ws.root, &words, names, |tree, _| {
+        edit::namespaced(tree, &tree.join(&args.out), &args.role_name, namespaced)
     })?;
     let shown = |p: &Path| p.strip_prefix(&ws.root).unwrap_or(p).display().to_string();
     if edited.written.is_empty() && edited.by_hand.is_empty() {
@@ -342,9 +377,11 @@ fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
         .filter(|o| !o.overwrite && std::fs::read_to_string(&o.path).is_ok_and(|text| text != o.contents))
         .map(|o| shown(&o.path))
         .collect();
-    output::write(&outputs)?;
-    upgrade::record(&ws.root, "create dashboards", &|tree| {
-        output::write(&dashboards::outputs(tree, &project, false)?).map(|_| ())
+    let (crate_name, domain, _) = names_of(&ws)?;
+    let names = upgrade::Names { crate_name: &crate_name, domain: domain.as_deref(), project_name: &project };
+    upgrade::recorded(&ws.root, &["create", "dashboards"], names, |tree, base| {
+        // --force overwrites your dashboards; the base holds the scaffold's anyway.
+        output::write(&dashboards::outputs(tree, &project, args.force && !base)?)
     })?;
     for o in &outputs {
         eprintln!("  {}", shown(&o.path));
@@ -356,6 +393,25 @@ fn create_dashboards(args: CreateDashboardsArgs) -> Result<ExitCode> {
         "next: import them in Grafana (Dashboards > New > Import), with a Prometheus data source scraping the manager's /metrics"
     );
     Ok(ExitCode::SUCCESS)
+}
+
+impl CreateWebhookArgs {
+    /// The command as the record keeps it.
+    fn recorded(&self) -> Vec<String> {
+        let mut args: Vec<String> = ["create", "webhook"].map(String::from).into();
+        args.extend(self.kind.words());
+        for (on, flag) in
+            [(self.defaulting, "--defaulting"), (self.programmatic_validation, "--programmatic-validation")]
+        {
+            if on {
+                args.push(flag.into());
+            }
+        }
+        if self.conversion {
+            args.extend(["--conversion".to_string(), "--spoke".to_string(), self.spoke.join(",")]);
+        }
+        args
+    }
 }
 
 #[derive(Args)]
@@ -380,21 +436,13 @@ struct CreateWebhookArgs {
 }
 
 fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
+    let command = args.recorded();
     let hooks = scaffold::Hooks {
         defaulting: args.defaulting,
         validation: args.programmatic_validation,
         conversion: args.conversion,
         spokes: args.spoke,
     };
-    let mut command = format!("create webhook {}", args.kind.words());
-    for (on, flag) in [(hooks.defaulting, " --defaulting"), (hooks.validation, " --programmatic-validation")] {
-        if on {
-            command.push_str(flag);
-        }
-    }
-    if hooks.conversion {
-        command.push_str(&format!(" --conversion --spoke {}", hooks.spokes.join(",")));
-    }
     scaffold_in(args.manifest_path.as_deref(), &command, "fill in the webhooks", |root, crate_name, domain| {
         scaffold::create_webhook(
             root,
@@ -408,22 +456,29 @@ fn create_webhook(args: CreateWebhookArgs) -> Result<ExitCode> {
     })
 }
 
-/// Runs a `create` scaffold (`command`, as the record replays it) in the workspace
-/// `init` wrote: its root package and domain in; the files written listed, then what to
-/// do next. The same scaffold then runs on the record's base, and the record gains it.
+/// Runs a `create` scaffold (`command`, as the record keeps it) in the workspace `init`
+/// wrote, with its root package and domain, and on the record's base (see
+/// [`upgrade::recorded`]); the files written listed, then what to do next.
 fn scaffold_in(
     manifest_path: Option<&Path>,
-    command: &str,
+    command: &[String],
     next: &str,
     scaffold: impl Fn(&Path, &str, Option<&str>) -> Result<Vec<PathBuf>>,
 ) -> Result<ExitCode> {
     let ws = workspace::Workspace::load(manifest_path, &[])?;
     let settings = ws.settings()?;
     let root_crate = ws.root_crate.as_deref().with_context(|| {
-        format!("the workspace at {} has no library package at its root: `{command}` adds to the layout `codegen-cli init` writes", ws.root.display())
+        format!(
+            "the workspace at {} has no library package at its root: `{}` adds to the layout `codegen-cli init` writes",
+            ws.root.display(),
+            command[..2.min(command.len())].join(" ")
+        )
     })?;
-    let written = scaffold(&ws.root, root_crate, settings.domain.as_deref())?;
-    upgrade::record(&ws.root, command, &|tree| scaffold(tree, root_crate, settings.domain.as_deref()).map(|_| ()))?;
+    let project = settings.project.clone().unwrap_or_else(|| root_crate.to_string());
+    let names = upgrade::Names { crate_name: root_crate, domain: settings.domain.as_deref(), project_name: &project };
+    let words: Vec<&str> = command.iter().map(String::as_str).collect();
+    let written =
+        upgrade::recorded(&ws.root, &words, names, |tree, _| scaffold(tree, root_crate, settings.domain.as_deref()))?;
     for path in &written {
         eprintln!("  {}", path.strip_prefix(&ws.root).unwrap_or(path).display());
     }
@@ -474,19 +529,19 @@ struct KindArgs {
 }
 
 impl KindArgs {
-    /// The flags as the record writes them.
-    fn words(&self) -> String {
-        format!("--group {} --version {} --kind {}", self.group, self.version, self.kind)
+    /// The flags as the record keeps them.
+    fn words(&self) -> Vec<String> {
+        ["--group", &self.group, "--version", &self.version, "--kind", &self.kind].map(String::from).into()
     }
 }
 
-/// Runs one recorded command (`create ...`, `edit ...`) of `record` in `tree`, as
-/// `upgrade` replays it: the scaffold alone, without the checks of the project the
-/// command made when it first ran.
-fn replay_command(tree: &Path, record: &upgrade::Record, command: &str) -> Result<()> {
-    let words = std::iter::once("codegen-cli").chain(command.split_whitespace());
+/// Runs one recorded command (`create ...`, `edit ...`) in `tree` with the names it ran
+/// with, as `upgrade` replays it: the scaffold alone, without the checks of the project
+/// the command made when it first ran.
+fn replay_command(tree: &Path, names: upgrade::Names, args: &[String]) -> Result<()> {
+    let words = std::iter::once("codegen-cli").chain(args.iter().map(String::as_str));
     let cli = Cli::try_parse_from(words).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim()))?;
-    let (crate_name, domain) = (record.crate_name.as_str(), Some(record.domain.as_str()));
+    let (crate_name, domain) = (names.crate_name, names.domain);
     match cli.command {
         Command::Create(Create::Api(a)) => {
             let k = &a.kind;
@@ -503,14 +558,40 @@ fn replay_command(tree: &Path, record: &upgrade::Record, command: &str) -> Resul
             scaffold::create_webhook(tree, crate_name, domain, &k.group, &k.version, &k.kind, &hooks)?;
         }
         Command::Create(Create::Dashboards(_)) => {
-            output::write(&dashboards::outputs(tree, &record.project_name, false)?)?;
+            output::write(&dashboards::outputs(tree, names.project_name, false)?)?;
         }
         Command::Edit(a) => {
+            upgrade::check_inside(&a.out)?;
             edit::namespaced(tree, &tree.join(&a.out), &a.role_name, a.namespaced.unwrap_or(true))?;
         }
         _ => anyhow::bail!("not a command the scaffold records"),
     }
     Ok(())
+}
+
+/// The record's form of a command line as a user types it (for tests).
+#[cfg(test)]
+fn recorded_of(line: &[&str]) -> Vec<String> {
+    let cli = Cli::try_parse_from(std::iter::once("codegen-cli").chain(line.iter().copied())).expect("a command line");
+    match cli.command {
+        Command::Create(Create::Api(a)) => a.recorded(),
+        Command::Create(Create::Webhook(a)) => a.recorded(),
+        Command::Create(Create::Dashboards(_)) => vec!["create".into(), "dashboards".into()],
+        Command::Edit(a) => a.recorded(),
+        _ => panic!("not a recorded command"),
+    }
+}
+
+impl CreateApiArgs {
+    /// The command as the record keeps it.
+    fn recorded(&self) -> Vec<String> {
+        let mut args: Vec<String> = ["create", "api"].map(String::from).into();
+        args.extend(self.kind.words());
+        if self.cluster {
+            args.push("--cluster".into());
+        }
+        args
+    }
 }
 
 #[derive(Args)]
@@ -596,7 +677,7 @@ fn create_api(args: CreateApiArgs) -> Result<ExitCode> {
             );
         }
     }
-    let command = format!("create api {}{}", args.kind.words(), if args.cluster { " --cluster" } else { "" });
+    let command = args.recorded();
     scaffold_in(args.manifest_path.as_deref(), &command, "edit the types", |root, crate_name, domain| {
         let k = &args.kind;
         scaffold::create_api(root, crate_name, domain, &k.group, &k.version, &k.kind, !args.cluster)

@@ -409,6 +409,12 @@ pub fn init(
             dir.display()
         );
     }
+    if dir.join(crate::upgrade::RECORD).exists() {
+        bail!(
+            "{} already holds a PROJECT file (kubebuilder's?): `init` writes its own record there, which `codegen-cli upgrade` replays; move that one aside first",
+            dir.display()
+        );
+    }
     let kubegen_source = source.keys("kubegen");
     let cli_source = source.keys("cli");
     let p = project.as_str();
@@ -907,7 +913,7 @@ fn serve_in_main(root: &Path, adds: &[String]) -> Result<Output> {
     };
     let line_start = main[..at].rfind('\n').map(|i| i + 1).unwrap_or(0);
     let block = format!(
-        "    // The webhooks, on --webhook-bind-address (:9443) with the serving certificate in\n    // --webhook-cert-path, where kubebuilder's deployment mounts cert-manager's; without\n    // one (a local `make run`) they are not served; `make run-webhooks` serves them to a\n    // local API server.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let _webhook_server = args.webhook.serve(webhooks).await?;\n"
+        "    // The webhooks, on --webhook-bind-address (:9443) with the serving certificate in\n    // --webhook-cert-path, where kubebuilder's deployment mounts cert-manager's; without\n    // one (a local `make run`) they are not served; `make run-webhooks` serves them to a\n    // local API server.\n    let webhooks = kubegen::webhook::Webhooks::new();\n{add}    {WEBHOOKS_MARKER} (`codegen-cli create webhook` adds each kind above)\n    let _webhook_server = args.webhook.serve_with(Some(manager.client()), webhooks).await?;\n"
     );
     let main = format!("{}{block}{}", &main[..line_start], &main[line_start..]);
     Ok(Output { path: main_path, contents: main, overwrite: true })
@@ -1196,7 +1202,7 @@ mod tests {
             main.contains("shop::webhook::cart::add(webhooks)") && main.contains("shop::webhook::order::add(webhooks)")
         );
         assert!(
-            main.find("args.webhook.serve(webhooks)").expect("served")
+            main.find(".serve_with(Some(manager.client()), webhooks)").expect("served")
                 < main.find("manager.run()").expect("the manager")
         );
         assert!(main.contains("    #[command(flatten)]\n    webhook: kubegen::webhook::WebhookArgs,\n"), "{main}");

@@ -1,18 +1,19 @@
 //! `codegen-cli upgrade`: kubebuilder's `alpha update`, without git. The scaffold keeps a
 //! record of what made the project (`PROJECT`: `init`'s settings and each `create` or
 //! `edit` after it, in order) and, under `.kubegen/scaffold/`, each file as the scaffold
-//! last wrote it. `upgrade` replays the record with this codegen-cli into
-//! `target/kubegen/upgrade/new/` and merges, file by file, three ways: the scaffold as
-//! last written (the base), the project's file (yours), the new scaffold's (theirs). Your
-//! edits stay, the new scaffold's changes arrive; where both changed the same lines
-//! differently, nothing at all is written and each conflict is listed (never left as
-//! markers in a file `make` builds).
+//! last wrote it (with a copy of the record, so the two are known to agree). `upgrade`
+//! replays the record with this codegen-cli into `target/kubegen/upgrade/new/` and
+//! merges, file by file, three ways: the scaffold as last written (the base), the
+//! project's file (yours), the new scaffold's (theirs). Your edits stay, the new
+//! scaffold's changes arrive; where both changed the same lines differently, nothing at
+//! all is written and each conflict is listed (never left as markers in a file `make`
+//! builds).
 //!
 //! Files `manifests` rewrites (config/rbac/role.yaml, the CRD and samples kustomizations,
 //! the CRD bases) are not the scaffold's: the next `manifests` writes them.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -33,6 +34,9 @@ const LAYOUT: &str = "kubegen/v1";
 const MANIFESTS_OWNED: &[&str] =
     &["config/rbac/role.yaml", "config/crd/kustomization.yaml", "config/samples/kustomization.yaml"];
 
+/// What to do for a project with no record.
+const ADOPT: &str = "write PROJECT by hand (README, \"Upgrading the scaffold\": init's settings and the create and edit commands you ran), then `codegen-cli upgrade --adopt` records this codegen-cli's scaffold of it as the base";
+
 /// `PROJECT`: how the project was scaffolded.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -46,15 +50,67 @@ pub struct Record {
     pub namespaced: bool,
     pub kubegen: RecordedSource,
     /// The codegen-cli that last wrote the scaffold: `kubegen-cli 0.1.0`.
-    pub scaffolded_by: String,
-    /// Each `create` and `edit` after `init`, as its command line (without
-    /// `--manifest-path`), in order.
     #[serde(default)]
-    pub commands: Vec<String>,
+    pub scaffolded_by: String,
+    /// Each `create` and `edit` after `init`, in order.
+    #[serde(default)]
+    pub commands: Vec<Command>,
+}
+
+/// One recorded command.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Command {
+    /// Its command line after `codegen-cli` (without `--manifest-path`).
+    pub args: Vec<String>,
+    /// The names it scaffolded with where they were not the record's (a domain set in
+    /// Cargo.toml after `init`, say; `""` for none).
+    #[serde(default)]
+    pub domain: Option<String>,
+    #[serde(default)]
+    pub crate_name: Option<String>,
+    #[serde(default)]
+    pub project_name: Option<String>,
+}
+
+/// The names a scaffold step uses: the root crate, the API's domain, the project.
+#[derive(Clone, Copy)]
+pub struct Names<'a> {
+    pub crate_name: &'a str,
+    pub domain: Option<&'a str>,
+    pub project_name: &'a str,
+}
+
+impl Command {
+    /// The command `args` that ran with `names`, recorded against `record`.
+    pub fn new(record: &Record, args: &[&str], names: Names) -> Self {
+        let domain = names.domain.unwrap_or("");
+        let differs = |now: &str, recorded: &str| (now != recorded).then(|| now.to_string());
+        Command {
+            args: args.iter().map(|a| a.to_string()).collect(),
+            domain: differs(domain, &record.domain),
+            crate_name: differs(names.crate_name, &record.crate_name),
+            project_name: differs(names.project_name, &record.project_name),
+        }
+    }
+
+    /// The names it ran with.
+    pub fn names<'a>(&'a self, record: &'a Record) -> Names<'a> {
+        let domain = self.domain.as_deref().unwrap_or(&record.domain);
+        Names {
+            crate_name: self.crate_name.as_deref().unwrap_or(&record.crate_name),
+            domain: (!domain.is_empty()).then_some(domain),
+            project_name: self.project_name.as_deref().unwrap_or(&record.project_name),
+        }
+    }
+
+    pub fn shown(&self) -> String {
+        self.args.join(" ")
+    }
 }
 
 /// Where the scaffold depends on kubegen from, as `init` was told.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, PartialEq, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordedSource {
     #[serde(default)]
@@ -64,6 +120,8 @@ pub struct RecordedSource {
     #[serde(default)]
     pub branch: Option<String>,
     #[serde(default)]
+    pub tag: Option<String>,
+    #[serde(default)]
     pub rev: Option<String>,
     #[serde(default)]
     pub version: Option<String>,
@@ -71,13 +129,14 @@ pub struct RecordedSource {
 
 impl RecordedSource {
     pub fn of(source: &Source) -> Self {
-        let mut r = RecordedSource { path: None, git: None, branch: None, rev: None, version: None };
+        let mut r = RecordedSource::default();
         match source {
             Source::Path(p) => r.path = Some(p.clone()),
             Source::Git { url, reference } => {
                 r.git = Some(url.clone());
                 match reference {
                     Some(("rev", v)) => r.rev = Some(v.clone()),
+                    Some(("tag", v)) => r.tag = Some(v.clone()),
                     Some((_, v)) => r.branch = Some(v.clone()),
                     None => {}
                 }
@@ -88,20 +147,32 @@ impl RecordedSource {
     }
 
     /// The source a replay by this codegen-cli scaffolds: a crates.io version becomes this
-    /// binary's own (the scaffold of a version is made for that version of kubegen).
-    fn for_replay(&self) -> Result<Source> {
+    /// binary's own (the scaffold of a version is made for that version of kubegen), and
+    /// a git source the reference this binary was installed from (`now`) when it names
+    /// the same repository; otherwise as recorded.
+    fn for_replay(&self, now: Option<&Source>) -> Result<Source> {
+        let same_repository = |a: &str, b: &str| {
+            let plain = |u: &str| u.trim_end_matches('/').trim_end_matches(".git").to_string();
+            plain(a) == plain(b)
+        };
         Ok(match (&self.path, &self.git, &self.version) {
             (Some(p), None, None) => Source::Path(p.clone()),
-            (None, Some(url), None) => Source::Git {
-                url: url.clone(),
-                reference: match (&self.rev, &self.branch) {
-                    (Some(r), _) => Some(("rev", r.clone())),
-                    (None, Some(b)) => Some(("branch", b.clone())),
-                    (None, None) => None,
+            (None, Some(url), None) => match now {
+                Some(Source::Git { url: now_url, reference: Some(r) }) if same_repository(url, now_url) => {
+                    Source::Git { url: url.clone(), reference: Some(r.clone()) }
+                }
+                _ => Source::Git {
+                    url: url.clone(),
+                    reference: match (&self.rev, &self.tag, &self.branch) {
+                        (Some(r), _, _) => Some(("rev", r.clone())),
+                        (None, Some(t), _) => Some(("tag", t.clone())),
+                        (None, None, Some(b)) => Some(("branch", b.clone())),
+                        (None, None, None) => None,
+                    },
                 },
             },
             (None, None, Some(_)) => Source::Version(env!("CARGO_PKG_VERSION").into()),
-            _ => bail!("{RECORD}: `kubegen` names one of `path`, `git` (with `rev` or `branch`) or `version`"),
+            _ => bail!("{RECORD}: `kubegen` names one of `path`, `git` (with `rev`, `tag` or `branch`) or `version`"),
         })
     }
 }
@@ -125,21 +196,46 @@ impl Record {
         }
     }
 
-    pub fn read(root: &Path) -> Result<Option<Self>> {
-        let path = root.join(RECORD);
+    /// The record in `dir` (the root, or the base), `None` when there is none.
+    pub fn read(dir: &Path) -> Result<Option<Self>> {
+        let path = dir.join(RECORD);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
-        let record: Record = serde_saphyr::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-        if record.layout != LAYOUT {
-            bail!(
-                "{}: layout `{}` is not one this codegen-cli replays ({LAYOUT}): upgrade with the codegen-cli that wrote it first",
-                path.display(),
-                record.layout
-            );
+        // The layout first: a newer one may have other fields.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Named {
+            One(String),
+            /// kubebuilder's PROJECT lists its plugins' layouts.
+            Many(Vec<String>),
         }
+        #[derive(Deserialize)]
+        struct Layout {
+            layout: Option<Named>,
+        }
+        let fix = "restore it from version control, or write it as the README's \"Upgrading the scaffold\" shows";
+        let layout: Layout = serde_saphyr::from_str(&text)
+            .with_context(|| format!("{} is not the record codegen-cli init writes: {fix}", path.display()))?;
+        match layout.layout {
+            Some(Named::One(l)) if l == LAYOUT => {}
+            Some(Named::Many(l)) => bail!(
+                "{}: layout {l:?} is kubebuilder's PROJECT, not the record codegen-cli init writes: move it aside, then write kubegen's (README, \"Upgrading the scaffold\") and run `codegen-cli upgrade --adopt`",
+                path.display()
+            ),
+            l => bail!(
+                "{}: layout {:?} is not one this codegen-cli replays ({LAYOUT}): a newer codegen-cli's record? run the codegen-cli that wrote it",
+                path.display(),
+                match l {
+                    Some(Named::One(l)) => l,
+                    _ => String::new(),
+                }
+            ),
+        }
+        let record: Record =
+            serde_saphyr::from_str(&text).with_context(|| format!("reading {}: {fix}", path.display()))?;
         Ok(Some(record))
     }
 
@@ -163,6 +259,7 @@ impl Record {
             ("path", s.path.as_ref().map(|p| p.display().to_string())),
             ("git", s.git.clone()),
             ("branch", s.branch.clone()),
+            ("tag", s.tag.clone()),
             ("rev", s.rev.clone()),
             ("version", s.version.clone()),
         ] {
@@ -176,7 +273,15 @@ impl Record {
         } else {
             out.push_str("commands:\n");
             for c in &self.commands {
-                out.push_str(&format!("- {}\n", q(c)));
+                let args: Vec<String> = c.args.iter().map(|a| q(a)).collect();
+                out.push_str(&format!("- args: [{}]\n", args.join(", ")));
+                for (key, value) in
+                    [("domain", &c.domain), ("crateName", &c.crate_name), ("projectName", &c.project_name)]
+                {
+                    if let Some(v) = value {
+                        out.push_str(&format!("  {key}: {}\n", q(v)));
+                    }
+                }
             }
         }
         out
@@ -184,7 +289,7 @@ impl Record {
 }
 
 /// The files of the scaffold under `dir` (the base, or a replay), by path relative to it,
-/// without those `manifests` owns.
+/// without those `manifests` owns and the record.
 fn scaffold_files(dir: &Path) -> Result<BTreeMap<String, String>> {
     let mut files = BTreeMap::new();
     if !dir.exists() {
@@ -204,29 +309,124 @@ fn scaffold_files(dir: &Path) -> Result<BTreeMap<String, String>> {
     Ok(files)
 }
 
-/// A step of the scaffold (a `create` or `edit`), applied to a tree: the project's, the
-/// base's or a replay's.
-pub type Step<'a> = &'a dyn Fn(&Path) -> Result<()>;
-
-/// After a `create` or `edit` ran on the project at `root` as `command`: the same step on
-/// the base (so it holds the scaffold as it would be without your edits), and the command
-/// added to the record. A project without a record (scaffolded before codegen-cli kept
-/// one) is left as it is, with a note.
-pub fn record(root: &Path, command: &str, step: Step) -> Result<()> {
-    let Some(mut record) = Record::read(root)? else {
-        eprintln!(
-            "note: {} has no {RECORD} (it was scaffolded before codegen-cli recorded its scaffold), so `codegen-cli upgrade` cannot replay this command",
-            root.display()
-        );
-        return Ok(());
-    };
-    let base = root.join(BASE);
-    step(&base).with_context(|| format!("applying `{command}` to the scaffold as last written ({BASE})"))?;
-    drop_manifests_owned(&base)?;
-    record.commands.push(command.to_string());
-    output::write(&[Output::generated(root.join(RECORD), record.text())])?;
+/// `from`'s files copied into `to` (made empty first).
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    if to.exists() {
+        std::fs::remove_dir_all(to).with_context(|| format!("removing {}", to.display()))?;
+    }
+    std::fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
+    let mut paths = Vec::new();
+    crate::fingerprint::walk_all(from, &mut |p| paths.push(p.to_path_buf()))
+        .with_context(|| format!("reading {}", from.display()))?;
+    for path in paths {
+        let target = to.join(path.strip_prefix(from).unwrap_or(&path));
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::copy(&path, &target).with_context(|| format!("copying {}", path.display()))?;
+    }
     Ok(())
 }
+
+/// `dir` swapped in for `base`, the old one removed (put back if the swap fails; a
+/// failure to remove it afterwards is only a warning).
+fn swap_in(dir: &Path, base: &Path) -> Result<()> {
+    let previous = base.with_extension("previous");
+    if previous.exists() {
+        std::fs::remove_dir_all(&previous).with_context(|| format!("removing {}", previous.display()))?;
+    }
+    if base.exists() {
+        std::fs::rename(base, &previous).with_context(|| format!("moving {} aside", base.display()))?;
+    }
+    if let Err(e) = std::fs::rename(dir, base) {
+        if previous.exists() {
+            let _ = std::fs::rename(&previous, base);
+        }
+        return Err(e).with_context(|| format!("moving {} to {}", dir.display(), base.display()));
+    }
+    if previous.exists()
+        && let Err(e) = std::fs::remove_dir_all(&previous)
+    {
+        eprintln!("warning: could not remove {}: {e}", previous.display());
+    }
+    Ok(())
+}
+
+/// A `--out` a recorded command may name: a directory inside the workspace.
+pub fn check_inside(out: &Path) -> Result<()> {
+    if out.is_absolute() || out.components().any(|c| matches!(c, Component::ParentDir)) {
+        bail!(
+            "--out {}: a recorded command names a directory inside the workspace, relative to its root (e.g. config)",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Runs a scaffold step (a `create` or `edit`, `args` as run with `names`) on the
+/// project at `root` and, with a record, on the base too — first on a copy of it, so a
+/// step the base refuses changes nothing — then swaps the base and adds the command to
+/// the record. `step` gets the tree and whether it is the base. A project without a
+/// record (scaffolded before codegen-cli kept one) just runs the step, with a note.
+pub fn recorded<T>(root: &Path, args: &[&str], names: Names, step: impl Fn(&Path, bool) -> Result<T>) -> Result<T> {
+    let Some(mut record) = Record::read(root)? else {
+        let done = step(root, false)?;
+        eprintln!(
+            "note: {} has no {RECORD} (it was scaffolded before codegen-cli kept one), so `codegen-cli upgrade` cannot replay this command: {ADOPT}",
+            root.display()
+        );
+        return Ok(done);
+    };
+    let base = root.join(BASE);
+    let Some(base_record) = Record::read(&base)? else {
+        bail!(
+            "{} is missing (or has no {RECORD}): it holds the scaffold as last written, which this command adds to; restore it from version control, or run `codegen-cli upgrade --adopt` first. Nothing was written",
+            base.display()
+        );
+    };
+    if base_record.commands != record.commands {
+        bail!("{MISMATCH}. Nothing was written");
+    }
+    let next = root.join(".kubegen/scaffold.next");
+    let shown = args.join(" ");
+    let staged = (|| -> Result<()> {
+        copy_tree(&base, &next)?;
+        step(&next, true).map(|_| ()).with_context(|| {
+            format!(
+                "`{shown}` does not apply to the scaffold as last written ({BASE}), so nothing was written: it holds what the scaffold made before (a kind you removed by hand is still there; remove it there and its command from {RECORD} too)"
+            )
+        })
+    })();
+    if let Err(e) = staged {
+        let _ = std::fs::remove_dir_all(&next);
+        return Err(e);
+    }
+    let done = match step(root, false) {
+        Ok(done) => done,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&next);
+            return Err(e);
+        }
+    };
+    record.commands.push(Command::new(&record, args, names));
+    let finished = (|| -> Result<()> {
+        drop_manifests_owned(&next)?;
+        std::fs::write(next.join(RECORD), record.text()).with_context(|| format!("writing {}", next.display()))?;
+        swap_in(&next, &base)?;
+        output::write(&[Output::generated(root.join(RECORD), record.text())])?;
+        Ok(())
+    })();
+    if let Err(e) = finished {
+        let _ = std::fs::remove_dir_all(&next);
+        return Err(e.context(format!(
+            "`{shown}` wrote your files, but its record did not follow ({RECORD}, {BASE}): restore both from version control and run it again"
+        )));
+    }
+    Ok(done)
+}
+
+/// Why a record and its base's copy disagree.
+const MISMATCH: &str = "PROJECT and .kubegen/scaffold/PROJECT list different commands (a merge took one side of one and the other side of the other?): make them the same, both as one branch had them";
 
 fn drop_manifests_owned(dir: &Path) -> Result<()> {
     for owned in MANIFESTS_OWNED {
@@ -238,9 +438,13 @@ fn drop_manifests_owned(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// What `init` adds to its outputs: the record, and the same scaffold in the base.
+/// What `init` adds to its outputs: the record, and the same scaffold (and record) in
+/// the base.
 pub fn init_outputs(outputs: &[Output], root: &Path, record: &Record) -> Vec<Output> {
-    let mut more = vec![Output::scaffolded(root.join(RECORD), record.text())];
+    let mut more = vec![
+        Output::scaffolded(root.join(RECORD), record.text()),
+        Output::scaffolded(root.join(BASE).join(RECORD), record.text()),
+    ];
     for o in outputs {
         let Ok(relative) = o.path.strip_prefix(root) else { continue };
         let relative = relative.to_string_lossy().replace('\\', "/");
@@ -417,18 +621,23 @@ impl Plan {
     }
 }
 
+/// Runs one recorded command in a tree, with the names it ran with.
+pub type Run<'a> = &'a dyn Fn(&Path, Names, &[String]) -> Result<()>;
+
 /// The replay of `record` by this codegen-cli in `dir` (emptied first; it must be one
-/// this command owns): `init`, then each command.
-pub fn replay(record: &Record, dir: &Path, run: &dyn Fn(&Path, &Record, &str) -> Result<()>) -> Result<()> {
+/// this command owns): `init`, then each command. `now` is where this codegen-cli was
+/// installed from (for a git source).
+pub fn replay(record: &Record, dir: &Path, run: Run, now: Option<&Source>) -> Result<()> {
     if dir.exists() {
         std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
     }
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let source = record.kubegen.for_replay()?;
+    let source = record.kubegen.for_replay(now)?;
     crate::scaffold::init(dir, Some(&record.project_name), &record.domain, &source, record.namespaced)
         .context("replaying `init`")?;
     for command in &record.commands {
-        run(dir, record, command).with_context(|| format!("replaying `{command}` from {RECORD}"))?;
+        run(dir, command.names(record), &command.args)
+            .with_context(|| format!("replaying `{}` from {RECORD}", command.shown()))?;
     }
     drop_manifests_owned(dir)?;
     // The record and base the replay's own init wrote are not part of the scaffold.
@@ -437,31 +646,47 @@ pub fn replay(record: &Record, dir: &Path, run: &dyn Fn(&Path, &Record, &str) ->
     Ok(())
 }
 
-/// The plan of an upgrade of the project at `root`: the record replayed by `run` (which
-/// runs one recorded command in a tree), each file merged. `keep` and `take` settle
-/// files by hand (paths relative to the root).
-pub fn plan(
-    root: &Path,
-    run: &dyn Fn(&Path, &Record, &str) -> Result<()>,
-    keep: &[String],
-    take: &[String],
-) -> Result<Plan> {
-    let mut record = Record::read(root)?.with_context(|| {
-        format!(
-            "{} has no {RECORD}: `upgrade` replays the record `codegen-cli init` writes (since this version), and this project was scaffolded before it",
-            root.display()
-        )
-    })?;
+/// `upgrade --adopt`: the base made from a PROJECT written by hand (a project scaffolded
+/// before codegen-cli kept a record), as this codegen-cli scaffolds it. Your files are
+/// not touched: where they differ from it, the next upgrade takes them as your edits.
+pub fn adopt(root: &Path, run: Run, now: Option<&Source>) -> Result<usize> {
+    let record = Record::read(root)?.with_context(|| format!("{} has no {RECORD}: {ADOPT}", root.display()))?;
+    let base = root.join(BASE);
+    if base.join(RECORD).exists() {
+        bail!("{} exists: the project has its base already; `upgrade` merges against it", base.display());
+    }
+    let next = root.join(".kubegen/scaffold.next");
+    let adopted = (|| -> Result<usize> {
+        replay(&record, &next, run, now)?;
+        std::fs::write(next.join(RECORD), record.text()).with_context(|| format!("writing {}", next.display()))?;
+        let count = scaffold_files(&next)?.len();
+        // A base without its record is no base: replaced.
+        swap_in(&next, &base)?;
+        Ok(count)
+    })();
+    if adopted.is_err() {
+        let _ = std::fs::remove_dir_all(&next);
+    }
+    adopted
+}
+
+/// The plan of an upgrade of the project at `root`: the record replayed by `run`, each
+/// file merged. `keep` and `take` settle files by hand (paths relative to the root).
+pub fn plan(root: &Path, run: Run, now: Option<&Source>, keep: &[String], take: &[String]) -> Result<Plan> {
+    let mut record = Record::read(root)?.with_context(|| format!("{} has no {RECORD}: {ADOPT}", root.display()))?;
     let base_dir = root.join(BASE);
-    if !base_dir.is_dir() {
+    let Some(base_record) = Record::read(&base_dir)? else {
         bail!(
-            "{} is missing: it holds the scaffold as last written, the base of the merge; restore it from version control",
+            "{} is missing (or has no {RECORD}): it holds the scaffold as last written, the base of the merge; restore it from version control, or run `codegen-cli upgrade --adopt`",
             base_dir.display()
         );
+    };
+    if base_record.commands != record.commands {
+        bail!("{MISMATCH}, then run `upgrade` again");
     }
     let base = scaffold_files(&base_dir)?;
     let new_dir = root.join(NEW);
-    replay(&record, &new_dir, run)?;
+    replay(&record, &new_dir, run, now)?;
     let new = scaffold_files(&new_dir)?;
     for settled in keep.iter().chain(take) {
         if !base.contains_key(settled) && !new.contains_key(settled) {
@@ -487,8 +712,15 @@ pub fn plan(
             continue;
         }
         if take.contains(path) {
-            if let Some(n) = n {
-                writes.insert(path.clone(), n.clone());
+            match n {
+                Some(n) => {
+                    writes.insert(path.clone(), n.clone());
+                }
+                None if yours.is_some() => {
+                    actions.insert(path.clone(), Action::Remove);
+                    continue;
+                }
+                None => continue,
             }
             actions.insert(path.clone(), Action::Taken);
             continue;
@@ -498,7 +730,9 @@ pub fn plan(
                 writes.insert(path.clone(), n.clone());
                 Action::Add
             }
-            (Some(_), None, _) => Action::KeepRemoved,
+            // Gone on both sides.
+            (Some(_), None, None) => continue,
+            (Some(_), None, Some(_)) => Action::KeepRemoved,
             (Some(b), Some(y), None) if y == b => Action::Remove,
             (Some(_), Some(_), None) => Action::KeepChanged,
             (Some(b), Some(y), Some(n)) if y == b => {
@@ -520,40 +754,51 @@ pub fn plan(
         actions.insert(path.clone(), action);
     }
     record.scaffolded_by = this_version();
-    if record.kubegen.version.is_some() {
-        record.kubegen.version = Some(env!("CARGO_PKG_VERSION").into());
-    }
+    // The source the new scaffold names: a version or git reference moves with it.
+    record.kubegen = RecordedSource::of(&record.kubegen.for_replay(now)?);
     Ok(Plan { record, actions, writes, new_base: new })
 }
 
-/// Applies a plan without conflicts: the files written or removed, the base replaced by
-/// the new scaffold, the record updated.
+/// Applies a plan without conflicts: every file written first (each through a temporary
+/// file and a rename), then removals, then the base replaced by the new scaffold and
+/// the record updated. A failure midway names what was written; `upgrade` run again
+/// finishes the rest.
 pub fn apply_plan(root: &Path, plan: &Plan) -> Result<()> {
     if !plan.conflicts().is_empty() {
         bail!("the upgrade has conflicts: nothing was written");
     }
     let outputs: Vec<Output> =
         plan.writes.iter().map(|(p, text)| Output::generated(root.join(p), text.clone())).collect();
-    output::write(&outputs)?;
-    for (path, action) in &plan.actions {
-        if *action == Action::Remove {
+    let removals: Vec<&String> = plan.actions.iter().filter(|(_, a)| **a == Action::Remove).map(|(p, _)| p).collect();
+    let base_dir = root.join(BASE);
+    let next = root.join(".kubegen/scaffold.next");
+    // The next base first: it is the part that can fail on space or permissions without
+    // touching your files.
+    let mut staged = Vec::new();
+    for (p, text) in &plan.new_base {
+        staged.push(Output::generated(next.join(p), text.clone()));
+    }
+    staged.push(Output::generated(next.join(RECORD), plan.record.text()));
+    if next.exists() {
+        std::fs::remove_dir_all(&next).with_context(|| format!("removing {}", next.display()))?;
+    }
+    output::write(&staged)?;
+    let applied = (|| -> Result<()> {
+        output::write(&outputs)?;
+        for path in &removals {
             let full = root.join(path);
             std::fs::remove_file(&full).with_context(|| format!("removing {}", full.display()))?;
         }
+        swap_in(&next, &base_dir)?;
+        output::write(&[Output::generated(root.join(RECORD), plan.record.text())])?;
+        Ok(())
+    })();
+    if applied.is_err() {
+        let _ = std::fs::remove_dir_all(&next);
     }
-    let base_dir = root.join(BASE);
-    let mut base_outputs: Vec<Output> =
-        plan.new_base.iter().map(|(p, text)| Output::generated(base_dir.join(p), text.clone())).collect();
-    base_outputs.push(Output::generated(root.join(RECORD), plan.record.text()));
-    output::write(&base_outputs)?;
-    // Files of the old base the new scaffold no longer writes.
-    for (path, _) in scaffold_files(&base_dir)? {
-        if !plan.new_base.contains_key(&path) {
-            let full = base_dir.join(&path);
-            std::fs::remove_file(&full).with_context(|| format!("removing {}", full.display()))?;
-        }
-    }
-    Ok(())
+    applied.context(
+        "the upgrade stopped midway (files it wrote are the new ones; the record still names the old scaffold): fix the cause and run `upgrade` again, which finishes it",
+    )
 }
 
 /// The plan as `upgrade` prints it: one line per file, then each conflict's lines.
@@ -597,7 +842,7 @@ pub fn describe(plan: &Plan) -> String {
         for c in conflicts {
             let show = |lines: &[String]| -> String {
                 if lines.is_empty() {
-                    return "      (no lines: each side added its own here)\n".into();
+                    return "      (no lines)\n".into();
                 }
                 lines.iter().map(|l| format!("      | {}\n", l.trim_end_matches('\n'))).collect()
             };
@@ -663,15 +908,25 @@ mod tests {
             true,
             &Source::Git { url: "https://example.com/k.git".into(), reference: Some(("rev", "abc1234".into())) },
         );
-        record.commands.push("create api --group cache --version v1 --kind Shop".into());
+        let names = Names { crate_name: "shop", domain: Some("example.org"), project_name: "shop" };
+        record.commands.push(Command::new(&record, &["create", "api", "--group", "cache", "--kind", "A Kind"], names));
+        assert_eq!(record.commands[0].domain.as_deref(), Some("example.org"));
+        assert_eq!(record.commands[0].crate_name, None);
         let dir = std::env::temp_dir().join(format!("kubegen-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(RECORD), record.text()).unwrap();
         assert_eq!(Record::read(&dir).unwrap(), Some(record));
-        std::fs::write(dir.join(RECORD), "layout: \"kubegen/v9\"\n").unwrap();
+        std::fs::write(dir.join(RECORD), "layout: \"kubegen/v9\"\nmore: 1\n").unwrap();
+        let err = format!("{:#}", Record::read(&dir).unwrap_err());
+        assert!(err.contains("layout \"kubegen/v9\" is not one this codegen-cli replays"), "{err}");
+        // kubebuilder's own PROJECT.
+        std::fs::write(dir.join(RECORD), "domain: example.com\nlayout:\n- go.kubebuilder.io/v4\n").unwrap();
+        let err = format!("{:#}", Record::read(&dir).unwrap_err());
+        assert!(err.contains("is kubebuilder's PROJECT"), "{err}");
+        std::fs::write(dir.join(RECORD), "- not a map\n").unwrap();
         let err = format!("{:#}", Record::read(&dir).unwrap_err());
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(err.contains("PROJECT"), "{err}");
+        assert!(err.contains("PROJECT is not the record codegen-cli init writes"), "{err}");
     }
 
     /// A fresh directory under the system's temp dir, removed first if it exists.
@@ -733,7 +988,7 @@ mod tests {
     fn an_older_scaffold_upgrades_with_your_edits_kept_and_the_new_parts_in() {
         let root = fixture("clean");
         user_edits(&root);
-        let plan = plan(&root, &crate::replay_command, &[], &[]).unwrap();
+        let plan = plan(&root, &crate::replay_command, None, &[], &[]).unwrap();
         let shown = describe(&plan);
         assert_eq!(plan.actions.get("Makefile"), Some(&Action::Merge), "{shown}");
         assert_eq!(plan.actions.get("config/manager/manager.yaml"), Some(&Action::Merge), "{shown}");
@@ -755,7 +1010,7 @@ mod tests {
         // The base is the new scaffold, the record names this version: nothing more to do.
         let record = Record::read(&root).unwrap().unwrap();
         assert_eq!(record.scaffolded_by, this_version());
-        let again = super::plan(&root, &crate::replay_command, &[], &[]).unwrap();
+        let again = super::plan(&root, &crate::replay_command, None, &[], &[]).unwrap();
         assert!(again.actions.is_empty(), "{}", describe(&again));
         std::fs::remove_dir_all(&root).unwrap();
     }
@@ -769,7 +1024,7 @@ mod tests {
         edit(&root, "Makefile", "DIFF_ARGS ?=\n", "DIFF_ARGS ?=\n# Ours.\nREGISTRY ?= ghcr.io/example\n");
         edit(&root, "config/manager/manager.yaml", "- --leader-elect\n", "- --leader-elect=false\n");
         let before = snapshot(&root);
-        let plan = plan(&root, &crate::replay_command, &[], &[]).unwrap();
+        let plan = plan(&root, &crate::replay_command, None, &[], &[]).unwrap();
         let conflicts = plan.conflicts();
         let files: Vec<&str> = conflicts.iter().map(|(p, _)| *p).collect();
         assert_eq!(files, ["Makefile", "config/manager/manager.yaml"]);
@@ -786,7 +1041,7 @@ mod tests {
         // Settled: the Makefile as the new scaffold writes it, the manager's as it is.
         let keep = ["config/manager/manager.yaml".to_string()];
         let take = ["Makefile".to_string()];
-        let plan = super::plan(&root, &crate::replay_command, &keep, &take).unwrap();
+        let plan = super::plan(&root, &crate::replay_command, None, &keep, &take).unwrap();
         assert!(plan.conflicts().is_empty(), "{}", describe(&plan));
         apply_plan(&root, &plan).unwrap();
         let new = root.join(NEW);
@@ -795,37 +1050,147 @@ mod tests {
         assert_eq!(read(&root, "config/manager/manager.yaml"), before["config/manager/manager.yaml"]);
         // Kept: the next upgrade sees your file as your edit of the new scaffold.
         assert_eq!(read(&root.join(BASE), "config/manager/manager.yaml"), read(&new, "config/manager/manager.yaml"));
-        assert!(super::plan(&root, &crate::replay_command, &[], &[]).unwrap().actions.is_empty());
+        assert!(super::plan(&root, &crate::replay_command, None, &[], &[]).unwrap().actions.is_empty());
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// A scaffolded project (`shop`, domain example.com) in a fresh directory.
+    fn scaffolded(name: &str) -> PathBuf {
+        let root = scratch(name);
+        let source = Source::Path(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf());
+        crate::scaffold::init(&root, Some("shop"), "example.com", &source, false).unwrap();
+        root
+    }
+
+    /// `line` run as its handler does: the record's form of it, on the tree and the base.
+    fn run(root: &Path, line: &[&str], names: Names) {
+        let args = crate::recorded_of(line);
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        recorded(root, &words, names, |tree, _| crate::replay_command(tree, names, &args)).unwrap();
     }
 
     #[test]
     fn what_init_create_and_edit_record_replays_to_the_same_scaffold() {
-        let root = scratch("record");
-        let source = Source::Path(Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf());
-        crate::scaffold::init(&root, Some("shop"), "example.com", &source, false).unwrap();
-        let record = Record::read(&root).unwrap().unwrap();
-        for command in [
-            "create api --group cache --version v1 --kind Shop",
-            "create api --group cache --version v2 --kind Shop",
-            "create api --group infra --version v1 --kind Rack --cluster",
-            "create webhook --group cache --version v1 --kind Shop --defaulting --programmatic-validation",
-            "create webhook --group cache --version v1 --kind Shop --conversion --spoke v2",
-            "create dashboards",
-            "edit --namespaced=true",
+        let root = scaffolded("record");
+        let names = Names { crate_name: "shop", domain: Some("example.com"), project_name: "shop" };
+        // The domain set in Cargo.toml after init: later kinds are in its groups.
+        let later = Names { domain: Some("example.org"), ..names };
+        for (line, names) in [
+            (&["create", "api", "--group", "cache", "--version", "v1", "--kind", "Shop", "--namespaced"][..], names),
+            (&["create", "api", "--group", "cache", "--version", "v2", "--kind", "Shop"], names),
+            (&["create", "api", "--group", "infra", "--version", "v1", "--kind", "Rack", "--cluster"], later),
+            (
+                &[
+                    "create",
+                    "webhook",
+                    "--group",
+                    "cache",
+                    "--version",
+                    "v1",
+                    "--kind",
+                    "Shop",
+                    "--defaulting",
+                    "--programmatic-validation",
+                ],
+                names,
+            ),
+            (
+                &[
+                    "create",
+                    "webhook",
+                    "--group",
+                    "cache",
+                    "--version",
+                    "v1",
+                    "--kind",
+                    "Shop",
+                    "--conversion",
+                    "--spoke=v2",
+                ],
+                names,
+            ),
+            (&["create", "dashboards", "--force"], names),
+            (&["edit", "--namespaced"], names),
         ] {
-            crate::replay_command(&root, &record, command).unwrap();
-            super::record(&root, command, &|tree| crate::replay_command(tree, &record, command)).unwrap();
+            run(&root, line, names);
         }
         let recorded = Record::read(&root).unwrap().unwrap();
         assert_eq!(recorded.commands.len(), 7);
+        assert_eq!(recorded.commands[2].args.last().map(String::as_str), Some("--cluster"));
+        assert_eq!(recorded.commands[2].domain.as_deref(), Some("example.org"));
+        assert_eq!(recorded.commands[4].args[8..], ["--conversion", "--spoke", "v2"]);
+        assert_eq!(recorded.commands[6].args, ["edit", "--namespaced=true"]);
+        assert_eq!(Record::read(&root.join(BASE)).unwrap().unwrap(), recorded, "the base's copy of the record");
+        assert!(std::fs::read_to_string(root.join("src/api/infra/v1/rack.rs")).unwrap().contains("infra.example.org"));
         // The base holds every scaffolded file as in the tree.
         let tree = snapshot(&root);
         for (path, text) in scaffold_files(&root.join(BASE)).unwrap() {
             assert_eq!(tree.get(&path), Some(&text), "{path}");
         }
-        let plan = plan(&root, &crate::replay_command, &[], &[]).unwrap();
+        let plan = plan(&root, &crate::replay_command, None, &[], &[]).unwrap();
+        assert!(plan.actions.is_empty(), "{}", describe(&plan));
+
+        // A record the base does not share is refused: a merge took sides differently.
+        let mut other = recorded.clone();
+        other.commands.pop();
+        std::fs::write(root.join(RECORD), other.text()).unwrap();
+        let err = format!("{:#}", super::plan(&root, &crate::replay_command, None, &[], &[]).err().unwrap());
+        assert!(err.contains("list different commands"), "{err}");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_step_the_base_cannot_take_writes_nothing() {
+        let root = scaffolded("refused");
+        let names = Names { crate_name: "shop", domain: Some("example.com"), project_name: "shop" };
+        run(&root, &["create", "api", "--group", "cache", "--version", "v1", "--kind", "Shop"], names);
+        // The kind removed by hand; the base still has it.
+        std::fs::remove_file(root.join("src/api/cache/v1/shop.rs")).unwrap();
+        let before = snapshot(&root);
+        let args = crate::recorded_of(&["create", "api", "--group", "cache", "--version", "v1", "--kind", "Shop"]);
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = recorded(&root, &words, names, |tree, _| crate::replay_command(tree, names, &args)).unwrap_err();
+        assert!(format!("{err:#}").contains("nothing was written"), "{err:#}");
+        assert_eq!(snapshot(&root), before);
+        // Without the base, nothing is written either.
+        std::fs::remove_dir_all(root.join(BASE)).unwrap();
+        let before = snapshot(&root);
+        let args = crate::recorded_of(&["create", "dashboards"]);
+        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = recorded(&root, &words, names, |tree, _| crate::replay_command(tree, names, &args)).unwrap_err();
+        assert!(format!("{err:#}").contains("upgrade --adopt"), "{err:#}");
+        assert_eq!(snapshot(&root), before);
+        // Adopted: the base is this codegen-cli's scaffold of the record.
+        let count = adopt(&root, &crate::replay_command, None).unwrap();
+        assert_eq!(count, scaffold_files(&root.join(BASE)).unwrap().len());
+        assert!(count > 20, "{count}");
+        assert!(adopt(&root, &crate::replay_command, None).is_err(), "adopted twice");
+        let plan = super::plan(&root, &crate::replay_command, None, &[], &[]).unwrap();
         assert!(plan.actions.is_empty(), "{}", describe(&plan));
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn edits_name_a_directory_inside_the_workspace() {
+        assert!(check_inside(Path::new("config")).is_ok());
+        assert!(check_inside(Path::new("deploy/config")).is_ok());
+        assert!(check_inside(Path::new("/abs/config")).is_err());
+        assert!(check_inside(Path::new("../config")).is_err());
+    }
+
+    #[test]
+    fn lines_without_a_newline_deletions_and_files_you_wrote_merge_or_conflict() {
+        // The last line without its newline, changed on one side.
+        assert_eq!(merge3("a\nb", "a\nb", "a\nc").text, "a\nc");
+        assert_eq!(merge3("a\nx\nb", "A\nx\nb", "a\nx\nb\nc\n").text, "A\nx\nb\nc\n");
+        // A deletion on one side, a change elsewhere on the other.
+        assert_eq!(merge3("a\nb\nc\nd\n", "a\nc\nd\n", "a\nb\nc\nD\n").text, "a\nc\nD\n");
+        // A deletion against a change of the same line.
+        let deleted = merge3("a\nb\nc\n", "a\nc\n", "a\nB\nc\n");
+        assert_eq!(deleted.conflicts.len(), 1);
+        assert!(deleted.conflicts[0].yours.is_empty());
+        // A file you wrote where the scaffold now writes one: the same text, or a conflict.
+        assert!(merge3("", "x\n", "x\n").conflicts.is_empty());
+        assert_eq!(merge3("", "x\n", "y\n").conflicts.len(), 1);
     }
 }

@@ -58,7 +58,7 @@ mod server;
 #[cfg(feature = "webhook")]
 pub use admission::{Defaulter, Denial, FieldError, Request, SchemaValidator, UserInfo, Validator, Verdict};
 #[cfg(feature = "webhook")]
-pub use args::{WebhookArgs, WebhookArgsError};
+pub use args::{CaInject, SecretRef, WebhookArgs, WebhookArgsError};
 #[cfg(feature = "certs")]
 pub use authority::{Authority, CertError, Serving, Validity};
 #[cfg(feature = "webhook")]

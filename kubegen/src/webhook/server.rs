@@ -257,7 +257,7 @@ impl Webhooks {
                 });
             }
         });
-        Ok(WebhookServer { local_addr, task, stop })
+        Ok(WebhookServer { local_addr, task, stop, keeper: None })
     }
 }
 
@@ -267,6 +267,8 @@ pub struct WebhookServer {
     local_addr: SocketAddr,
     task: tokio::task::JoinHandle<()>,
     stop: tokio::sync::watch::Sender<bool>,
+    /// What keeps its certificates current (`--webhook-cert-secret`), stopped with it.
+    keeper: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl WebhookServer {
@@ -274,11 +276,20 @@ impl WebhookServer {
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
     }
+
+    /// The server, stopping `keeper` (the task that keeps its certificates) with it.
+    pub(crate) fn keeping(mut self, keeper: tokio::task::JoinHandle<()>) -> Self {
+        self.keeper = Some(keeper);
+        self
+    }
 }
 
 impl Drop for WebhookServer {
     fn drop(&mut self) {
         self.task.abort();
+        if let Some(keeper) = &self.keeper {
+            keeper.abort();
+        }
         let _ = self.stop.send(true);
     }
 }

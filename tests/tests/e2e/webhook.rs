@@ -547,6 +547,102 @@ async fn certificates_the_webhook_manages_itself() {
     kubectl_ok(&["delete", "namespace", &ns, "--wait=false"], None);
 }
 
+/// The manager's webhook flags without cert-manager, as a Helm chart with
+/// `certManager.enabled=false` runs it: `--webhook-cert-secret` makes the Secret,
+/// `--webhook-ca-inject` puts its CA into a configuration registered without one, and the
+/// API server then calls the webhook served with `--webhook-cert-name`'s certificate.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a kube-apiserver: scripts/e2e.sh"]
+async fn the_webhook_flags_keep_certificates_of_their_own() {
+    use std::time::Duration;
+
+    use clap::Parser;
+    use k8s_openapi::api::core::v1::Secret;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        webhook: kubegen::webhook::WebhookArgs,
+    }
+
+    let ns = cluster::namespace_with_own_webhooks("e2e-webhook-flags");
+    let client = cluster::client().await;
+    let name = format!("kubegen-e2e-flags-{ns}");
+    let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("its port").port();
+    // Registered first, without a caBundle (as the chart applies it): the manager sets it.
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let config = WebhookClientConfig {
+        url: Some(format!("https://127.0.0.1:{port}{}", validate_path::<Foo>())),
+        ..Default::default()
+    };
+    vapi.create(
+        &PostParams::default(),
+        &ValidatingWebhookConfiguration {
+            metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
+            webhooks: Some(vec![ValidatingWebhook {
+                name: "vfoo.samplecontroller.k8s.io".into(),
+                client_config: config,
+                rules: Some(rules()),
+                namespace_selector: only(&ns),
+                side_effects: "None".into(),
+                admission_review_versions: vec!["v1".into()],
+                failure_policy: Some("Fail".into()),
+                timeout_seconds: Some(10),
+                ..Default::default()
+            }]),
+        },
+    )
+    .await
+    .expect("register the validating webhook");
+
+    let cli = Cli::parse_from([
+        "manager".to_string(),
+        format!("--webhook-bind-address=127.0.0.1:{port}"),
+        format!("--webhook-cert-secret={ns}/webhook-server-cert"),
+        "--webhook-cert-name=127.0.0.1".into(),
+        format!("--webhook-ca-inject=validating={name}"),
+    ]);
+    let saw_dry_run = Arc::new(AtomicBool::new(false));
+    let server = cli
+        .webhook
+        .serve_with(Some(client.clone()), Webhooks::new().validate::<Foo>(FooRules { saw_dry_run }))
+        .await
+        .expect("the webhooks are served")
+        .expect("a server: the certificates are the manager's own");
+    assert_eq!(server.local_addr().port(), port);
+
+    let secret: Secret =
+        Api::namespaced(client.clone(), &ns).get("webhook-server-cert").await.expect("the Secret the flags name");
+    let ca = secret.data.as_ref().and_then(|d| d.get("ca.crt")).map(|b| b.0.clone()).expect("a CA in the Secret");
+    let mut injected = false;
+    for _ in 0..100 {
+        let c = vapi.get(&name).await.expect("the configuration");
+        if c.webhooks.iter().flatten().all(|w| w.client_config.ca_bundle.as_ref().map(|b| &b.0) == Some(&ca)) {
+            injected = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(injected, "--webhook-ca-inject never put the CA into the configuration's caBundle");
+
+    // The API server calls the webhook: a rename is refused with its message.
+    let foos: Api<Foo> = Api::namespaced(client.clone(), &ns);
+    let mut created = None;
+    for _ in 0..100 {
+        if let Ok(foo) = foos.create(&PostParams::default(), &foo("flags", "web")).await {
+            created = Some(foo);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut renamed = created.expect("the API server never trusted the manager's own certificate");
+    renamed.spec.deployment_name = "other".into();
+    let err = foos.replace("flags", &PostParams::default(), &renamed).await.expect_err("the webhook refuses a rename");
+    assert!(err.to_string().contains("cannot change once set"), "{err}");
+    drop(server);
+    let _ = vapi.delete(&name, &DeleteParams::default()).await;
+}
+
 /// The example serves its webhooks as config/ deploys them: foo-controller, run by
 /// scripts/e2e.sh with kubebuilder's webhook flags and a certificate for 127.0.0.1, is
 /// what config/default's webhook configurations and Foo's conversion (config/crd's
