@@ -462,8 +462,29 @@ cp "$WORK/leader_election_role.yaml" config/rbac/leader_election_role.yaml
 cp "$WORK/manager.yaml" config/manager/manager.yaml
 make -s build-installer IMG=$image
 
-stage "the chart without cert-manager: the manager keeps the webhooks' certificates itself; installed by helm in a namespace of its own, its manager run here with the chart's args as the chart's ServiceAccount makes the Secret and sets the caBundle, RBAC allowing"
-codegen-cli helm > "$WORK/helm4.log" 2>&1 || { cat "$WORK/helm4.log" >&2; fail "codegen-cli helm failed"; }
+stage "the chart without cert-manager and namespace-scoped: the manager keeps the webhooks' certificates itself and watches the release's namespace; installed by helm in a namespace of its own, its manager run here with the chart's args as the chart's ServiceAccount makes the Secret, sets the caBundles and reconciles there, RBAC allowing only that"
+# The chart as codegen-cli writes it (--force takes back the template edited above).
+codegen-cli helm --force > "$WORK/helm4.log" 2>&1 || { cat "$WORK/helm4.log" >&2; fail "codegen-cli helm failed"; }
+"$HELM" template memcached-operator dist/chart -n memcached-operator-system --set rbac.namespaced=true > "$WORK/chart-namespaced.yaml" \
+  || fail "the chart does not render namespace-scoped"
+python3 - "$WORK/chart-namespaced.yaml" <<'PY' || fail "the namespace-scoped chart is not scoped"
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+by = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+role = by[("Role", "memcached-operator-manager-role")]
+assert role["metadata"]["namespace"] == "memcached-operator-system", role["metadata"]
+binding = by[("RoleBinding", "memcached-operator-manager-rolebinding")]
+assert binding["roleRef"]["kind"] == "Role" and binding["metadata"]["namespace"] == "memcached-operator-system"
+assert not any(k == "ClusterRole" and n == "memcached-operator-manager-role" for k, n in by), "a ClusterRole too"
+args = by[("Deployment", "memcached-operator-controller-manager")]["spec"]["template"]["spec"]["containers"][0]["args"]
+assert "--namespace=memcached-operator-system" in args, args
+for kind in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
+    for config in (d for d in docs if d["kind"] == kind):
+        for hook in config["webhooks"]:
+            assert hook["namespaceSelector"] == {"matchLabels": {"kubernetes.io/metadata.name": "memcached-operator-system"}}, hook
+PY
+kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-namespaced.yaml" >/dev/null \
+  || fail "the server refuses the namespace-scoped chart"
 "$HELM" template memcached-operator dist/chart -n memcached-operator-system --set certManager.enabled=false > "$WORK/chart-own-certs.yaml" \
   || fail "the chart does not render without cert-manager"
 for want in '- "--webhook-cert-secret=memcached-operator-system/memcached-operator-webhook-own-certs"' \
@@ -481,6 +502,7 @@ kubectl apply --server-side --force-conflicts --dry-run=server -f "$WORK/chart-o
   || fail "the server refuses the chart without cert-manager"
 rel=own-certs rns=own-certs-ns
 "$HELM" install "$rel" dist/chart -n "$rns" --create-namespace --set certManager.enabled=false --set crd.enabled=false \
+  --set rbac.namespaced=true \
   > "$WORK/helm-install.log" 2>&1 || { cat "$WORK/helm-install.log" >&2; fail "helm install without cert-manager failed"; }
 own_sa=$rel-memcached-operator-controller-manager
 kubectl get deployment -n "$rns" "$rel-memcached-operator-controller-manager" \
@@ -488,6 +510,7 @@ kubectl get deployment -n "$rns" "$rel-memcached-operator-controller-manager" \
   || fail "helm install made no manager Deployment"
 own_secret=$rel-memcached-operator-webhook-own-certs
 grep -qx -- "--webhook-cert-secret=$rns/$own_secret" "$WORK/own-args" || { cat "$WORK/own-args" >&2; fail "the installed manager has no --webhook-cert-secret"; }
+grep -qx -- "--namespace=$rns" "$WORK/own-args" || { cat "$WORK/own-args" >&2; fail "the namespace-scoped manager does not watch its namespace"; }
 # The CRDs are not this release's (crd.enabled=false): their caBundle is not its to set.
 ! grep -q -- "--webhook-ca-inject=crd=" "$WORK/own-args" || fail "the manager of a release without CRDs sets a CRD's caBundle"
 cat > "$WORK/own.kubeconfig" <<KCFG
@@ -528,7 +551,12 @@ for grant in "create secrets -n $rns" "update secrets/$own_secret -n $rns" "get 
   # shellcheck disable=SC2086
   [ "$(kubectl auth can-i $grant "$as_sa")" = yes ] || fail "the chart does not let its manager $grant"
 done
+for grant in "list memcacheds.cache.example.com -n $rns" "patch memcacheds.cache.example.com/status -n $rns"; do
+  # shellcheck disable=SC2086
+  [ "$(kubectl auth can-i $grant "$as_sa")" = yes ] || fail "the namespace-scoped chart does not let its manager $grant"
+done
 for refused in "update secrets/webhook-server-cert -n $rns" "get secrets -n default" \
+  "list memcacheds.cache.example.com -n default" "list memcacheds.cache.example.com --all-namespaces" \
   "update customresourcedefinitions/memcacheds.cache.example.com" \
   "update validatingwebhookconfigurations/validating-webhook-configuration"; do
   # shellcheck disable=SC2086

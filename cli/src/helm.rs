@@ -509,6 +509,8 @@ struct OwnCerts {
 struct WebhookCerts<'a> {
     secrets: &'a BTreeSet<String>,
     own: Option<&'a OwnCerts>,
+    /// rbac.namespaced exists: the manager's --namespace follows it.
+    scoping: bool,
 }
 
 /// The Secret the manager keeps its own certificates in: the release's, never
@@ -679,6 +681,19 @@ impl Chart {
             _ => None,
         };
 
+        // The manager's own role and its binding (not the leader election's): a Role in the
+        // release's namespace or a ClusterRole, as rbac.namespaced says.
+        let scoped = objects.iter().find_map(|b| {
+            let bound = matches!(kind_of(b), "RoleBinding" | "ClusterRoleBinding")
+                && b.pointer("/subjects").and_then(Value::as_array).is_some_and(|subjects| {
+                    subjects.iter().any(|s| s.get("name").and_then(Value::as_str) == manager_account)
+                });
+            let role = b.pointer("/roleRef/name").and_then(Value::as_str)?;
+            let role_kind = b.pointer("/roleRef/kind").and_then(Value::as_str)?;
+            (bound && !role.ends_with("leader-election-role") && matches!(role_kind, "Role" | "ClusterRole"))
+                .then(|| (role.to_string(), name_of(b).to_string(), role_kind == "Role"))
+        });
+        let scoped_namespace = scoped.as_ref().map(|(_, _, namespaced)| *namespaced);
         let mut values = json!({});
         let mut templates = Vec::new();
         let mut used_paths = BTreeSet::new();
@@ -687,6 +702,9 @@ impl Chart {
         set(&mut values, "crd.enabled", json!(true));
         set(&mut values, "crd.keep", json!(true));
         set(&mut values, "rbac.helpers.enabled", json!(true));
+        if let Some(namespaced) = scoped_namespace {
+            set(&mut values, "rbac.namespaced", json!(namespaced));
+        }
         set(&mut values, "serviceAccount.annotations", json!({}));
         set(&mut values, "certManager.enabled", json!(cert_manager));
         set(&mut values, "webhook.enabled", json!(webhooks));
@@ -776,11 +794,59 @@ impl Chart {
                     &mut o,
                     &mut values,
                     &ports,
-                    WebhookCerts { secrets: &cert_secrets, own: own_certs.as_ref() },
+                    WebhookCerts { secrets: &cert_secrets, own: own_certs.as_ref(), scoping: scoped.is_some() },
                     &naming,
                     project,
                     &mut holes,
                 )?;
+            }
+            if let Some((role, binding, _)) = &scoped {
+                let scope = |o: &mut Value, holes: &mut Holes, namespaced: &str, cluster: &str| -> Result<()> {
+                    o["kind"] = Value::String(holes.inline(format!(
+                        "{{{{ if $.Values.rbac.namespaced }}}}{namespaced}{{{{ else }}}}{cluster}{{{{ end }}}}"
+                    )));
+                    let meta = o["metadata"].as_object_mut().context("metadata")?;
+                    meta.remove("namespace");
+                    let lines = vec![
+                        "{{- if $.Values.rbac.namespaced }}".to_string(),
+                        "namespace: {{ $.Release.Namespace }}".into(),
+                        "{{- end }}".into(),
+                    ];
+                    meta.insert(holes.block(lines), Value::Null);
+                    Ok(())
+                };
+                if name == *role && matches!(kind, "Role" | "ClusterRole") {
+                    scope(&mut o, &mut holes, "Role", "ClusterRole")?;
+                }
+                if name == *binding && matches!(kind, "RoleBinding" | "ClusterRoleBinding") {
+                    scope(&mut o, &mut holes, "RoleBinding", "ClusterRoleBinding")?;
+                    o["roleRef"]["kind"] = Value::String(
+                        holes.inline("{{ if $.Values.rbac.namespaced }}Role{{ else }}ClusterRole{{ end }}".into()),
+                    );
+                }
+                if matches!(kind, "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration") {
+                    // A namespace-scoped manager's webhooks see its namespace's objects only.
+                    let install_namespace = naming.namespace.clone();
+                    for hook in o.get_mut("webhooks").and_then(Value::as_array_mut).into_iter().flatten() {
+                        let Some(hook) = hook.as_object_mut() else { continue };
+                        let own = hook.get("namespaceSelector").is_some_and(|s| {
+                            *s == json!({"matchLabels": {"kubernetes.io/metadata.name": install_namespace}})
+                        });
+                        if own {
+                            hook.remove("namespaceSelector");
+                        }
+                        if !hook.contains_key("namespaceSelector") {
+                            let lines = vec![
+                                "{{- if $.Values.rbac.namespaced }}".to_string(),
+                                "namespaceSelector:".into(),
+                                "  matchLabels:".into(),
+                                "    kubernetes.io/metadata.name: {{ $.Release.Namespace }}".into(),
+                                "{{- end }}".into(),
+                            ];
+                            hook.insert(holes.block(lines), Value::Null);
+                        }
+                    }
+                }
             }
             // Then the text left is the template's: a `{{` in it (a description, an
             // annotation) is written so that Helm prints it rather than runs it.
@@ -1044,7 +1110,7 @@ fn manager_values(
     project: &str,
     holes: &mut Holes,
 ) -> Result<String> {
-    let WebhookCerts { secrets: cert_secrets, own: own_certs } = certs;
+    let WebhookCerts { secrets: cert_secrets, own: own_certs, scoping } = certs;
     let spec = o["spec"].as_object_mut().context("the Deployment's spec")?;
     let replicas = spec.get("replicas").cloned().unwrap_or(json!(1));
     set(values, "manager.replicas", replicas);
@@ -1149,8 +1215,26 @@ fn manager_values(
         .filter_map(Value::as_str)
         .any(|a| a.starts_with("--webhook-bind-address=") && a.contains("{{ .Values."));
     set(values, "manager.args", Value::Array(args));
-    let mut block = vec!["args:".into(), "{{- range $.Values.manager.args }}".into(), "- {{ tpl . $ | quote }}".into()];
-    block.push("{{- end }}".into());
+    let mut block: Vec<String> = vec!["args:".into(), "{{- range $.Values.manager.args }}".into()];
+    if scoping {
+        // rbac.namespaced: the manager watches the release's namespace (its own
+        // --namespace, or this one); cluster-wide, a --namespace of the install goes.
+        block.extend([
+            "{{- if or $.Values.rbac.namespaced (not (hasPrefix \"--namespace=\" .)) }}".into(),
+            "- {{ tpl . $ | quote }}".into(),
+            "{{- end }}".into(),
+            "{{- end }}".into(),
+            "{{- if $.Values.rbac.namespaced }}".into(),
+            "{{- $scoped := false }}".into(),
+            "{{- range $.Values.manager.args }}{{ if hasPrefix \"--namespace=\" . }}{{ $scoped = true }}{{ end }}{{ end }}".into(),
+            "{{- if not $scoped }}".into(),
+            "- {{ printf \"--namespace=%s\" $.Release.Namespace | quote }}".into(),
+            "{{- end }}".into(),
+            "{{- end }}".into(),
+        ]);
+    } else {
+        block.extend(["- {{ tpl . $ | quote }}".into(), "{{- end }}".into()]);
+    }
     // The webhook server listens on the install's port unless a flag says otherwise: a
     // webhook.port of another number passes one.
     let webhook_port = ports.0.iter().find(|(_, path)| *path == "webhook.port").map(|(port, _)| *port);
@@ -1352,7 +1436,11 @@ const COMMENTS: &[(&str, &str)] = &[
     ("manager.securityContext", "The manager container's security context."),
     ("manager.podSecurityContext", "The pod's security context."),
     ("manager.pod", "Labels and annotations added to the manager's pods."),
-    ("rbac", "RBAC: the manager's role is a Role or a ClusterRole as the project is (codegen-cli edit --namespaced)."),
+    ("rbac", "RBAC: the manager's role, and its helpers."),
+    (
+        "rbac.namespaced",
+        "A namespace-scoped manager: a Role and RoleBinding in the release's namespace, --namespace to it, and webhooks for its objects only; else a ClusterRole (the default follows codegen-cli edit --namespaced).",
+    ),
     ("rbac.helpers", "The editor and viewer ClusterRoles of each kind (create api scaffolds them)."),
     ("serviceAccount", "The manager's ServiceAccount."),
     (
@@ -1624,6 +1712,24 @@ mod tests {
         assert_eq!(chart.values["manager"]["healthProbe"]["port"], 8081);
         assert_eq!(chart.values["metrics"]["port"], 8080);
         assert_eq!(chart.values["webhook"]["port"], 9443);
+        // The manager's role, its binding, --namespace and the webhooks follow rbac.namespaced.
+        assert_eq!(chart.values["rbac"]["namespaced"], false);
+        let text = |path: &str| chart.templates.iter().find(|t| t.path == path).map(|t| t.yaml.clone()).unwrap();
+        let scoped = "kind: {{ if $.Values.rbac.namespaced }}Role{{ else }}ClusterRole{{ end }}";
+        assert!(text("templates/rbac/manager-role.yaml").contains(scoped));
+        assert!(!text("templates/rbac/leader-election-role.yaml").contains(scoped));
+        let binding = text("templates/rbac/manager-rolebinding.yaml");
+        assert!(
+            binding.contains("kind: {{ if $.Values.rbac.namespaced }}RoleBinding{{ else }}ClusterRoleBinding{{ end }}")
+        );
+        assert!(binding.contains("  namespace: {{ $.Release.Namespace }}"), "{binding}");
+        assert!(
+            text("templates/manager/controller-manager.yaml").contains("printf \"--namespace=%s\" $.Release.Namespace")
+        );
+        assert!(
+            text("templates/webhook/validating-webhook-configuration.yaml")
+                .contains("    kubernetes.io/metadata.name: {{ $.Release.Namespace }}")
+        );
         assert_eq!(chart.values["certManager"]["enabled"], true);
         assert_eq!(chart.values["manager"]["resources"]["limits"]["memory"], "128Mi");
         for t in &chart.templates {

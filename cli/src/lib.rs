@@ -148,7 +148,11 @@ enum Command {
     /// Issuer and Certificate, named after the release and placed in its namespace, with
     /// values for the manager's image, replicas, args, env and envOverrides, resources,
     /// security contexts, scheduling and ports, and switches for the CRDs, RBAC helpers,
-    /// metrics, webhooks and cert-manager. With the default values the chart renders the
+    /// a namespace-scoped manager (`rbac.namespaced`: a Role and RoleBinding in the
+    /// release's namespace, `--namespace` to it, webhooks for its objects only), metrics,
+    /// webhooks and cert-manager (off with the webhooks on, the manager keeps their
+    /// certificates itself: `--webhook-cert-secret`, with the RBAC for it). With the
+    /// default values the chart renders the
     /// install's objects, but for Helm's labels, the CRDs' keep policy and the Namespace
     /// (`--verify` checks it against `helm template`). Chart.yaml,
     /// NOTES.txt and .helmignore are written once; values.yaml is merged, keeping each
