@@ -142,6 +142,37 @@ async fn register(
     (vapi, mapi)
 }
 
+/// Registers a validating configuration `name` for Foos in `ns` whose one webhook calls
+/// 127.0.0.1:`port` with no `caBundle`: whoever keeps the certificates sets it.
+async fn register_without_ca(
+    client: &kube::Client,
+    name: &str,
+    port: u16,
+    ns: &str,
+) -> Api<ValidatingWebhookConfiguration> {
+    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
+    let config = WebhookClientConfig {
+        url: Some(format!("https://127.0.0.1:{port}{}", validate_path::<Foo>())),
+        ..Default::default()
+    };
+    let configuration = ValidatingWebhookConfiguration {
+        metadata: ObjectMeta { name: Some(name.into()), ..Default::default() },
+        webhooks: Some(vec![ValidatingWebhook {
+            name: "vfoo.samplecontroller.k8s.io".into(),
+            client_config: config,
+            rules: Some(rules()),
+            namespace_selector: only(ns),
+            side_effects: "None".into(),
+            admission_review_versions: vec!["v1".into()],
+            failure_policy: Some("Fail".into()),
+            timeout_seconds: Some(10),
+            ..Default::default()
+        }]),
+    };
+    vapi.create(&PostParams::default(), &configuration).await.expect("register the validating webhook");
+    vapi
+}
+
 fn foo(name: &str, deployment: &str) -> Foo {
     let mut foo = Foo::new(name, FooSpec { deployment_name: deployment.into(), replicas: None });
     foo.metadata = ObjectMeta { name: Some(name.into()), ..Default::default() };
@@ -357,31 +388,7 @@ async fn certificates_the_webhook_manages_itself() {
     let port = server.local_addr().port();
 
     // Registered without a caBundle: the manager sets it.
-    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
-    let mut config = WebhookClientConfig {
-        url: Some(format!("https://127.0.0.1:{port}{}", validate_path::<Foo>())),
-        ..Default::default()
-    };
-    config.ca_bundle = None;
-    vapi.create(
-        &PostParams::default(),
-        &ValidatingWebhookConfiguration {
-            metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-            webhooks: Some(vec![ValidatingWebhook {
-                name: "vfoo.samplecontroller.k8s.io".into(),
-                client_config: config,
-                rules: Some(rules()),
-                namespace_selector: only(&ns),
-                side_effects: "None".into(),
-                admission_review_versions: vec!["v1".into()],
-                failure_policy: Some("Fail".into()),
-                timeout_seconds: Some(10),
-                ..Default::default()
-            }]),
-        },
-    )
-    .await
-    .expect("register the validating webhook");
+    let vapi = register_without_ca(&client, &name, port, &ns).await;
 
     let secrets: Api<Secret> = Api::namespaced(client.clone(), &ns);
     let ca_of = |s: &Secret| s.data.as_ref().and_then(|d| d.get("ca.crt")).map(|b| b.0.clone()).unwrap_or_default();
@@ -570,30 +577,7 @@ async fn the_webhook_flags_keep_certificates_of_their_own() {
     let name = format!("kubegen-e2e-flags-{ns}");
     let port = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port").local_addr().expect("its port").port();
     // Registered first, without a caBundle (as the chart applies it): the manager sets it.
-    let vapi: Api<ValidatingWebhookConfiguration> = Api::all(client.clone());
-    let config = WebhookClientConfig {
-        url: Some(format!("https://127.0.0.1:{port}{}", validate_path::<Foo>())),
-        ..Default::default()
-    };
-    vapi.create(
-        &PostParams::default(),
-        &ValidatingWebhookConfiguration {
-            metadata: ObjectMeta { name: Some(name.clone()), ..Default::default() },
-            webhooks: Some(vec![ValidatingWebhook {
-                name: "vfoo.samplecontroller.k8s.io".into(),
-                client_config: config,
-                rules: Some(rules()),
-                namespace_selector: only(&ns),
-                side_effects: "None".into(),
-                admission_review_versions: vec!["v1".into()],
-                failure_policy: Some("Fail".into()),
-                timeout_seconds: Some(10),
-                ..Default::default()
-            }]),
-        },
-    )
-    .await
-    .expect("register the validating webhook");
+    let vapi = register_without_ca(&client, &name, port, &ns).await;
 
     let cli = Cli::parse_from([
         "manager".to_string(),
