@@ -822,6 +822,8 @@ grep -qF "path = \"$ROOT/kubegen\"" Cargo.toml || fail "the upgrade did not move
 [ "$(tail -2 .dockerignore)" = "$(printf '.kubegen/\n.env')" ] || fail "the settled .dockerignore changed"
 codegen-cli upgrade --dry-run > "$WORK/upgrade-again.log" 2>&1 || fail "a second upgrade --dry-run failed"
 grep -q "nothing to upgrade" "$WORK/upgrade-again.log" || { cat "$WORK/upgrade-again.log" >&2; fail "a second upgrade still has work"; }
+# The dependencies' versions as the flow's own project resolved them: the same builds.
+cp "$WORK/memcached-operator/Cargo.lock" Cargo.lock
 make test ENVTEST_K8S_VERSION="${KUBE_VERSION#v}" > "$WORK/upgraded-test.log" 2>&1 \
   || { grep -v '^ *[0-9]*: \|^ *at ' "$WORK/upgraded-test.log" | tail -60 >&2; fail "make test failed on the upgraded operator"; }
 grep -q "test a_new_memcached_becomes_available ... ok" "$WORK/upgraded-test.log" || fail "make test ran no test on the upgraded operator"

@@ -200,6 +200,10 @@ impl Webhooks {
     /// Binds `addr` (port 0 picks a free one) and serves over TLS with the certificate
     /// `certs` holds at each handshake, until the returned server is dropped or shut down.
     pub async fn serve(self, addr: SocketAddr, certs: CertStore) -> std::io::Result<WebhookServer> {
+        // ring, as kube's client uses: newer rustls releases deprecate its provider (no
+        // post-quantum key exchange), which a user's fresh Cargo.lock resolves to; the
+        // warning would be printed by every build of an operator.
+        #[allow(deprecated)]
         let mut config =
             rustls::ServerConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
                 .with_safe_default_protocol_versions()
