@@ -25,6 +25,8 @@ use crate::scaffold::Source;
 pub const RECORD: &str = "PROJECT";
 /// The scaffold as last written, under the workspace root.
 pub const BASE: &str = ".kubegen/scaffold";
+/// The next base while a step, an adoption or an upgrade builds it, under the root.
+const NEXT: &str = ".kubegen/scaffold.next";
 /// Where `upgrade` replays the record, under the workspace root.
 pub const NEW: &str = "target/kubegen/upgrade/new";
 /// The record's layout.
@@ -288,6 +290,14 @@ impl Record {
     }
 }
 
+/// Every file below `dir` (see `fingerprint::walk_all`), in order.
+fn files_under(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    crate::fingerprint::walk_all(dir, &mut |p| paths.push(p.to_path_buf()))
+        .with_context(|| format!("reading {}", dir.display()))?;
+    Ok(paths)
+}
+
 /// The files of the scaffold under `dir` (the base, or a replay), by path relative to it,
 /// without those `manifests` owns and the record.
 fn scaffold_files(dir: &Path) -> Result<BTreeMap<String, String>> {
@@ -295,10 +305,7 @@ fn scaffold_files(dir: &Path) -> Result<BTreeMap<String, String>> {
     if !dir.exists() {
         return Ok(files);
     }
-    let mut paths = Vec::new();
-    crate::fingerprint::walk_all(dir, &mut |p| paths.push(p.to_path_buf()))
-        .with_context(|| format!("reading {}", dir.display()))?;
-    for path in paths {
+    for path in files_under(dir)? {
         let relative = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().replace('\\', "/");
         if MANIFESTS_OWNED.contains(&relative.as_str()) || relative == RECORD || relative.starts_with("target/") {
             continue;
@@ -315,10 +322,7 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         std::fs::remove_dir_all(to).with_context(|| format!("removing {}", to.display()))?;
     }
     std::fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
-    let mut paths = Vec::new();
-    crate::fingerprint::walk_all(from, &mut |p| paths.push(p.to_path_buf()))
-        .with_context(|| format!("reading {}", from.display()))?;
-    for path in paths {
+    for path in files_under(from)? {
         let target = to.join(path.strip_prefix(from).unwrap_or(&path));
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -387,7 +391,7 @@ pub fn recorded<T>(root: &Path, args: &[&str], names: Names, step: impl Fn(&Path
     if base_record.commands != record.commands {
         bail!("{MISMATCH}. Nothing was written");
     }
-    let next = root.join(".kubegen/scaffold.next");
+    let next = root.join(NEXT);
     let shown = args.join(" ");
     let staged = (|| -> Result<()> {
         copy_tree(&base, &next)?;
@@ -655,7 +659,7 @@ pub fn adopt(root: &Path, run: Run, now: Option<&Source>) -> Result<usize> {
     if base.join(RECORD).exists() {
         bail!("{} exists: the project has its base already; `upgrade` merges against it", base.display());
     }
-    let next = root.join(".kubegen/scaffold.next");
+    let next = root.join(NEXT);
     let adopted = (|| -> Result<usize> {
         replay(&record, &next, run, now)?;
         std::fs::write(next.join(RECORD), record.text()).with_context(|| format!("writing {}", next.display()))?;
@@ -771,7 +775,7 @@ pub fn apply_plan(root: &Path, plan: &Plan) -> Result<()> {
         plan.writes.iter().map(|(p, text)| Output::generated(root.join(p), text.clone())).collect();
     let removals: Vec<&String> = plan.actions.iter().filter(|(_, a)| **a == Action::Remove).map(|(p, _)| p).collect();
     let base_dir = root.join(BASE);
-    let next = root.join(".kubegen/scaffold.next");
+    let next = root.join(NEXT);
     // The next base first: it is the part that can fail on space or permissions without
     // touching your files.
     let mut staged = Vec::new();
