@@ -62,8 +62,14 @@ pub fn field_name(ident: &syn::Ident, field_attrs: &[Attribute], rename_all: Opt
     }
 }
 
-/// serde's `rename_all` rules applied to a snake_case field name.
+/// serde's `rename_all` rules applied to a field name, as serde applies them (an
+/// unknown rule, which serde refuses, leaves the name).
 pub fn apply_rename_rule(field: &str, rule: &str) -> String {
+    apply_field_rule(field, Some(rule)).unwrap_or_else(|| field.to_string())
+}
+
+/// serde's `RenameRule::apply_to_field`; `None` for a rule serde does not know.
+pub fn apply_field_rule(field: &str, rule: Option<&str>) -> Option<String> {
     let pascal = || {
         let mut out = String::new();
         let mut upper = true;
@@ -71,7 +77,7 @@ pub fn apply_rename_rule(field: &str, rule: &str) -> String {
             if c == '_' {
                 upper = true;
             } else if upper {
-                out.extend(c.to_uppercase());
+                out.push(c.to_ascii_uppercase());
                 upper = false;
             } else {
                 out.push(c);
@@ -79,23 +85,85 @@ pub fn apply_rename_rule(field: &str, rule: &str) -> String {
         }
         out
     };
-    match rule {
-        "lowercase" => field.to_lowercase(),
-        "UPPERCASE" => field.to_uppercase(),
-        "PascalCase" => pascal(),
-        "camelCase" => {
+    Some(match rule {
+        None | Some("lowercase" | "snake_case") => field.to_string(),
+        Some("UPPERCASE" | "SCREAMING_SNAKE_CASE") => field.to_ascii_uppercase(),
+        Some("PascalCase") => pascal(),
+        Some("camelCase") => {
             let p = pascal();
             let mut chars = p.chars();
             match chars.next() {
-                Some(first) => first.to_lowercase().chain(chars).collect(),
+                Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
                 None => p,
             }
         }
-        "SCREAMING_SNAKE_CASE" => field.to_uppercase(),
-        "kebab-case" => field.replace('_', "-"),
-        "SCREAMING-KEBAB-CASE" => field.to_uppercase().replace('_', "-"),
-        _ => field.to_string(),
+        Some("kebab-case") => field.replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => field.to_ascii_uppercase().replace('_', "-"),
+        Some(_) => return None,
+    })
+}
+
+/// serde's `RenameRule::apply_to_variant`; `None` for a rule serde does not know.
+pub fn apply_variant_rule(variant: &str, rule: Option<&str>) -> Option<String> {
+    let snake = || {
+        let mut out = String::new();
+        for (i, c) in variant.char_indices() {
+            if i > 0 && c.is_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    Some(match rule {
+        None | Some("PascalCase") => variant.to_string(),
+        Some("lowercase") => variant.to_ascii_lowercase(),
+        Some("UPPERCASE") => variant.to_ascii_uppercase(),
+        Some("camelCase") => {
+            let mut chars = variant.chars();
+            match chars.next() {
+                Some(first) => first.to_ascii_lowercase().to_string() + chars.as_str(),
+                None => String::new(),
+            }
+        }
+        Some("snake_case") => snake(),
+        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
+        Some("kebab-case") => snake().replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => snake().to_ascii_uppercase().replace('_', "-"),
+        Some(_) => return None,
+    })
+}
+
+/// One entry of `#[serde(...)]`: `key` or `key = "value"`.
+pub struct Entry {
+    pub key: String,
+    pub value: Option<String>,
+}
+
+/// Every `#[serde(...)]` entry of `attrs`, when each is a bare key or `key = "string"`;
+/// `None` for any other form (`rename(serialize = ...)`, a non-string value), which only
+/// serde's own reading (schemars') may interpret.
+pub fn strict_entries(attrs: &[Attribute]) -> Option<Vec<Entry>> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let Meta::List(list) = &attr.meta else { return None };
+        let parsed = list.parse_nested_meta(|meta| {
+            let key = meta.path.get_ident().map(|i| i.to_string()).ok_or_else(|| meta.error("a path"))?;
+            if meta.input.peek(syn::Token![=]) {
+                match meta.value()?.parse::<Expr>()? {
+                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => out.push(Entry { key, value: Some(s.value()) }),
+                    _ => return Err(meta.error("not a string")),
+                }
+            } else if meta.input.is_empty() || meta.input.peek(syn::Token![,]) {
+                out.push(Entry { key, value: None });
+            } else {
+                return Err(meta.error("a list"));
+            }
+            Ok(())
+        });
+        parsed.ok()?;
     }
+    Some(out)
 }
 
 /// How serde writes an enum.
@@ -128,5 +196,20 @@ mod tests {
         assert_eq!(apply_rename_rule("deployment_name", "PascalCase"), "DeploymentName");
         assert_eq!(apply_rename_rule("deployment_name", "kebab-case"), "deployment-name");
         assert_eq!(apply_rename_rule("deployment_name", "SCREAMING-KEBAB-CASE"), "DEPLOYMENT-NAME");
+        // serde leaves a field's name as it is under lowercase and snake_case.
+        assert_eq!(apply_rename_rule("fooBar", "lowercase"), "fooBar");
+        assert_eq!(apply_rename_rule("fooBar", "snake_case"), "fooBar");
+    }
+
+    #[test]
+    fn variant_rules_match_serde() {
+        use super::apply_variant_rule as v;
+        assert_eq!(v("HTTPRoute", Some("snake_case")).unwrap(), "h_t_t_p_route");
+        assert_eq!(v("RollingUpdate", Some("camelCase")).unwrap(), "rollingUpdate");
+        assert_eq!(v("RollingUpdate", Some("kebab-case")).unwrap(), "rolling-update");
+        assert_eq!(v("RollingUpdate", Some("SCREAMING_SNAKE_CASE")).unwrap(), "ROLLING_UPDATE");
+        assert_eq!(v("RollingUpdate", Some("lowercase")).unwrap(), "rollingupdate");
+        assert_eq!(v("RollingUpdate", None).unwrap(), "RollingUpdate");
+        assert!(v("RollingUpdate", Some("Title Case")).is_none());
     }
 }

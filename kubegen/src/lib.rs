@@ -31,6 +31,7 @@ pub mod rbac;
 pub use kinds as registry;
 mod root;
 pub mod schema;
+mod schema_data;
 #[cfg(feature = "testenv")]
 pub mod testenv;
 pub mod validate;
@@ -97,6 +98,10 @@ pub mod __private {
     pub use crate::kinds::Registration;
     pub use crate::root::{NoStatus, RootParts, serialize_root};
     pub use crate::schema::typed_for;
+    pub use crate::schema_data::{
+        Mark, MaybeSerialize, Node, NotSerialize, Object, Property, Variant, built_from_data, enum_schema,
+        object_schema,
+    };
     pub use kubegen_core::schema::markers::Rule as CelRule;
 
     /// A kind's CRD, built on the first call and kept in `cell` (the derive's `crd()`): a

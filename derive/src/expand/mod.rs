@@ -1,4 +1,5 @@
 pub mod apply;
 pub mod resource;
 pub mod schema;
+mod schema_data;
 mod typed;

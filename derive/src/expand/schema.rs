@@ -39,13 +39,7 @@ fn node_attrs(parsed: &Parsed, lowered: Option<&Lowered>) -> TokenStream {
         // The path carries the marker's span, so an unknown constant is reported there.
         let span = parsed.get(Key::DefaultJson).map_or_else(proc_macro2::Span::call_site, |m| m.span);
         if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
-            let path: TokenStream = quote::ToTokens::into_token_stream(path)
-                .into_iter()
-                .map(|mut t| {
-                    t.set_span(span);
-                    t
-                })
-                .collect();
+            let path = respan(path, span);
             // No closure: schemars' derive parses the expression with syn, which reads
             // closures only with its `full` feature, which a lean build need not enable.
             out.extend(quote!(#[schemars(transform = ::kubegen::__private::DefaultRef(
@@ -56,10 +50,21 @@ fn node_attrs(parsed: &Parsed, lowered: Option<&Lowered>) -> TokenStream {
     out
 }
 
+/// `path`'s tokens, each at `span` (a marker's, where an unknown constant is reported).
+pub(crate) fn respan(path: syn::Path, span: proc_macro2::Span) -> TokenStream {
+    quote::ToTokens::into_token_stream(path)
+        .into_iter()
+        .map(|mut t| {
+            t.set_span(span);
+            t
+        })
+        .collect()
+}
+
 /// The field's type with foreign types that have no `JsonSchema` replaced by kubegen's
 /// stand-ins (the mirror only describes, it never holds a value): k8s-openapi's
 /// `ByteString`, Go's `[]byte`, is `type: string, format: byte`, however deeply nested.
-fn with_schema_stand_ins(ty: &syn::Type) -> syn::Type {
+pub(crate) fn with_schema_stand_ins(ty: &syn::Type) -> syn::Type {
     use syn::visit_mut::VisitMut;
     struct StandIns;
     impl VisitMut for StandIns {
@@ -211,13 +216,39 @@ fn check(ast: &mut Container, type_markers: &Parsed, errors: &mut Errors) -> Opt
     Some(Checked { type_node, struct_rules })
 }
 
-/// The emit room: the mirror with its schemars attributes, the CEL table and the
-/// forwarding `JsonSchema` impl, from the checked tree.
+/// The emit room: the CEL table and the `JsonSchema` impl, from the checked tree — the
+/// schema as data where the derive reads every serde attribute that shapes it
+/// ([`super::schema_data`]), else the mirror with its schemars attributes and a
+/// forwarding impl.
 fn emit(ast: &Container, type_markers: &Parsed, checked: Checked) -> TokenStream {
     let input = ast.input;
     let name = &input.ident;
     let mirror = format_ident!("__KubegenSchema{}", name);
     let name_str = name.to_string();
+    let mut fns = crate::cel::obligations();
+    fns.push(cel_fields(ast, type_markers));
+    let type_id = crate::cel::type_id(&name_str);
+    if let Some(data) = super::schema_data::body(ast, type_markers, checked.type_node.as_ref(), &checked.struct_rules) {
+        let s = quote!(::kubegen::__private::schemars);
+        return quote! {
+            const _: () = {
+                #(#fns)*
+
+                #[automatically_derived]
+                impl #s::JsonSchema for #name {
+                    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                        ::std::borrow::Cow::Borrowed(#name_str)
+                    }
+                    fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                        ::std::borrow::Cow::Borrowed(#type_id)
+                    }
+                    fn json_schema(generator: &mut #s::SchemaGenerator) -> #s::Schema {
+                        #data
+                    }
+                }
+            };
+        };
+    }
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
     let mut type_attrs = node_attrs(type_markers, checked.type_node.as_ref());
@@ -231,9 +262,6 @@ fn emit(ast: &Container, type_markers: &Parsed, checked: Checked) -> TokenStream
         type_attrs.extend(quote!(#[schemars(extend(#closed = true))]));
     }
     let Some((body, default_impl)) = mirror_type(ast, &mirror) else { return quote!() };
-    let mut fns = crate::cel::obligations();
-    fns.push(cel_fields(ast, type_markers));
-    let type_id = crate::cel::type_id(&name_str);
 
     let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
     where_clause.predicates.push(syn::parse_quote!(#mirror #ty_generics: ::kubegen::__private::schemars::JsonSchema));
