@@ -3,14 +3,15 @@
 fields), written once for kubegen and once for kube-derive with the equivalent schemars
 attributes. Dependencies are built first; then the two crates are rebuilt in turn
 (kubegen, kube-derive, kubegen, ...; touching the source each time), R times each, and each
-side's median, min and max are printed with the ratio of the medians, and the code each
+side's median, min and max are printed with the ratio of the medians, the rebuild's peak
+rustc RSS and its share per kind (over the same crate with one kind), and the code each
 side's derives generate: the crate's LLVM IR, lines and functions per kind (`cargo rustc
 -- --emit=llvm-ir`). `--quick` (CI): 3 kinds, one rebuild each, to prove the bench still
 builds.
 
     python3 scripts/bench-build.py [--kinds 50] [--runs 3] [--markers] [--rules] [--quick]
 """
-import argparse, os, pathlib, subprocess, sys, time
+import argparse, os, pathlib, statistics, subprocess, sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from bench_common import interleaved, ratio, summary  # noqa: E402
@@ -170,10 +171,14 @@ TARGET = OUT / "target"
 
 
 def build(d):
+    """Builds the crate; returns the peak RSS (MB) of its largest process (rustc), GNU time's %M."""
     env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
-    t = time.monotonic()
-    subprocess.run(["cargo", "build", "-q", "--manifest-path", str(d / "Cargo.toml")], check=True, env=env)
-    return time.monotonic() - t
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", "cargo", "build", "-q", "--manifest-path", str(d / "Cargo.toml")],
+                       env=env, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr[-4000:])
+        raise SystemExit(f"cargo build failed in {d}")
+    return int(r.stderr.strip().splitlines()[-1]) / 1024
 
 
 def main():
@@ -188,18 +193,35 @@ def main():
         # The repository's target dir: its dependencies are built already.
         global TARGET
         a.kinds, a.runs, TARGET = 3, 1, ROOT / "target"
-    crates = {flavour: write_crate(flavour, a.kinds, a.markers, a.rules) for flavour in ["kubegen", "kube-derive"]}
-    for d in crates.values():
+    flavours = ["kubegen", "kube-derive"]
+    # Memory per kind is the rebuild's peak over that of the same crate with one kind.
+    one = {}
+    for flavour in flavours:
+        d = write_crate(flavour, 1, a.markers, a.rules)
         build(d)  # dependencies, once
+        (d / "src" / "lib.rs").touch()
+        one[flavour] = build(d)
+    crates = {flavour: write_crate(flavour, a.kinds, a.markers, a.rules) for flavour in flavours}
+    for d in crates.values():
+        build(d)
+    rss = {flavour: [] for flavour in flavours}
 
-    def rebuild(d):
-        return lambda: ((d / "src" / "lib.rs").touch(), build(d))
+    def rebuild(flavour, d):
+        return lambda: ((d / "src" / "lib.rs").touch(), rss[flavour].append(build(d)))
 
-    times = interleaved({flavour: rebuild(d) for flavour, d in crates.items()}, a.runs)
+    times = interleaved({flavour: rebuild(flavour, d) for flavour, d in crates.items()}, a.runs)
     what = f"{a.kinds} kinds{' with markers' if a.markers else ''}{' with CEL rules' if a.rules else ''}"
     for flavour, ts in times.items():
         print(f"{flavour:<12} {what}: rebuild {summary(ts)}")
     print(f"ratio kubegen / kube-derive (medians): {ratio(times, 'kubegen', 'kube-derive'):.2f}")
+    per_kind = {}
+    for flavour in flavours:
+        peak = statistics.median(rss[flavour])
+        per_kind[flavour] = (peak - one[flavour]) / max(a.kinds - 1, 1)
+        print(f"{flavour:<12} {what}: rustc peak RSS {peak:.0f} MB (one kind: {one[flavour]:.0f} MB);"
+              f" per kind {per_kind[flavour]:.2f} MB")
+    if per_kind["kube-derive"] > 0:
+        print(f"ratio kubegen / kube-derive (RSS per kind): {per_kind['kubegen'] / per_kind['kube-derive']:.2f}")
     ir = {flavour: llvm_ir(d) for flavour, d in crates.items()}
     for flavour, (lines, functions) in ir.items():
         print(f"{flavour:<12} {what}: LLVM IR {lines} lines, {functions} functions;"

@@ -46,12 +46,40 @@ pub struct Compiled {
 /// Parses `source` with the API server's grammar (optional types included), expanding
 /// the standard macros; the error is the parser's, `ERROR: <input>:line:col: ...`.
 pub fn parse(source: &str) -> Result<(), String> {
-    parser(source).and_then(|p| p.parse(source).map(|_| ()).map_err(|e| e.to_string()))
+    parsed(source).map(|_| ())
 }
 
 /// The parsed rule, macros expanded, for a reader of its structure ([`crate::reads`]).
 pub fn ast(source: &str) -> Result<IdedExpr, String> {
-    parser(source)?.parse(source).map_err(|e| e.to_string())
+    parsed(source).map(|p| p.0.clone())
+}
+
+/// A parse, with the source positions the checker's messages need.
+type Parsed = std::rc::Rc<(IdedExpr, cel::common::ast::SourceInfo)>;
+
+/// `source` parsed once per thread: a rule is parsed, its reads found, then compiled for
+/// every release kubegen supports, and the derive (a debug build in a user's build)
+/// spends most of its time in the parser. A parse is a pure function of the text; at
+/// most 4,096 are kept.
+fn parsed(source: &str) -> Result<Parsed, String> {
+    thread_local! {
+        static PARSED: std::cell::RefCell<std::collections::HashMap<String, Result<Parsed, String>>> =
+            std::cell::RefCell::default();
+    }
+    if let Some(hit) = PARSED.with(|p| p.borrow().get(source).cloned()) {
+        return hit;
+    }
+    let result =
+        parser(source).and_then(|p| p.parse_with_source_info(source).map_err(|e| e.to_string())).map(std::rc::Rc::new);
+    PARSED.with(|p| {
+        let mut p = p.borrow_mut();
+        // A bound for callers that parse without end (a fuzzer, a long-lived process).
+        if p.len() >= 4096 {
+            p.clear();
+        }
+        p.insert(source.to_string(), result.clone());
+    });
+    result
 }
 
 /// The API server's parser limit: expressions nest at most this deep.
@@ -91,14 +119,15 @@ fn parser(source: &str) -> Result<cel::parser::Parser, String> {
 
 /// Compiles `source` in `scope`: parse, type-check, estimate cost.
 pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
-    let (expr, info) = parser(source)?.parse_with_source_info(source).map_err(|e| e.to_string())?;
+    let parsed = parsed(source)?;
+    let (expr, info) = (&parsed.0, &parsed.1);
     if let Some(at) = two_argument_exists_one(source) {
         let col = source[..at].chars().count() + 1;
         return Err(format!("ERROR: <input>:1:{col}: undeclared reference to 'existsOne' (in container '')"));
     }
     let mut c = Checker {
         release: scope.release,
-        info: &info,
+        info,
         vars: Vec::new(),
         schema_vars: Vec::new(),
         errors: Vec::new(),
@@ -110,7 +139,7 @@ pub fn compile(source: &str, scope: &Scope) -> Result<Compiled, String> {
     let old =
         if scope.optional_old_self { Ty::Optional(Box::new(scope.self_ty.clone())) } else { scope.self_ty.clone() };
     c.vars.push(("oldSelf".into(), old));
-    let (ty, cost) = c.check(&expr);
+    let (ty, cost) = c.check(expr);
     if !c.errors.is_empty() {
         return Err(c.errors.join("\n"));
     }
