@@ -138,6 +138,16 @@ pub fn apply_variant_rule(variant: &str, rule: Option<&str>) -> Option<String> {
 pub struct Entry {
     pub key: String,
     pub value: Option<String>,
+    /// The value's literal, whose span an error about it points at.
+    pub lit: Option<syn::LitStr>,
+}
+
+impl Entry {
+    /// The value as a path (`default = "path"`, `skip_serializing_if = "path"`), spanned
+    /// at its literal; `None` when it is none.
+    pub fn path(&self) -> Option<syn::ExprPath> {
+        self.lit.as_ref()?.parse().ok()
+    }
 }
 
 /// Every `#[serde(...)]` entry of `attrs`, when each is a bare key or `key = "string"`;
@@ -151,11 +161,13 @@ pub fn strict_entries(attrs: &[Attribute]) -> Option<Vec<Entry>> {
             let key = meta.path.get_ident().map(|i| i.to_string()).ok_or_else(|| meta.error("a path"))?;
             if meta.input.peek(syn::Token![=]) {
                 match meta.value()?.parse::<Expr>()? {
-                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => out.push(Entry { key, value: Some(s.value()) }),
+                    Expr::Lit(ExprLit { lit: Lit::Str(s), .. }) => {
+                        out.push(Entry { key, value: Some(s.value()), lit: Some(s) })
+                    }
                     _ => return Err(meta.error("not a string")),
                 }
             } else if meta.input.is_empty() || meta.input.peek(syn::Token![,]) {
-                out.push(Entry { key, value: None });
+                out.push(Entry { key, value: None, lit: None });
             } else {
                 return Err(meta.error("a list"));
             }

@@ -4,6 +4,7 @@
 //! (`rename_all(serialize = X, deserialize = X)` for `rename_all = X`), so the twin keeps
 //! the mirror; both schemas must be equal, and the data twin must have taken the data path.
 
+use kubegen::__private::schemars::generate::SchemaSettings;
 use kubegen::__private::schemars::{JsonSchema, SchemaGenerator};
 use kubegen::KubeSchema;
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,19 @@ macro_rules! twins {
 
 fn default_replicas() -> i32 {
     3
+}
+
+/// Named as the derive's own items might be: a path in an attribute is the user's.
+fn defaults() -> i32 {
+    5
+}
+
+fn made() -> Made {
+    Made { size: 9, label: "nine".into() }
+}
+
+fn made_mirror() -> MadeMirror {
+    MadeMirror { size: 9, label: "nine".into() }
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -56,6 +70,8 @@ twins! {
         /// A default from a function.
         #[serde(default = "default_replicas")]
         pub replicas: i32,
+        #[serde(default = "defaults")]
+        pub surge: i32,
         /// A default from the type, left out when zero.
         #[serde(default, skip_serializing_if = "is_zero")]
         pub min_ready: i32,
@@ -104,6 +120,49 @@ impl Default for DefaultedMirror {
     }
 }
 
+/// The container's default from a function.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(default = "made")]
+pub struct Made {
+    pub size: i32,
+    pub label: String,
+}
+
+// `Made`'s twin, which keeps the mirror.
+/// The container's default from a function.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(default = "made_mirror", rename_all(serialize = "snake_case", deserialize = "snake_case"))]
+pub struct MadeMirror {
+    pub size: i32,
+    pub label: String,
+}
+
+/// A type that does not serialize: its default has no JSON (schemars writes none).
+#[derive(KubeSchema, Deserialize, Clone, Debug, Default)]
+pub struct Opaque {
+    pub inner: Option<String>,
+}
+
+/// Deserialized only, with a default of a type that does not serialize.
+#[derive(KubeSchema, Deserialize, Clone, Debug)]
+pub struct ReadOnly {
+    #[serde(default)]
+    pub opaque: Opaque,
+    #[serde(default)]
+    pub count: i32,
+}
+
+// `ReadOnly`'s twin, which keeps the mirror.
+/// Deserialized only, with a default of a type that does not serialize.
+#[derive(KubeSchema, Deserialize, Clone, Debug)]
+#[serde(rename_all(serialize = "snake_case", deserialize = "snake_case"))]
+pub struct ReadOnlyMirror {
+    #[serde(default)]
+    pub opaque: Opaque,
+    #[serde(default)]
+    pub count: i32,
+}
+
 twins! {
     Empty [],
     EmptyMirror [#[serde(rename_all(serialize = "snake_case", deserialize = "snake_case"))]],
@@ -122,7 +181,8 @@ twins! {
 twins! {
     Level [#[serde(rename_all = "SCREAMING_SNAKE_CASE")]],
     LevelMirror [#[serde(rename_all(serialize = "SCREAMING_SNAKE_CASE", deserialize = "SCREAMING_SNAKE_CASE"))]],
-    enum { HighValue, Low }
+    #[allow(non_camel_case_types)]
+    enum { HighValue, Low, r#type }
 }
 
 twins! {
@@ -166,27 +226,33 @@ fn schema_of<T: JsonSchema>(generator: &mut SchemaGenerator) -> (serde_json::Val
 }
 
 fn agree<D: JsonSchema, M: JsonSchema>() {
-    let mut generator = SchemaGenerator::default();
-    // The types they hold, in the generator's definitions first.
-    generator.subschema_for::<D>();
-    generator.subschema_for::<M>();
-    let (mirror, from_data) = schema_of::<M>(&mut generator);
-    assert_eq!(from_data, 0, "{} should keep the mirror", M::schema_name());
-    let (data, from_data) = schema_of::<D>(&mut generator);
-    assert_eq!(from_data, 1, "{} should be built from data", D::schema_name());
-    assert_eq!(
-        serde_json::to_string_pretty(&data).unwrap(),
-        serde_json::to_string_pretty(&mirror).unwrap(),
-        "{} and {} differ",
-        D::schema_name(),
-        M::schema_name()
-    );
+    // As a deserializer reads the type (kubegen's CRDs) and as a serializer writes it.
+    for settings in [SchemaSettings::default(), SchemaSettings::default().for_serialize()] {
+        let mut generator = SchemaGenerator::new(settings);
+        // The types they hold, in the generator's definitions first.
+        generator.subschema_for::<D>();
+        generator.subschema_for::<M>();
+        let (mirror, from_data) = schema_of::<M>(&mut generator);
+        assert_eq!(from_data, 0, "{} should keep the mirror", M::schema_name());
+        let (data, from_data) = schema_of::<D>(&mut generator);
+        assert_eq!(from_data, 1, "{} should be built from data", D::schema_name());
+        assert_eq!(
+            serde_json::to_string_pretty(&data).unwrap(),
+            serde_json::to_string_pretty(&mirror).unwrap(),
+            "{} and {} differ ({:?})",
+            D::schema_name(),
+            M::schema_name(),
+            generator.contract()
+        );
+    }
 }
 
 #[test]
 fn plain_types_built_from_data_match_the_mirror() {
     agree::<Plain, PlainMirror>();
     agree::<Defaulted, DefaultedMirror>();
+    agree::<Made, MadeMirror>();
+    agree::<ReadOnly, ReadOnlyMirror>();
     agree::<Empty, EmptyMirror>();
     agree::<Mode, ModeMirror>();
     agree::<Level, LevelMirror>();
@@ -218,5 +284,11 @@ fn the_data_schema_carries_what_serde_reads() {
     let (mode, _) = schema_of::<Mode>(&mut generator);
     assert_eq!(mode["enum"], serde_json::json!(["rolling-update", "recreate", "OFF"]));
     let (level, _) = schema_of::<Level>(&mut generator);
-    assert_eq!(level["enum"], serde_json::json!(["HIGH_VALUE", "LOW"]));
+    assert_eq!(level["enum"], serde_json::json!(["HIGH_VALUE", "LOW", "TYPE"]));
+    assert_eq!(properties["surge"]["default"], 5, "the user's `defaults`, not the derive's");
+    let (made, _) = schema_of::<Made>(&mut generator);
+    assert_eq!(made["properties"]["size"]["default"], 9);
+    let (read_only, _) = schema_of::<ReadOnly>(&mut generator);
+    assert!(read_only["properties"]["opaque"].get("default").is_none(), "no JSON for what does not serialize");
+    assert_eq!(read_only["properties"]["count"]["default"], 0);
 }

@@ -87,12 +87,16 @@ pub fn body(
             let Fields::Named(_) = fields.syn else { return None };
             let closed = fields.fields.is_empty();
             let node = node(type_markers, &marks, closed);
-            let default = get(&container, "default").map(|e| e.value.clone());
+            let default = match get(&container, "default") {
+                Some(e) if e.value.is_some() => Some(Some(e.path()?)),
+                Some(_) => Some(None),
+                None => None,
+            };
             let deny = get(&container, "deny_unknown_fields").is_some();
             let object = object(Some(&input.ident), &fields.fields, rename_all.as_deref(), default, deny, node)?;
             Some(quote! {
-                static OBJECT: #p::Object = #object;
-                #p::object_schema(generator, &OBJECT)
+                static __KUBEGEN_OBJECT: #p::Object = #object;
+                #p::object_schema(generator, &__KUBEGEN_OBJECT)
             })
         }
         Body::Enum(variants) => {
@@ -104,9 +108,9 @@ pub fn body(
                 variants.iter().map(|v| variant(v, rename_all.as_deref(), deny)).collect::<Option<Vec<_>>>()?;
             let node = node(type_markers, &marks, false);
             Some(quote! {
-                static VARIANTS: &[#p::Variant] = &[#(#variants),*];
-                static NODE: #p::Node = #node;
-                #p::enum_schema(generator, VARIANTS, &NODE)
+                static __KUBEGEN_VARIANTS: &[#p::Variant] = &[#(#variants),*];
+                static __KUBEGEN_NODE: #p::Node = #node;
+                #p::enum_schema(generator, __KUBEGEN_VARIANTS, &__KUBEGEN_NODE)
             })
         }
         Body::Union(_) => None,
@@ -123,7 +127,10 @@ fn variant(v: &Variant, rename_all: Option<&str>, deny_unknown_fields: bool) -> 
     }
     let name = match get(&plain, "rename") {
         Some(e) => e.value.clone()?,
-        None => serde_attrs::apply_variant_rule(&v.variant.ident.to_string(), rename_all)?,
+        None => {
+            let ident = v.variant.ident.to_string();
+            serde_attrs::apply_variant_rule(ident.strip_prefix("r#").unwrap_or(&ident), rename_all)?
+        }
     };
     let own = marks(&v.markers, v.lowered.as_ref());
     match v.variant.fields {
@@ -154,7 +161,7 @@ fn object(
     name: Option<&syn::Ident>,
     fields: &[Field],
     rename_all: Option<&str>,
-    container_default: Option<Option<String>>,
+    container_default: Option<Option<syn::ExprPath>>,
     deny_unknown_fields: bool,
     type_node: TokenStream,
 ) -> Option<TokenStream> {
@@ -180,9 +187,13 @@ fn object(
                 serde_attrs::apply_field_rule(name.strip_prefix("r#").unwrap_or(&name), rename_all)?
             }
         };
-        let own_default = get(&attrs, "default").map(|e| e.value.clone());
+        let own_default = match get(&attrs, "default") {
+            Some(e) if e.value.is_some() => Some(Some(e.path()?)),
+            Some(_) => Some(None),
+            None => None,
+        };
         let skip_if = match get(&attrs, "skip_serializing_if") {
-            Some(e) => Some(syn::parse_str::<syn::ExprPath>(e.value.as_deref()?).ok()?),
+            Some(e) => Some(e.path()?),
             None => None,
         };
         let ty = with_schema_stand_ins(&f.ty);
@@ -192,11 +203,8 @@ fn object(
         // `skip_serializing_if` would leave it out.
         let value = match &own_default {
             Some(None) => Some(quote_spanned!(span=> &<#ty as ::core::default::Default>::default())),
-            Some(Some(path)) => {
-                let path = syn::parse_str::<syn::ExprPath>(path).ok()?;
-                Some(quote!(&#path()))
-            }
-            None if container_default.is_some() => Some(quote!(&__default.#ident)),
+            Some(Some(path)) => Some(quote!(&#path())),
+            None if container_default.is_some() => Some(quote!(&__kubegen_default.#ident)),
             None => None,
         };
         any_default |= value.is_some();
@@ -204,8 +212,12 @@ fn object(
             None => quote!(::core::option::Option::None),
             Some(value) => match &skip_if {
                 Some(skip) => quote!({
-                    let value = #value;
-                    if #skip(value) { ::core::option::Option::None } else { #p::MaybeSerialize(value).maybe_to_value() }
+                    let __kubegen_value = #value;
+                    if #skip(__kubegen_value) {
+                        ::core::option::Option::None
+                    } else {
+                        #p::MaybeSerialize(__kubegen_value).maybe_to_value()
+                    }
                 }),
                 None => quote!(#p::MaybeSerialize(#value).maybe_to_value()),
             },
@@ -230,22 +242,22 @@ fn object(
         let container = match container_default {
             Some(None) => {
                 let name = name?;
-                quote!(let __default = <#name as ::core::default::Default>::default();)
+                quote!(let __kubegen_default = <#name as ::core::default::Default>::default();)
             }
             Some(Some(path)) => {
-                let (name, path) = (name?, syn::parse_str::<syn::ExprPath>(&path).ok()?);
-                quote!(let __default: #name = #path();)
+                let name = name?;
+                quote!(let __kubegen_default: #name = #path();)
             }
             None => quote!(),
         };
         quote!(::core::option::Option::Some({
-            fn defaults() -> ::std::vec::Vec<::core::option::Option<#p::serde_json::Value>> {
+            fn __kubegen_defaults() -> ::std::vec::Vec<::core::option::Option<#p::serde_json::Value>> {
                 #[allow(unused_imports)]
                 use #p::NotSerialize as _;
                 #container
                 ::std::vec![#(#defaults),*]
             }
-            defaults
+            __kubegen_defaults
         }))
     };
     Some(quote! {
@@ -286,10 +298,10 @@ fn marks(parsed: &Parsed, lowered: Option<&Lowered>) -> Vec<TokenStream> {
     if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
         let path = super::schema::respan(path, span);
         out.push(quote!(::kubegen::__private::Mark::DefaultRef({
-            fn value() -> ::core::option::Option<::kubegen::__private::serde_json::Value> {
+            fn __kubegen_default_ref() -> ::core::option::Option<::kubegen::__private::serde_json::Value> {
                 ::kubegen::__private::serde_json::to_value(&#path).ok()
             }
-            value
+            __kubegen_default_ref
         })));
     }
     out
