@@ -54,12 +54,17 @@ pub fn field_name(ident: &syn::Ident, field_attrs: &[Attribute], rename_all: Opt
     if let Some(name) = value(field_attrs, "rename") {
         return name;
     }
-    let name = ident.to_string();
-    let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
+    let name = unraw(ident);
     match rename_all {
         Some(rule) => apply_rename_rule(&name, rule),
         None => name,
     }
+}
+
+/// An identifier as serde names it: a raw one without its `r#`.
+pub fn unraw(ident: &syn::Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(String::from).unwrap_or(name)
 }
 
 /// serde's `rename_all` rules applied to a field name, as serde applies them (an

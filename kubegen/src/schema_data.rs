@@ -120,7 +120,7 @@ pub fn enum_schema(generator: &mut SchemaGenerator, variants: &[Variant], node: 
             _ => None,
         })
         .collect();
-    let plain_only = plain.len() == variants.len();
+    let (plain_only, any_plain) = (plain.len() == variants.len(), !plain.is_empty());
     let mut names = schemars::json_schema!({ "type": "string" });
     names.insert("enum".into(), Value::Array(plain));
     if plain_only {
@@ -128,7 +128,7 @@ pub fn enum_schema(generator: &mut SchemaGenerator, variants: &[Variant], node: 
         return names;
     }
     let mut branches = Vec::new();
-    if variants.iter().any(|v| matches!(v, Variant::Unit(_, None))) {
+    if any_plain {
         branches.push(names.to_value());
     }
     for v in variants {

@@ -36,10 +36,7 @@ fn node_attrs(parsed: &Parsed, lowered: Option<&Lowered>) -> TokenStream {
             out.extend(typed_markers(&lowered.markers));
         }
         // `+default=ref(PATH)`: the constant's serde JSON, applied after the other markers.
-        // The path carries the marker's span, so an unknown constant is reported there.
-        let span = parsed.get(Key::DefaultJson).map_or_else(proc_macro2::Span::call_site, |m| m.span);
-        if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
-            let path = respan(path, span);
+        if let Some(path) = default_ref_path(parsed, lowered) {
             // No closure: schemars' derive parses the expression with syn, which reads
             // closures only with its `full` feature, which a lean build need not enable.
             out.extend(quote!(#[schemars(transform = ::kubegen::__private::DefaultRef(
@@ -50,15 +47,20 @@ fn node_attrs(parsed: &Parsed, lowered: Option<&Lowered>) -> TokenStream {
     out
 }
 
-/// `path`'s tokens, each at `span` (a marker's, where an unknown constant is reported).
-pub(crate) fn respan(path: syn::Path, span: proc_macro2::Span) -> TokenStream {
-    quote::ToTokens::into_token_stream(path)
-        .into_iter()
-        .map(|mut t| {
-            t.set_span(span);
-            t
-        })
-        .collect()
+/// The constant `+default=ref(PATH)` names, its tokens at the marker's span, so an
+/// unknown constant is reported there.
+pub(crate) fn default_ref_path(parsed: &Parsed, lowered: &Lowered) -> Option<TokenStream> {
+    let path = syn::parse_str::<syn::Path>(lowered.default_ref.as_deref()?).ok()?;
+    let span = parsed.get(Key::DefaultJson).map_or_else(proc_macro2::Span::call_site, |m| m.span);
+    Some(
+        quote::ToTokens::into_token_stream(path)
+            .into_iter()
+            .map(|mut t| {
+                t.set_span(span);
+                t
+            })
+            .collect(),
+    )
 }
 
 /// The field's type with foreign types that have no `JsonSchema` replaced by kubegen's
@@ -223,7 +225,6 @@ fn check(ast: &mut Container, type_markers: &Parsed, errors: &mut Errors) -> Opt
 fn emit(ast: &Container, type_markers: &Parsed, checked: Checked) -> TokenStream {
     let input = ast.input;
     let name = &input.ident;
-    let mirror = format_ident!("__KubegenSchema{}", name);
     let name_str = name.to_string();
     let mut fns = crate::cel::obligations();
     fns.push(cel_fields(ast, type_markers));
@@ -249,6 +250,7 @@ fn emit(ast: &Container, type_markers: &Parsed, checked: Checked) -> TokenStream
             };
         };
     }
+    let mirror = format_ident!("__KubegenSchema{}", name);
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let container_attrs = input.attrs.iter().filter(|a| keep(a));
     let mut type_attrs = node_attrs(type_markers, checked.type_node.as_ref());

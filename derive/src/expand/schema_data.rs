@@ -6,7 +6,7 @@
 //! type than a schemars derive (each type's own `json_schema` body). Anything else keeps
 //! the mirror ([`super::schema`]), whose schemars derive reads serde in full.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Attribute, Fields};
@@ -14,7 +14,6 @@ use syn::{Attribute, Fields};
 use super::schema::with_schema_stand_ins;
 use crate::ast::{Body, Container, Field, Variant};
 use crate::markers::Parsed;
-use crate::markers::registry::Key;
 use crate::model::Lowered;
 use crate::serde_attrs::{self, Entry};
 use kubegen_core::schema::markers::NodeMarkers;
@@ -46,6 +45,16 @@ fn get<'e>(entries: &'e [Entry], key: &str) -> Option<&'e Entry> {
     entries.iter().rev().find(|e| e.key == key)
 }
 
+/// serde's `default` among `entries`: none, bare (`Some(None)`), or a function's path;
+/// `Err` for a value that is no path.
+fn default_of(entries: &[Entry]) -> Result<Option<Option<syn::ExprPath>>, ()> {
+    match get(entries, "default") {
+        None => Ok(None),
+        Some(e) if e.value.is_none() => Ok(Some(None)),
+        Some(e) => e.path().map(|p| Some(Some(p))).ok_or(()),
+    }
+}
+
 /// Whether `ty` names `Self`, which the table (an item of its own) cannot.
 fn names_self(ty: &syn::Type) -> bool {
     fn walk(tokens: TokenStream) -> bool {
@@ -72,11 +81,11 @@ pub fn body(
         return None;
     }
     let container = plain(&input.attrs, CONTAINER)?;
-    let rename_all = get(&container, "rename_all").map(|e| e.value.clone());
-    if rename_all.as_ref().is_some_and(|r| r.is_none()) {
-        return None;
-    }
-    let rename_all = rename_all.flatten();
+    let rename_all = match get(&container, "rename_all") {
+        Some(e) => Some(e.value.clone()?),
+        None => None,
+    };
+    let deny = get(&container, "deny_unknown_fields").is_some();
     let mut marks = marks(type_markers, type_node);
     if !struct_rules.is_empty() {
         marks.push(markers_mark(&NodeMarkers { rules: struct_rules.to_vec(), ..Default::default() }));
@@ -87,12 +96,7 @@ pub fn body(
             let Fields::Named(_) = fields.syn else { return None };
             let closed = fields.fields.is_empty();
             let node = node(type_markers, &marks, closed);
-            let default = match get(&container, "default") {
-                Some(e) if e.value.is_some() => Some(Some(e.path()?)),
-                Some(_) => Some(None),
-                None => None,
-            };
-            let deny = get(&container, "deny_unknown_fields").is_some();
+            let default = default_of(&container).ok()?;
             let object = object(Some(&input.ident), &fields.fields, rename_all.as_deref(), default, deny, node)?;
             Some(quote! {
                 static __KUBEGEN_OBJECT: #p::Object = #object;
@@ -103,7 +107,6 @@ pub fn body(
             if variants.is_empty() || get(&container, "default").is_some() {
                 return None;
             }
-            let deny = get(&container, "deny_unknown_fields").is_some();
             let variants =
                 variants.iter().map(|v| variant(v, rename_all.as_deref(), deny)).collect::<Option<Vec<_>>>()?;
             let node = node(type_markers, &marks, false);
@@ -127,10 +130,7 @@ fn variant(v: &Variant, rename_all: Option<&str>, deny_unknown_fields: bool) -> 
     }
     let name = match get(&plain, "rename") {
         Some(e) => e.value.clone()?,
-        None => {
-            let ident = v.variant.ident.to_string();
-            serde_attrs::apply_variant_rule(ident.strip_prefix("r#").unwrap_or(&ident), rename_all)?
-        }
+        None => serde_attrs::apply_variant_rule(&serde_attrs::unraw(&v.variant.ident), rename_all)?,
     };
     let own = marks(&v.markers, v.lowered.as_ref());
     match v.variant.fields {
@@ -182,16 +182,9 @@ fn object(
         }
         let wire = match get(&attrs, "rename") {
             Some(e) => e.value.clone()?,
-            None => {
-                let name = ident.to_string();
-                serde_attrs::apply_field_rule(name.strip_prefix("r#").unwrap_or(&name), rename_all)?
-            }
+            None => serde_attrs::apply_field_rule(&serde_attrs::unraw(ident), rename_all)?,
         };
-        let own_default = match get(&attrs, "default") {
-            Some(e) if e.value.is_some() => Some(Some(e.path()?)),
-            Some(_) => Some(None),
-            None => None,
-        };
+        let own_default = default_of(&attrs).ok()?;
         let skip_if = match get(&attrs, "skip_serializing_if") {
             Some(e) => Some(e.path()?),
             None => None,
@@ -281,8 +274,7 @@ fn node(parsed: &Parsed, marks: &[TokenStream], closed: bool) -> TokenStream {
 }
 
 fn markers_mark(markers: &NodeMarkers) -> TokenStream {
-    // `NodeMarkers` holds JSON values and strings only: it serializes.
-    let json = serde_json::to_string(markers).unwrap_or_default();
+    let json = super::typed::markers_json(markers);
     quote!(::kubegen::__private::Mark::Markers(#json))
 }
 
@@ -293,10 +285,7 @@ fn marks(parsed: &Parsed, lowered: Option<&Lowered>) -> Vec<TokenStream> {
     if !lowered.markers.is_empty() {
         out.push(markers_mark(&lowered.markers));
     }
-    // The path carries the marker's span, so an unknown constant is reported there.
-    let span = parsed.get(Key::DefaultJson).map_or_else(Span::call_site, |m| m.span);
-    if let Some(path) = lowered.default_ref.as_deref().and_then(|p| syn::parse_str::<syn::Path>(p).ok()) {
-        let path = super::schema::respan(path, span);
+    if let Some(path) = super::schema::default_ref_path(parsed, lowered) {
         out.push(quote!(::kubegen::__private::Mark::DefaultRef({
             fn __kubegen_default_ref() -> ::core::option::Option<::kubegen::__private::serde_json::Value> {
                 ::kubegen::__private::serde_json::to_value(&#path).ok()

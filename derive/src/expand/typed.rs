@@ -6,9 +6,14 @@ use kubegen_core::schema::markers::NodeMarkers;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+/// `markers` as the structural pass reads them back (`kubegen::__private::Markers`).
+pub fn markers_json(markers: &NodeMarkers) -> String {
+    // `NodeMarkers` holds JSON values and strings only: it serializes.
+    serde_json::to_string(markers).unwrap_or_default()
+}
+
 /// The `#[schemars(transform = ...)]` that hands `markers` to the structural pass.
 pub fn typed_markers(markers: &NodeMarkers) -> TokenStream {
-    // `NodeMarkers` holds JSON values and strings only: it serializes.
-    let json = serde_json::to_string(markers).unwrap_or_default();
+    let json = markers_json(markers);
     quote!(#[schemars(transform = ::kubegen::__private::Markers(#json))])
 }
